@@ -1,0 +1,101 @@
+/**
+ * Builds the Fastify application from a context. It does not listen: server.ts does, and tests
+ * use `app.inject`.
+ */
+import { randomUUID } from 'node:crypto'
+import type { IncomingMessage } from 'node:http'
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
+import Fastify, { LogController } from 'fastify'
+import type { FastifyInstance, FastifyServerOptions } from 'fastify'
+import type { AppContext } from './context.js'
+import { registerAccessControl } from './http/access.js'
+import { collectRouteMethods, registerMethodNotAllowed } from './http/method-not-allowed.js'
+import { DOCS_PATH, registerOpenApi } from './http/openapi.js'
+import { API_PREFIX } from './http/problem-types.js'
+import { registerProblemHandlers, requestPath } from './http/problems.js'
+import { clientErrorHandler } from './http/client-errors.js'
+import { registerStrictQuery } from './http/strict-query.js'
+import { competitionResultsRoutes } from './routes/competition-results.js'
+import { eventsRoutes } from './routes/events.js'
+import { groupsRoutes } from './routes/groups.js'
+import { newsRoutes } from './routes/news.js'
+import { problemsRoutes } from './routes/problems.js'
+import { ListMeta } from './schemas/common.js'
+import { CompetitionResult } from './schemas/competition-result.js'
+import { Event } from './schemas/event.js'
+import { Group } from './schemas/group.js'
+import { News } from './schemas/news.js'
+import { Problem } from './schemas/problem.js'
+
+export interface AppOptions {
+  /** false (tests) or pino options; defaults to JSON logs at the configured level. */
+  readonly logger?: FastifyServerOptions['logger']
+}
+
+/** Accepted from a proxy in front of the service; anything else gets a fresh id. */
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/
+
+function requestId(request: IncomingMessage): string {
+  const incoming = request.headers['x-request-id']
+  return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID()
+}
+
+export async function buildApp(context: AppContext, options: AppOptions = {}): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: options.logger ?? {
+      level: context.config.logLevel,
+      redact: { paths: ['req.headers.authorization', 'headers.authorization'], censor: '[redacted]' },
+    },
+    genReqId: requestId,
+    // The onResponse hook below writes the one log line of each request.
+    logController: new LogController({ disableRequestLogging: true }),
+    bodyLimit: 16 * 1024,
+    return503OnClosing: true,
+    clientErrorHandler,
+    ajv: {
+      customOptions: {
+        // Unknown properties are errors, not silently dropped; query strings are coerced from text.
+        removeAdditional: false,
+        coerceTypes: true,
+        useDefaults: true,
+        allErrors: false,
+      },
+    },
+  }).withTypeProvider<TypeBoxTypeProvider>()
+
+  app.addHook('onRequest', (request, reply, done) => {
+    reply.header('x-request-id', request.id)
+    done()
+  })
+  // One log line per request, without the Authorization header or the query's values.
+  app.addHook('onResponse', (request, reply, done) => {
+    request.log.info({
+      method: request.method,
+      path: requestPath(request.url),
+      route: request.routeOptions.url,
+      status: reply.statusCode,
+      duration_ms: Math.round(reply.elapsedTime * 100) / 100,
+      club_id: request.principal?.clubId,
+      key_id: request.principal?.keyId,
+    }, 'request')
+    done()
+  })
+
+  registerProblemHandlers(app)
+  registerAccessControl(app, context.apiKeys, { publicPrefixes: [DOCS_PATH] })
+  registerStrictQuery(app)
+  const routeMethods = collectRouteMethods(app, (url) => url.startsWith(API_PREFIX) && !url.startsWith(DOCS_PATH))
+
+  for (const schema of [Problem, ListMeta, Group, Event, News, CompetitionResult]) app.addSchema(schema)
+  await registerOpenApi(app)
+
+  groupsRoutes(app, context)
+  eventsRoutes(app, context)
+  newsRoutes(app, context)
+  competitionResultsRoutes(app, context)
+  problemsRoutes(app)
+
+  await app.after()
+  registerMethodNotAllowed(app, routeMethods)
+  return app
+}

@@ -1,0 +1,246 @@
+/**
+ * The `club-platform` command line: administration of clubs, keys and data, on the same
+ * database settings as the server. `runCli` takes its arguments, output streams and environment,
+ * so tests run it in-process; bin/club-platform.js runs it for real.
+ */
+import fs from 'node:fs/promises'
+import path from 'node:path'
+import { Command, CommanderError, Option } from 'commander'
+import { buildApp } from '../app.js'
+import { systemClock } from '../clock.js'
+import type { Clock } from '../clock.js'
+import { ConfigError, readConfig, redactUrl } from '../config.js'
+import { createContext } from '../context.js'
+import type { AppContext } from '../context.js'
+import { findApiKeyById, listApiKeys, revokeApiKey } from '../db/repositories/api-keys.js'
+import type { ApiKeyRecord } from '../db/repositories/api-keys.js'
+import { listClubs } from '../db/repositories/clubs.js'
+import { migrateToLatest } from '../db/migrate.js'
+import { InvalidInput } from '../domain/errors.js'
+import { parseScopes } from '../domain/scopes.js'
+import { ImportDocument } from '../schemas/import.js'
+import { createApiKey } from '../services/api-keys.js'
+import { createClub, requireClub } from '../services/clubs.js'
+import { loadDemo } from '../services/demo.js'
+import { importClubData } from '../services/import.js'
+
+export interface CliIo {
+  readonly stdout: (text: string) => void
+  readonly stderr: (text: string) => void
+  readonly env: Readonly<Record<string, string | undefined>>
+  readonly clock?: Clock
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+
+/** Runs one command; resolves to the process exit code (0 ok, 1 failed, 2 usage error). */
+export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
+  const clock = io.clock ?? systemClock
+  let context: AppContext | undefined
+  const open = async (): Promise<AppContext> => {
+    context ??= await createContext(readConfig(io.env), { clock })
+    return context
+  }
+  const print = (json: boolean, value: unknown, text: string) => {
+    io.stdout(json ? `${JSON.stringify(value, null, 2)}\n` : `${text}\n`)
+  }
+  const jsonOption = () => new Option('--json', 'print machine-readable JSON')
+
+  const program = new Command('club-platform')
+    .description('Administer Club Platform: clubs, API keys, data import and demo data.\n'
+      + 'Uses the same settings as the server: DATABASE_URL (postgres://… for PostgreSQL; unset: SQLite in DATA_DIR).')
+    .exitOverride()
+    .configureOutput({ writeOut: io.stdout, writeErr: io.stderr })
+    .showHelpAfterError('(add --help for usage)')
+
+  program.command('migrate').description('apply pending database migrations').addOption(jsonOption())
+    .action(async (options: { json?: boolean }) => {
+      const ctx = await open()
+      const outcome = await migrateToLatest(ctx.db)
+      print(options.json === true, outcome, outcome.applied.length === 0
+        ? 'The database schema is up to date.'
+        : `Applied: ${outcome.applied.join(', ')}`)
+    })
+
+  const clubs = program.command('clubs').description('create and list clubs')
+  clubs.command('create').description('create a club')
+    .requiredOption('--slug <slug>', 'identifier used in public URLs, e.g. tc-riverside')
+    .requiredOption('--name <name>', 'display name')
+    .requiredOption('--timezone <tz>', 'IANA time zone, e.g. Europe/Berlin')
+    .addOption(jsonOption())
+    .action(async (options: { slug: string, name: string, timezone: string, json?: boolean }) => {
+      const ctx = await migrated(open)
+      const club = await createClub(ctx.db, clock, options)
+      print(options.json === true, club, `Created club ${club.slug} (${club.id}).`)
+    })
+  clubs.command('list').description('list clubs').addOption(jsonOption())
+    .action(async (options: { json?: boolean }) => {
+      const ctx = await migrated(open)
+      const all = await listClubs(ctx.db)
+      print(options.json === true, all, all.length === 0
+        ? 'No clubs yet (create one with: club-platform clubs create …).'
+        : table(['slug', 'name', 'timezone', 'id'], all.map((club) => [club.slug, club.name, club.timezone, club.id])))
+    })
+
+  const keys = program.command('keys').description('create, list and revoke API keys')
+  keys.command('create').description('create an API key; the key is printed once and cannot be shown again')
+    .requiredOption('--club <slug>', 'the club whose data the key reads')
+    .requiredOption('--scopes <scopes>', 'comma-separated, e.g. read:groups,read:events')
+    .requiredOption('--name <name>', 'what the key is for, e.g. "club website"')
+    .option('--expires-at <iso>', 'expiry, RFC 3339 with an offset, e.g. 2027-01-01T00:00:00Z')
+    .addOption(jsonOption())
+    .action(async (options: { club: string, scopes: string, name: string, expiresAt?: string, json?: boolean }) => {
+      const parsed = parseScopes(options.scopes)
+      if ('error' in parsed) throw new InvalidInput(`--scopes: ${parsed.error}`)
+      const name = options.name.trim()
+      if (name === '' || name.length > 200) throw new InvalidInput('--name must be 1–200 characters')
+      const expiresAt = options.expiresAt === undefined ? null : parseFutureInstant(options.expiresAt, clock)
+      const ctx = await migrated(open)
+      const club = await requireClub(ctx.db, options.club)
+      const { key, record } = await createApiKey(ctx.db, clock, { clubId: club.id, name, scopes: parsed.scopes, expiresAt })
+      print(options.json === true, { ...keyJson(record), key },
+        `Created API key ${record.id} for ${club.slug} (${record.scopes.join(', ')}).\n`
+        + 'Store it server-side now (e.g. in an environment variable); it cannot be shown again:\n\n'
+        + `  ${key}\n`)
+    })
+  keys.command('list').description('list the API keys of a club (never the keys themselves)')
+    .requiredOption('--club <slug>', 'the club')
+    .addOption(jsonOption())
+    .action(async (options: { club: string, json?: boolean }) => {
+      const ctx = await migrated(open)
+      const club = await requireClub(ctx.db, options.club)
+      const records = await listApiKeys(ctx.db, club.id)
+      print(options.json === true, records.map(keyJson), records.length === 0
+        ? `No API keys for ${club.slug}.`
+        : table(['id', 'name', 'key', 'scopes', 'status', 'created', 'last used'], records.map((record) => [
+            record.id, record.name, `${record.displayPrefix}…`, record.scopes.join(','), keyStatus(record, clock),
+            record.createdAt, record.lastUsedAt ?? 'never',
+          ])))
+    })
+  keys.command('revoke').description('revoke an API key; it stops working within one second')
+    .argument('<key-id>', 'the id shown by keys list')
+    .addOption(jsonOption())
+    .action(async (keyId: string, options: { json?: boolean }) => {
+      if (!UUID.test(keyId)) throw new InvalidInput(`"${keyId}" is not a key id (a UUID, as shown by keys list)`)
+      const ctx = await migrated(open)
+      const id = keyId.toLowerCase()
+      const existing = await findApiKeyById(ctx.db, id)
+      if (existing === undefined) throw new InvalidInput(`no API key with the id ${id}`)
+      const revoked = await revokeApiKey(ctx.db, id, clock.now())
+      const record = await findApiKeyById(ctx.db, id) ?? existing
+      print(options.json === true, { ...keyJson(record), already_revoked: !revoked },
+        revoked ? `Revoked API key ${id}.` : `API key ${id} was already revoked (${record.revokedAt ?? ''}).`)
+    })
+
+  program.command('import').description('load a club\'s data from a JSON file (format: docs/import-format.md)')
+    .requiredOption('--club <slug>', 'the club')
+    .argument('<file>', 'the JSON document')
+    .addOption(jsonOption())
+    .action(async (file: string, options: { club: string, json?: boolean }) => {
+      const document = await readJsonFile(file)
+      const ctx = await migrated(open)
+      const club = await requireClub(ctx.db, options.club)
+      const summary = await importClubData(ctx.db, clock, club.id, document)
+      print(options.json === true, summary, `Imported into ${club.slug}: `
+        + Object.entries(summary).map(([section, count]) => `${String(count)} ${section}`).join(', '))
+    })
+
+  program.command('import-schema').description('print the JSON Schema of the import file').action(() => {
+    io.stdout(`${JSON.stringify(ImportDocument, null, 2)}\n`)
+  })
+
+  program.command('demo').description('create or refresh the demo club and print a new key with every scope')
+    .addOption(jsonOption())
+    .action(async (options: { json?: boolean }) => {
+      const ctx = await migrated(open)
+      const demo = await loadDemo(ctx.db, clock)
+      print(options.json === true, { club_slug: demo.clubSlug, club_id: demo.clubId, api_key: demo.apiKey, key_id: demo.keyId },
+        `Demo club "${demo.clubSlug}" is ready. API key with every scope (shown once):\n\n  ${demo.apiKey}\n`)
+    })
+
+  program.command('openapi').description('write the OpenAPI description the server serves')
+    .option('--out <file>', 'write to this file instead of standard output')
+    .action(async (options: { out?: string }) => {
+      const ctx = await open()
+      const app = await buildApp(ctx, { logger: false })
+      await app.ready()
+      const text = `${JSON.stringify(app.swagger(), null, 2)}\n`
+      await app.close()
+      if (options.out === undefined) io.stdout(text)
+      else {
+        await fs.mkdir(path.dirname(path.resolve(options.out)), { recursive: true })
+        await fs.writeFile(options.out, text)
+      }
+    })
+
+  try {
+    await program.parseAsync([...argv], { from: 'user' })
+    return 0
+  } catch (error) {
+    if (error instanceof CommanderError) return error.exitCode === 0 ? 0 : 2
+    if (error instanceof InvalidInput || error instanceof ConfigError) {
+      io.stderr(`club-platform: ${error.message}\n`)
+      return 1
+    }
+    const message = error instanceof Error ? error.message : String(error)
+    io.stderr(`club-platform: ${redactUrl(message)}\n`)
+    return 1
+  } finally {
+    await context?.close()
+  }
+}
+
+async function migrated(open: () => Promise<AppContext>): Promise<AppContext> {
+  const ctx = await open()
+  await migrateToLatest(ctx.db)
+  return ctx
+}
+
+function parseFutureInstant(value: string, clock: Clock): string {
+  const rfc3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/i
+  const time = Date.parse(value)
+  if (!rfc3339.test(value) || Number.isNaN(time)) {
+    throw new InvalidInput(`--expires-at: "${value}" is not an RFC 3339 date-time with an offset (e.g. 2027-01-01T00:00:00Z)`)
+  }
+  if (time <= clock.now()) throw new InvalidInput(`--expires-at: ${value} is not in the future`)
+  return new Date(time).toISOString()
+}
+
+async function readJsonFile(file: string): Promise<unknown> {
+  let text: string
+  try {
+    text = await fs.readFile(file, 'utf8')
+  } catch (error) {
+    throw new InvalidInput(`cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`)
+  }
+  try {
+    return JSON.parse(text) as unknown
+  } catch (error) {
+    throw new InvalidInput(`${file} is not valid JSON: ${error instanceof Error ? error.message : String(error)}`)
+  }
+}
+
+function keyStatus(record: ApiKeyRecord, clock: Clock): string {
+  if (record.revokedAt !== null) return 'revoked'
+  if (record.expiresAt !== null && Date.parse(record.expiresAt) <= clock.now()) return 'expired'
+  return record.expiresAt === null ? 'active' : `active until ${record.expiresAt}`
+}
+
+function keyJson(record: ApiKeyRecord) {
+  return {
+    id: record.id,
+    name: record.name,
+    prefix: record.displayPrefix,
+    scopes: record.scopes,
+    expires_at: record.expiresAt,
+    created_at: record.createdAt,
+    last_used_at: record.lastUsedAt,
+    revoked_at: record.revokedAt,
+  }
+}
+
+function table(headers: readonly string[], rows: readonly (readonly string[])[]): string {
+  const widths = headers.map((header, i) => Math.max(header.length, ...rows.map((row) => (row[i] ?? '').length)))
+  const line = (cells: readonly string[]) => cells.map((cell, i) => cell.padEnd(widths[i] ?? 0)).join('  ').trimEnd()
+  return [line(headers), ...rows.map(line)].join('\n')
+}

@@ -1,0 +1,151 @@
+/**
+ * Everything that differs between SQLite and PostgreSQL lives here: how a connection is opened,
+ * column types used by migrations, how booleans are bound, and which driver errors mean
+ * "the database is unavailable" rather than "the query is wrong".
+ */
+import fs from 'node:fs'
+import path from 'node:path'
+import BetterSqlite3 from 'better-sqlite3'
+import {
+  Kysely,
+  OperationNodeTransformer,
+  PrimitiveValueListNode,
+  PostgresAdapter,
+  PostgresDialect,
+  SqliteDialect,
+  ValueNode,
+  sql,
+} from 'kysely'
+import type { KyselyPlugin, LogEvent, PluginTransformQueryArgs, PluginTransformResultArgs, QueryResult,
+  RootOperationNode, UnknownRow } from 'kysely'
+import pg from 'pg'
+import type { DatabaseSettings } from '../config.js'
+import type { Database } from './schema.js'
+
+export type DialectName = 'sqlite' | 'postgres'
+
+export interface OpenDatabaseOptions {
+  /** Called after every query; tests use it to prove that a request touched no table. */
+  readonly onQuery?: (event: LogEvent) => void
+  readonly poolSize?: number
+}
+
+export interface DatabaseHandle {
+  readonly db: Kysely<Database>
+  readonly dialect: DialectName
+  close(): Promise<void>
+}
+
+const PG_OID_DATE = 1082
+const PG_OID_INT8 = 20
+
+export function openDatabase(settings: DatabaseSettings, options: OpenDatabaseOptions = {}): DatabaseHandle {
+  const log = options.onQuery
+  if (settings.kind === 'sqlite') {
+    if (settings.file !== ':memory:') fs.mkdirSync(path.dirname(settings.file), { recursive: true })
+    const database = new BetterSqlite3(settings.file)
+    database.pragma('journal_mode = WAL')
+    database.pragma('synchronous = NORMAL')
+    database.pragma('foreign_keys = ON')
+    // Writers from other processes (the command line) wait instead of failing at once.
+    database.pragma('busy_timeout = 5000')
+    const db = new Kysely<Database>({
+      dialect: new SqliteDialect({ database }),
+      plugins: [new SqliteBooleanPlugin()],
+      ...(log ? { log } : {}),
+    })
+    return { db, dialect: 'sqlite', close: () => db.destroy() }
+  }
+  const pool = new pg.Pool({
+    connectionString: settings.url,
+    max: options.poolSize ?? 10,
+    // Fail fast instead of queueing requests behind a database that does not answer.
+    connectionTimeoutMillis: 2_000,
+    idleTimeoutMillis: 30_000,
+    statement_timeout: 5_000,
+    types: {
+      getTypeParser: ((oid: number, format?: 'text' | 'binary') => {
+        // DATE stays 'YYYY-MM-DD' (the default parser makes a local-midnight Date); counts become numbers.
+        if (oid === PG_OID_DATE) return (value: string) => value
+        if (oid === PG_OID_INT8) return (value: string) => Number(value)
+        return pg.types.getTypeParser(oid, format ?? 'text')
+      }) as typeof pg.types.getTypeParser,
+    },
+  })
+  // An idle client losing its connection must not crash the process; the pool replaces it.
+  pool.on('error', () => undefined)
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), ...(log ? { log } : {}) })
+  return { db, dialect: 'postgres', close: () => db.destroy() }
+}
+
+export function dialectOf<DB>(db: Kysely<DB>): DialectName {
+  return db.getExecutor().adapter instanceof PostgresAdapter ? 'postgres' : 'sqlite'
+}
+
+/** Column types for migrations, so that one set of migrations serves both databases. */
+export function columnTypes(dialect: DialectName) {
+  const pg = dialect === 'postgres'
+  return {
+    uuid: pg ? sql`uuid` : sql`text`,
+    timestamp: pg ? sql`timestamptz` : sql`text`,
+    date: pg ? sql`date` : sql`text`,
+    bool: pg ? sql`boolean` : sql`integer`,
+    /** Text ordered by code point on both databases, so that listings page identically. */
+    sortableText: pg ? sql`text collate "C"` : sql`text`,
+    double: pg ? sql`double precision` : sql`real`,
+  }
+}
+
+/** `DESC NULLS LAST`: SQLite sorts NULL first ascending, so plain DESC already puts it last. */
+export function descNullsLast(dialect: DialectName) {
+  return dialect === 'postgres' ? sql`desc nulls last` : sql`desc`
+}
+
+/**
+ * better-sqlite3 cannot bind booleans. This rewrites boolean values in queries to 1/0, so that the
+ * rest of the code writes `where('active', '=', true)` on both databases.
+ */
+class SqliteBooleanPlugin implements KyselyPlugin {
+  private readonly transformer = new BooleanToIntegerTransformer()
+
+  transformQuery(args: PluginTransformQueryArgs): RootOperationNode {
+    return this.transformer.transformNode(args.node)
+  }
+
+  transformResult(args: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
+    return Promise.resolve(args.result)
+  }
+}
+
+class BooleanToIntegerTransformer extends OperationNodeTransformer {
+  protected override transformValue(node: ValueNode): ValueNode {
+    const transformed = super.transformValue(node)
+    return typeof transformed.value === 'boolean' ? ValueNode.create(transformed.value ? 1 : 0) : transformed
+  }
+
+  /** Rows of `insert … values (…)` arrive as lists of primitives rather than value nodes. */
+  protected override transformPrimitiveValueList(node: PrimitiveValueListNode): PrimitiveValueListNode {
+    return PrimitiveValueListNode.create(node.values.map((value) => (typeof value === 'boolean' ? Number(value) : value)))
+  }
+}
+
+const PG_UNAVAILABLE_CODES = new Set([
+  '57P01', // admin_shutdown
+  '57P02', // crash_shutdown
+  '57P03', // cannot_connect_now
+  '53300', // too_many_connections
+  '08000', '08001', '08003', '08004', '08006', // connection exceptions
+  '57014', // query_canceled (statement timeout)
+])
+const NODE_NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENOTFOUND', 'EPIPE'])
+
+/** True when the error means "try again later" (503), not a bug in the query (500). */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  if (!(error instanceof Error)) return false
+  const code = (error as { code?: unknown }).code
+  if (typeof code === 'string') {
+    if (PG_UNAVAILABLE_CODES.has(code) || NODE_NETWORK_CODES.has(code)) return true
+    if (code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED') return true
+  }
+  return /timeout exceeded when trying to connect|Connection terminated|connection timeout/i.test(error.message)
+}

@@ -1,0 +1,84 @@
+import type { Kysely, Selectable } from 'kysely'
+import type { ApiKeysTable, Database } from '../schema.js'
+import { isoForDb, isoFromDbOrNull, isoFromDb } from '../values.js'
+
+export interface ApiKeyRecord {
+  readonly id: string
+  readonly clubId: string
+  readonly name: string
+  readonly displayPrefix: string
+  readonly scopes: readonly string[]
+  readonly expiresAt: string | null
+  readonly createdAt: string
+  readonly lastUsedAt: string | null
+  readonly revokedAt: string | null
+}
+
+export interface NewApiKey {
+  readonly id: string
+  readonly clubId: string
+  readonly name: string
+  readonly displayPrefix: string
+  readonly secretHash: string
+  readonly scopes: readonly string[]
+  readonly expiresAt: string | null
+}
+
+const COLUMNS = ['id', 'club_id', 'name', 'display_prefix', 'scopes', 'expires_at', 'created_at', 'last_used_at',
+  'revoked_at'] as const
+
+function toRecord(row: Pick<Selectable<ApiKeysTable>, (typeof COLUMNS)[number]>): ApiKeyRecord {
+  return {
+    id: row.id,
+    clubId: row.club_id,
+    name: row.name,
+    displayPrefix: row.display_prefix,
+    scopes: row.scopes.split(' ').filter((scope) => scope !== ''),
+    expiresAt: isoFromDbOrNull(row.expires_at),
+    createdAt: isoFromDb(row.created_at),
+    lastUsedAt: isoFromDbOrNull(row.last_used_at),
+    revokedAt: isoFromDbOrNull(row.revoked_at),
+  }
+}
+
+export async function insertApiKey(db: Kysely<Database>, key: NewApiKey, now: number): Promise<ApiKeyRecord> {
+  const row = await db.insertInto('api_keys').values({
+    id: key.id,
+    club_id: key.clubId,
+    name: key.name,
+    display_prefix: key.displayPrefix,
+    secret_hash: key.secretHash,
+    scopes: key.scopes.join(' '),
+    expires_at: key.expiresAt === null ? null : isoForDb(key.expiresAt),
+    created_at: isoForDb(now),
+  }).returning(COLUMNS).executeTakeFirstOrThrow()
+  return toRecord(row)
+}
+
+/** The authentication look-up: by the hash of the presented key, over all clubs. */
+export async function findApiKeyByHash(db: Kysely<Database>, secretHash: string): Promise<ApiKeyRecord | undefined> {
+  const row = await db.selectFrom('api_keys').select(COLUMNS).where('secret_hash', '=', secretHash).executeTakeFirst()
+  return row === undefined ? undefined : toRecord(row)
+}
+
+export async function listApiKeys(db: Kysely<Database>, clubId: string): Promise<ApiKeyRecord[]> {
+  const rows = await db.selectFrom('api_keys').select(COLUMNS).where('club_id', '=', clubId)
+    .orderBy('created_at').orderBy('id').execute()
+  return rows.map(toRecord)
+}
+
+export async function findApiKeyById(db: Kysely<Database>, id: string): Promise<ApiKeyRecord | undefined> {
+  const row = await db.selectFrom('api_keys').select(COLUMNS).where('id', '=', id).executeTakeFirst()
+  return row === undefined ? undefined : toRecord(row)
+}
+
+/** Returns false when the key does not exist or was already revoked. */
+export async function revokeApiKey(db: Kysely<Database>, id: string, now: number): Promise<boolean> {
+  const result = await db.updateTable('api_keys').set({ revoked_at: isoForDb(now) })
+    .where('id', '=', id).where('revoked_at', 'is', null).executeTakeFirst()
+  return result.numUpdatedRows > 0n
+}
+
+export async function touchApiKey(db: Kysely<Database>, id: string, now: number): Promise<void> {
+  await db.updateTable('api_keys').set({ last_used_at: isoForDb(now) }).where('id', '=', id).execute()
+}

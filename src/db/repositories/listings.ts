@@ -1,0 +1,99 @@
+/**
+ * The four read-API listings. Each takes the club id first: no query here can forget the tenant.
+ * Each selects explicit columns (never a member's name or e-mail) and orders by a total order
+ * that ends in the id, so that paging never skips or repeats a record.
+ */
+import { sql } from 'kysely'
+import type { Kysely, SelectQueryBuilder } from 'kysely'
+import type { CompetitionResult } from '../../schemas/competition-result.js'
+import type { Event } from '../../schemas/event.js'
+import type { Group } from '../../schemas/group.js'
+import type { News } from '../../schemas/news.js'
+import { descNullsLast, dialectOf } from '../dialect.js'
+import type { Database } from '../schema.js'
+import { isoForDb, isoFromDb, isoFromDbOrNull } from '../values.js'
+import type { Page, PageRequest } from './page.js'
+
+type Listing<Table extends keyof Database> = SelectQueryBuilder<Database, Table, object>
+
+async function pageOf<Table extends keyof Database, Row, Out>(
+  filtered: Listing<Table>,
+  ordered: (query: Listing<Table>) => SelectQueryBuilder<Database, Table, Row>,
+  page: PageRequest,
+  toApi: (row: Row) => Out,
+): Promise<Page<Out>> {
+  const [rows, count] = await Promise.all([
+    ordered(filtered).limit(page.limit).offset(page.offset).execute(),
+    filtered.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
+  ])
+  return { rows: rows.map(toApi), total: Number(count.total) }
+}
+
+/** Active groups, by name then id. */
+export function listGroups(db: Kysely<Database>, clubId: string, page: PageRequest): Promise<Page<Group>> {
+  return pageOf(
+    db.selectFrom('groups').where('club_id', '=', clubId).where('active', '=', true),
+    (query) => query.select(['id', 'name', 'sport', 'age_min', 'age_max', 'level', 'description'])
+      .orderBy('name').orderBy('id'),
+    page,
+    (row) => row,
+  )
+}
+
+/** Events released for public booking and assigned to no group, by start then id. */
+export function listEvents(db: Kysely<Database>, clubId: string, page: PageRequest): Promise<Page<Event>> {
+  return pageOf(
+    db.selectFrom('events').where('club_id', '=', clubId).where('public_booking', '=', true)
+      .where('group_id', 'is', null),
+    (query) => query.select(['id', 'title', 'starts_at', 'ends_at', 'location']).orderBy('starts_at').orderBy('id'),
+    page,
+    (row) => ({
+      id: row.id,
+      title: row.title,
+      starts_at: isoFromDb(row.starts_at),
+      ends_at: isoFromDbOrNull(row.ends_at),
+      location: row.location,
+    }),
+  )
+}
+
+/** News published at or before `now`, newest first, then id. */
+export function listNews(db: Kysely<Database>, clubId: string, page: PageRequest, now: number): Promise<Page<News>> {
+  return pageOf(
+    db.selectFrom('news').where('club_id', '=', clubId).where('published_at', '<=', isoForDb(now)),
+    (query) => query.select(['id', 'title', 'content', 'published_at', 'created_by'])
+      .orderBy('published_at', 'desc').orderBy('id'),
+    page,
+    (row) => ({
+      id: row.id,
+      title: row.title,
+      content: row.content,
+      // The filter above excludes drafts, whose published_at is null.
+      published_at: isoFromDb(row.published_at ?? ''),
+      ...(row.created_by === null ? {} : { created_by: row.created_by }),
+    }),
+  )
+}
+
+/** Results by competition date (newest first, undated last), then recorded newest first, then id. */
+export function listCompetitionResults(db: Kysely<Database>, clubId: string, page: PageRequest)
+  : Promise<Page<CompetitionResult>> {
+  return pageOf(
+    db.selectFrom('competition_results').where('club_id', '=', clubId),
+    (query) => query.select(['id', 'member_id', 'group_id', 'competition_name', 'discipline', 'placement', 'points',
+      'competition_date', 'created_at'])
+      .orderBy(sql`competition_date ${descNullsLast(dialectOf(db))}`).orderBy('created_at', 'desc').orderBy('id'),
+    page,
+    (row) => ({
+      id: row.id,
+      member_id: row.member_id,
+      group_id: row.group_id,
+      competition_name: row.competition_name,
+      discipline: row.discipline,
+      placement: row.placement,
+      points: row.points,
+      competition_date: row.competition_date,
+      created_at: isoFromDb(row.created_at),
+    }),
+  )
+}

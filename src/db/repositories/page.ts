@@ -1,0 +1,9 @@
+export interface PageRequest {
+  readonly limit: number
+  readonly offset: number
+}
+
+export interface Page<T> {
+  readonly rows: readonly T[]
+  readonly total: number
+}

@@ -1,0 +1,104 @@
+import type { ColumnType } from 'kysely'
+
+/**
+ * Table types. Timestamps are `timestamptz` on PostgreSQL (read back as Date) and canonical
+ * ISO-8601 UTC text on SQLite (read back as string); both are written as ISO strings.
+ * Booleans are `boolean` on PostgreSQL and 0/1 on SQLite (see dialect.ts).
+ */
+export type Timestamp = ColumnType<Date | string, string, string>
+export type NullableTimestamp = ColumnType<Date | string | null, string | null, string | null>
+export type Bool = ColumnType<boolean | number, boolean, boolean>
+
+export interface ClubsTable {
+  id: string
+  slug: string
+  name: string
+  timezone: string
+  created_at: Timestamp
+}
+
+/** Members' names and e-mails are sensitive: no endpoint of the read API selects them. */
+export interface MembersTable {
+  id: string
+  club_id: string
+  name: string
+  email: string
+  created_at: Timestamp
+}
+
+export interface GroupsTable {
+  id: string
+  club_id: string
+  name: string
+  sport: string
+  age_min: number | null
+  age_max: number | null
+  level: string | null
+  description: string | null
+  active: Bool
+  created_at: Timestamp
+}
+
+export interface EventsTable {
+  id: string
+  club_id: string
+  group_id: string | null
+  title: string
+  starts_at: Timestamp
+  ends_at: NullableTimestamp
+  location: string | null
+  public_booking: Bool
+  created_at: Timestamp
+}
+
+export interface NewsTable {
+  id: string
+  club_id: string
+  group_id: string | null
+  title: string
+  content: string
+  /** null: a draft. A future value: scheduled, listed from that instant on. */
+  published_at: NullableTimestamp
+  created_by: string | null
+  created_at: Timestamp
+}
+
+export interface CompetitionResultsTable {
+  id: string
+  club_id: string
+  member_id: string
+  group_id: string
+  competition_name: string
+  discipline: string | null
+  placement: string | null
+  points: number | null
+  /** YYYY-MM-DD on both databases (PostgreSQL `date` is read back as text). */
+  competition_date: string | null
+  created_at: Timestamp
+}
+
+export interface ApiKeysTable {
+  id: string
+  club_id: string
+  name: string
+  /** The first characters of the key, enough to recognise it in a list; never enough to use it. */
+  display_prefix: string
+  /** SHA-256 of the whole key, hex. The key itself is never stored. */
+  secret_hash: string
+  /** Space-separated scopes. */
+  scopes: string
+  expires_at: NullableTimestamp
+  created_at: Timestamp
+  last_used_at: NullableTimestamp
+  revoked_at: NullableTimestamp
+}
+
+export interface Database {
+  clubs: ClubsTable
+  members: MembersTable
+  groups: GroupsTable
+  events: EventsTable
+  news: NewsTable
+  competition_results: CompetitionResultsTable
+  api_keys: ApiKeysTable
+}

@@ -1,0 +1,20 @@
+/** Conversions at the database boundary, identical for both dialects. */
+
+/** A stored instant as RFC 3339 UTC (PostgreSQL returns Date; SQLite stores canonical ISO text). */
+export function isoFromDb(value: Date | string): string {
+  return typeof value === 'string' ? value : value.toISOString()
+}
+
+export function isoFromDbOrNull(value: Date | string | null): string | null {
+  return value === null ? null : isoFromDb(value)
+}
+
+/**
+ * The one form in which instants are written: ISO-8601 UTC with milliseconds. On SQLite the
+ * text is compared and sorted as is, so every writer must go through here.
+ */
+export function isoForDb(value: number | string | Date): string {
+  const date = value instanceof Date ? value : new Date(value)
+  if (Number.isNaN(date.getTime())) throw new RangeError(`not an instant: ${String(value)}`)
+  return date.toISOString()
+}

@@ -1,0 +1,53 @@
+import type { Scope } from './scopes.js'
+
+/**
+ * Errors of the service's own rules. Thrown anywhere below HTTP; mapped to problem documents in
+ * one place (src/http/problems.ts).
+ */
+export abstract class DomainError extends Error {
+  abstract readonly kind: DomainErrorKind
+}
+
+export type DomainErrorKind = InvalidApiKey['kind'] | InsufficientScope['kind'] | InvalidRequest['kind']
+
+export type InvalidApiKeyReason = 'missing' | 'malformed' | 'unknown' | 'expired' | 'revoked'
+
+export class InvalidApiKey extends DomainError {
+  readonly kind = 'invalid-api-key'
+  constructor(readonly reason: InvalidApiKeyReason) {
+    super(INVALID_KEY_DETAIL[reason])
+  }
+}
+
+const INVALID_KEY_DETAIL: Record<InvalidApiKeyReason, string> = {
+  missing: 'This endpoint needs an API key: send it as "Authorization: Bearer <key>".',
+  malformed: 'The Authorization header does not hold a well-formed API key.',
+  unknown: 'The API key is not valid.',
+  expired: 'The API key has expired.',
+  revoked: 'The API key has been revoked.',
+}
+
+export class InsufficientScope extends DomainError {
+  readonly kind = 'insufficient-scope'
+  constructor(readonly required: Scope) {
+    super(`The API key lacks the scope "${required}" that this endpoint requires.`)
+  }
+}
+
+export type ParameterLocation = 'query parameter' | 'path parameter' | 'field'
+
+/** A request whose parameters break the contract; `parameter` names the offender. */
+export class InvalidRequest extends DomainError {
+  readonly kind = 'validation-error'
+  constructor(readonly location: ParameterLocation, readonly parameter: string, readonly reason: string) {
+    super(`${location.charAt(0).toUpperCase()}${location.slice(1)} "${parameter}" ${reason}.`)
+  }
+}
+
+/** Bad input to an administrative operation (command line, import file); never reaches HTTP. */
+export class InvalidInput extends Error {
+  constructor(message: string, readonly problems: readonly string[] = [message]) {
+    super(message)
+    this.name = 'InvalidInput'
+  }
+}

@@ -1,0 +1,66 @@
+/**
+ * The catalogue of problem types (`type` of every error body). Each entry is documented in the
+ * OpenAPI description and served as a page at its own URI.
+ */
+export const API_PREFIX = '/api/v1'
+export const PROBLEMS_PATH = `${API_PREFIX}/problems`
+
+export const PROBLEM_TYPES = {
+  'validation-error': {
+    status: 400,
+    title: 'Invalid request',
+    description: 'A query parameter, path parameter or body field breaks the contract: unknown, repeated, '
+      + 'malformed or out of range. `detail` and `invalid_params` name the parameter. After authorisation it '
+      + 'still counts as a call.',
+  },
+  'invalid-api-key': {
+    status: 401,
+    title: 'Missing or invalid API key',
+    description: 'No API key was sent, or the key is malformed, unknown, expired or revoked. Send '
+      + '`Authorization: Bearer <key>` with a key created by your club administrator.',
+  },
+  'insufficient-scope': {
+    status: 403,
+    title: 'Insufficient scope',
+    description: 'The API key is valid but was not granted the scope this endpoint requires. Ask your club '
+      + 'administrator for a key with that scope.',
+  },
+  'not-found': {
+    status: 404,
+    title: 'Not found',
+    description: 'No resource exists at this path.',
+  },
+  'method-not-allowed': {
+    status: 405,
+    title: 'Method not allowed',
+    description: 'The path exists but does not accept this HTTP method; the `Allow` header lists the methods it accepts.',
+  },
+  'payload-too-large': {
+    status: 413,
+    title: 'Request body too large',
+    description: 'The request body exceeds the size limit.',
+  },
+  'unsupported-media-type': {
+    status: 415,
+    title: 'Unsupported media type',
+    description: 'The request body has a content type this endpoint does not accept; send application/json.',
+  },
+  'internal-error': {
+    status: 500,
+    title: 'Internal server error',
+    description: 'The service failed unexpectedly. The error has been logged under the request id; retrying may help.',
+  },
+  'service-unavailable': {
+    status: 503,
+    title: 'Service temporarily unavailable',
+    description: 'A dependency of the service (such as its database) is unavailable or the service is shutting '
+      + 'down. Retry after the number of seconds in `Retry-After`. Such a response is not charged to the daily quota.',
+  },
+} as const satisfies Record<string, { status: number, title: string, description: string }>
+
+export type ProblemKind = keyof typeof PROBLEM_TYPES
+export const PROBLEM_KINDS = Object.keys(PROBLEM_TYPES) as ProblemKind[]
+
+export function problemTypeUri(kind: ProblemKind): string {
+  return `${PROBLEMS_PATH}/${kind}`
+}

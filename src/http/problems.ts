@@ -1,0 +1,137 @@
+/**
+ * The one place where errors become problem documents (contract §7). Every error response of the
+ * service — thrown by a route, raised by Fastify, or sent for an unknown path — passes through
+ * here, so clients never see Fastify's default error bodies, stack traces or driver messages.
+ */
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import { isDatabaseUnavailable } from '../db/dialect.js'
+import { DomainError, InsufficientScope, InvalidApiKey, InvalidRequest } from '../domain/errors.js'
+import type { Problem } from '../schemas/problem.js'
+import { PROBLEM_TYPES, problemTypeUri } from './problem-types.js'
+import type { ProblemKind } from './problem-types.js'
+
+export const PROBLEM_CONTENT_TYPE = 'application/problem+json'
+const RETRY_AFTER_UNAVAILABLE_SECONDS = 5
+
+/** An error that already knows its problem document. */
+export class ProblemError extends Error {
+  constructor(
+    readonly kind: ProblemKind,
+    detail: string,
+    readonly headers: Readonly<Record<string, string>> = {},
+    readonly invalidParams?: readonly { name: string, reason: string }[],
+  ) {
+    super(detail)
+    this.name = 'ProblemError'
+  }
+}
+
+export function sendProblem(request: FastifyRequest, reply: FastifyReply, error: ProblemError): FastifyReply {
+  const spec = PROBLEM_TYPES[error.kind]
+  const body: Problem = {
+    type: problemTypeUri(error.kind),
+    title: spec.title,
+    status: spec.status,
+    detail: error.message,
+    instance: requestPath(request.url),
+    request_id: request.id,
+    ...(error.invalidParams ? { invalid_params: [...error.invalidParams] } : {}),
+  }
+  return reply.code(spec.status).headers(error.headers).type(PROBLEM_CONTENT_TYPE).send(body)
+}
+
+/** The path of the request without its query string (which may carry anything a client sent). */
+export function requestPath(url: string): string {
+  const end = url.indexOf('?')
+  return end === -1 ? url : url.slice(0, end)
+}
+
+export function toProblemError(error: unknown): ProblemError {
+  if (error instanceof ProblemError) return error
+  if (error instanceof DomainError) return fromDomainError(error)
+  if (isDatabaseUnavailable(error)) {
+    return new ProblemError('service-unavailable', 'The database is temporarily unavailable.',
+      { 'retry-after': String(RETRY_AFTER_UNAVAILABLE_SECONDS) })
+  }
+  const fastifyError = error as Partial<FastifyError>
+  if (fastifyError.validation !== undefined) return fromValidation(fastifyError)
+  switch (fastifyError.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return new ProblemError('payload-too-large', 'The request body exceeds the size limit.')
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return new ProblemError('unsupported-media-type', 'The request body must be application/json.')
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return new ProblemError('validation-error', 'The request body is empty; send a JSON object.')
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+      return new ProblemError('validation-error', 'The request body is not valid JSON.')
+    case 'FST_ERR_BAD_URL':
+      return new ProblemError('validation-error', 'The request URL is malformed.')
+    default:
+      break
+  }
+  const status = fastifyError.statusCode
+  if (status === 503) return new ProblemError('service-unavailable', 'The service is shutting down; retry shortly.',
+    { 'retry-after': String(RETRY_AFTER_UNAVAILABLE_SECONDS) })
+  if (error instanceof SyntaxError && status === 400) {
+    return new ProblemError('validation-error', 'The request body is not valid JSON.')
+  }
+  if (status !== undefined && status >= 400 && status < 500) {
+    return new ProblemError('validation-error', 'The request is malformed.')
+  }
+  return new ProblemError('internal-error', 'The service failed to answer this request.')
+}
+
+function fromDomainError(error: DomainError): ProblemError {
+  if (error instanceof InvalidApiKey) {
+    const challenge = error.reason === 'missing'
+      ? 'Bearer realm="club-platform"'
+      : `Bearer realm="club-platform", error="invalid_token", error_description="${error.message}"`
+    return new ProblemError('invalid-api-key', error.message, { 'www-authenticate': challenge })
+  }
+  if (error instanceof InsufficientScope) {
+    return new ProblemError('insufficient-scope', error.message,
+      { 'www-authenticate': `Bearer realm="club-platform", error="insufficient_scope", scope="${error.required}"` })
+  }
+  if (error instanceof InvalidRequest) {
+    return new ProblemError('validation-error', error.message, {}, [{ name: error.parameter, reason: error.reason }])
+  }
+  return new ProblemError('internal-error', 'The service failed to answer this request.')
+}
+
+/** Ajv's errors, rewritten to name the parameter as the client wrote it. */
+function fromValidation(error: Partial<FastifyError>): ProblemError {
+  const context = error.validationContext ?? 'request'
+  const where = context === 'querystring' ? 'query parameter' : context === 'params' ? 'path parameter' : 'field'
+  const invalid = (error.validation ?? []).map((issue) => {
+    const params = issue.params as Record<string, unknown>
+    const fromPath = issue.instancePath.split('/').filter((part) => part !== '').join('.')
+    const name = typeof params.additionalProperty === 'string'
+      ? [fromPath, params.additionalProperty].filter((part) => part !== '').join('.')
+      : typeof params.missingProperty === 'string'
+        ? [fromPath, params.missingProperty].filter((part) => part !== '').join('.')
+        : fromPath
+    const reason = typeof params.additionalProperty === 'string'
+      ? `unknown ${where}`
+      : `${issue.message ?? 'is invalid'}`
+    return { name: name === '' ? context : name, reason }
+  })
+  const first = invalid[0] ?? { name: context, reason: 'is invalid' }
+  return new ProblemError('validation-error', `${capitalise(where)} "${first.name}" ${first.reason}.`, {}, invalid)
+}
+
+function capitalise(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1)
+}
+
+export function registerProblemHandlers(app: FastifyInstance): void {
+  app.setErrorHandler((error, request, reply) => {
+    const problem = toProblemError(error)
+    if (PROBLEM_TYPES[problem.kind].status >= 500) {
+      request.log.error({ err: error }, 'request failed')
+    }
+    return sendProblem(request, reply, problem)
+  })
+  app.setNotFoundHandler((request, reply) =>
+    sendProblem(request, reply, new ProblemError('not-found', `No resource at ${requestPath(request.url)}.`)))
+}

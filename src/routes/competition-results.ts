@@ -1,0 +1,18 @@
+import type { FastifyInstance } from 'fastify'
+import type { AppContext } from '../context.js'
+import { listCompetitionResults } from '../db/repositories/listings.js'
+import { CompetitionResult } from '../schemas/competition-result.js'
+import { registerListEndpoint } from './list-route.js'
+
+export function competitionResultsRoutes(app: FastifyInstance, context: AppContext): void {
+  registerListEndpoint(app, {
+    path: '/competition-results',
+    operationId: 'listCompetitionResults',
+    summary: 'Competition results',
+    description: 'The club\'s competition results, by competition date (newest first, undated last), then by the '
+      + 'time they were recorded (newest first), then by id.',
+    scope: 'read:competition_results',
+    item: CompetitionResult,
+    list: (clubId, page) => listCompetitionResults(context.db, clubId, page),
+  })
+}

@@ -1,0 +1,17 @@
+import type { FastifyInstance } from 'fastify'
+import type { AppContext } from '../context.js'
+import { listEvents } from '../db/repositories/listings.js'
+import { Event } from '../schemas/event.js'
+import { registerListEndpoint } from './list-route.js'
+
+export function eventsRoutes(app: FastifyInstance, context: AppContext): void {
+  registerListEndpoint(app, {
+    path: '/events',
+    operationId: 'listEvents',
+    summary: 'Public events',
+    description: 'The club\'s events released for public booking and not assigned to any group, ordered by start, then id.',
+    scope: 'read:events',
+    item: Event,
+    list: (clubId, page) => listEvents(context.db, clubId, page),
+  })
+}

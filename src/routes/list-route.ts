@@ -1,0 +1,53 @@
+/**
+ * The shape shared by the four authenticated list endpoints: a scope, the list query, the list
+ * envelope, and the documented problem responses. A resource module supplies its item schema
+ * and one repository function.
+ */
+import type { TSchema, Static } from '@sinclair/typebox'
+import type { FastifyInstance } from 'fastify'
+import type { Page, PageRequest } from '../db/repositories/page.js'
+import type { Scope } from '../domain/scopes.js'
+import { principalOf } from '../http/access.js'
+import { SECURITY_SCHEME } from '../http/openapi.js'
+import { API_PREFIX } from '../http/problem-types.js'
+import { jsonResponse, problemResponse, RETRY_AFTER_HEADER, WWW_AUTHENTICATE_HEADER } from '../http/responses.js'
+import { LIST_LIMIT, LIST_OFFSET, ListEnvelope, ListQuery } from '../schemas/common.js'
+
+export interface ListEndpoint<Item extends TSchema> {
+  readonly path: string
+  readonly operationId: string
+  readonly summary: string
+  readonly description: string
+  readonly scope: Scope
+  readonly item: Item
+  readonly list: (clubId: string, page: PageRequest) => Promise<Page<Static<Item>>>
+}
+
+export function registerListEndpoint<Item extends TSchema>(app: FastifyInstance, endpoint: ListEndpoint<Item>): void {
+  const envelope = ListEnvelope(endpoint.item, `A page of ${endpoint.summary.toLowerCase()}.`)
+  app.get(`${API_PREFIX}${endpoint.path}`, {
+    config: { access: { scope: endpoint.scope } },
+    schema: {
+      operationId: endpoint.operationId,
+      summary: endpoint.summary,
+      description: `${endpoint.description}\n\nRequires the scope \`${endpoint.scope}\`.`,
+      tags: ['Club data'],
+      security: [{ [SECURITY_SCHEME]: [endpoint.scope] }],
+      querystring: ListQuery,
+      response: {
+        200: jsonResponse('The page and the number of matching records.', envelope),
+        400: problemResponse('A query parameter is unknown, repeated, not a base-10 integer or out of range.'),
+        401: problemResponse('The API key is missing, malformed, unknown, expired or revoked.', WWW_AUTHENTICATE_HEADER),
+        403: problemResponse(`The API key lacks the scope \`${endpoint.scope}\`.`, WWW_AUTHENTICATE_HEADER),
+        500: problemResponse('The service failed unexpectedly.'),
+        503: problemResponse('The service is temporarily unavailable.', RETRY_AFTER_HEADER),
+      },
+    },
+    handler: async (request) => {
+      const query = request.query as ListQuery
+      const page: PageRequest = { limit: query.limit ?? LIST_LIMIT.default, offset: query.offset ?? LIST_OFFSET.default }
+      const result = await endpoint.list(principalOf(request).clubId, page)
+      return { data: result.rows, meta: { ...page, total: result.total } }
+    },
+  })
+}

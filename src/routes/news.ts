@@ -1,0 +1,17 @@
+import type { FastifyInstance } from 'fastify'
+import type { AppContext } from '../context.js'
+import { listNews } from '../db/repositories/listings.js'
+import { News } from '../schemas/news.js'
+import { registerListEndpoint } from './list-route.js'
+
+export function newsRoutes(app: FastifyInstance, context: AppContext): void {
+  registerListEndpoint(app, {
+    path: '/news',
+    operationId: 'listNews',
+    summary: 'News',
+    description: 'The club\'s published news (publication time set and not in the future), newest first, then by id.',
+    scope: 'read:news',
+    item: News,
+    list: (clubId, page) => listNews(context.db, clubId, page, context.clock.now()),
+  })
+}

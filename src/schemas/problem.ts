@@ -1,0 +1,22 @@
+import { Type } from '@sinclair/typebox'
+import type { Static } from '@sinclair/typebox'
+
+/** RFC 9457 problem document (contract §7), with the service's extension members. */
+export const Problem = Type.Object({
+  type: Type.String({
+    format: 'uri-reference',
+    description: 'Identifies the kind of problem; one of the URIs listed under /api/v1/problems. '
+      + 'Stable across deployments; resolve it against the API\'s origin to read its documentation.',
+    examples: ['/api/v1/problems/validation-error'],
+  }),
+  title: Type.String({ description: 'Short summary of the kind of problem.' }),
+  status: Type.Integer({ description: 'The HTTP status code.' }),
+  detail: Type.String({ description: 'What went wrong with this request.' }),
+  instance: Type.String({ description: 'The request path.' }),
+  request_id: Type.String({ description: 'Same as the X-Request-Id response header; quote it when asking for help.' }),
+  invalid_params: Type.Optional(Type.Array(Type.Object({
+    name: Type.String({ description: 'The parameter.' }),
+    reason: Type.String(),
+  }, { additionalProperties: false }), { description: 'For validation errors: each offending parameter.' })),
+}, { $id: 'Problem', additionalProperties: false, description: 'An error (RFC 9457 problem details).' })
+export type Problem = Static<typeof Problem>

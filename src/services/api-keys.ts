@@ -1,0 +1,141 @@
+import { randomUUID } from 'node:crypto'
+import type { Kysely } from 'kysely'
+import type { Clock } from '../clock.js'
+import * as keys from '../db/repositories/api-keys.js'
+import type { ApiKeyRecord } from '../db/repositories/api-keys.js'
+import type { Database } from '../db/schema.js'
+import { displayPrefix, generateApiKey, hashApiKey, isWellFormedApiKey } from '../domain/api-key.js'
+import { InvalidApiKey } from '../domain/errors.js'
+import type { Scope } from '../domain/scopes.js'
+
+export interface CreatedApiKey {
+  /** Shown once; only its hash is stored. */
+  readonly key: string
+  readonly record: ApiKeyRecord
+}
+
+export async function createApiKey(
+  db: Kysely<Database>,
+  clock: Clock,
+  input: { clubId: string, name: string, scopes: readonly Scope[], expiresAt: string | null },
+): Promise<CreatedApiKey> {
+  const key = generateApiKey()
+  const record = await keys.insertApiKey(db, {
+    id: randomUUID(),
+    clubId: input.clubId,
+    name: input.name,
+    displayPrefix: displayPrefix(key),
+    secretHash: hashApiKey(key),
+    scopes: input.scopes,
+    expiresAt: input.expiresAt,
+  }, clock.now())
+  return { key, record }
+}
+
+/** Who is calling: derived from the key alone. The club can never come from the request. */
+export interface Principal {
+  readonly keyId: string
+  readonly clubId: string
+  readonly scopes: ReadonlySet<string>
+}
+
+interface CachedKey {
+  readonly record: ApiKeyRecord | undefined
+  readonly loadedAt: number
+  lastUsedAt: number | null
+}
+
+export interface AuthenticatorOptions {
+  /** How long a looked-up key is trusted before it is read again: bounds how late a revocation from another process takes effect. */
+  readonly cacheTtlMs?: number
+  readonly maxCachedKeys?: number
+  /** last_used_at is written at most this often per key. */
+  readonly touchIntervalMs?: number
+  readonly onTouchError?: (error: unknown) => void
+}
+
+const BEARER = /^Bearer +(\S+) *$/i
+
+/**
+ * Turns an Authorization header into a Principal. Malformed keys are refused before any look-up;
+ * look-ups are cached for at most `cacheTtlMs` (1 s), so a key revoked by another process stops
+ * working within that time, and one revoked or expired in this process at once.
+ */
+export class ApiKeyAuthenticator {
+  private readonly cache = new Map<string, CachedKey>()
+  private readonly loading = new Map<string, Promise<CachedKey>>()
+  private readonly touches = new Set<Promise<void>>()
+  private readonly cacheTtlMs: number
+  private readonly maxCachedKeys: number
+  private readonly touchIntervalMs: number
+
+  constructor(private readonly db: Kysely<Database>, private readonly clock: Clock, options: AuthenticatorOptions = {}) {
+    this.cacheTtlMs = options.cacheTtlMs ?? 1_000
+    this.maxCachedKeys = options.maxCachedKeys ?? 10_000
+    this.touchIntervalMs = options.touchIntervalMs ?? 60_000
+    this.onTouchError = options.onTouchError ?? (() => undefined)
+  }
+
+  private readonly onTouchError: (error: unknown) => void
+
+  async authenticate(authorization: string | undefined): Promise<Principal> {
+    if (authorization === undefined || authorization.trim() === '') throw new InvalidApiKey('missing')
+    const key = BEARER.exec(authorization)?.[1]
+    if (key === undefined || !isWellFormedApiKey(key)) throw new InvalidApiKey('malformed')
+
+    const entry = await this.lookUp(hashApiKey(key))
+    const record = entry.record
+    if (record === undefined) throw new InvalidApiKey('unknown')
+    const now = this.clock.now()
+    if (record.revokedAt !== null) throw new InvalidApiKey('revoked')
+    if (record.expiresAt !== null && Date.parse(record.expiresAt) <= now) throw new InvalidApiKey('expired')
+    this.touch(entry, record.id, now)
+    return { keyId: record.id, clubId: record.clubId, scopes: new Set(record.scopes) }
+  }
+
+  /** Forget cached keys, so that a change made in this process applies to the next request. */
+  invalidate(): void {
+    this.cache.clear()
+  }
+
+  /** Waits for pending last_used_at writes. */
+  async flush(): Promise<void> {
+    await Promise.all([...this.touches])
+  }
+
+  private async lookUp(hash: string): Promise<CachedKey> {
+    const cached = this.cache.get(hash)
+    if (cached !== undefined && this.clock.now() - cached.loadedAt < this.cacheTtlMs) return cached
+    const pending = this.loading.get(hash)
+    if (pending !== undefined) return pending
+    const load = keys.findApiKeyByHash(this.db, hash).then((record) => {
+      const entry: CachedKey = {
+        record,
+        loadedAt: this.clock.now(),
+        lastUsedAt: record?.lastUsedAt == null ? null : Date.parse(record.lastUsedAt),
+      }
+      this.remember(hash, entry)
+      return entry
+    }).finally(() => this.loading.delete(hash))
+    this.loading.set(hash, load)
+    return load
+  }
+
+  private remember(hash: string, entry: CachedKey): void {
+    this.cache.delete(hash)
+    if (this.cache.size >= this.maxCachedKeys) {
+      // Oldest first: a Map iterates in insertion order.
+      const oldest = this.cache.keys().next()
+      if (oldest.done !== true) this.cache.delete(oldest.value)
+    }
+    this.cache.set(hash, entry)
+  }
+
+  private touch(entry: CachedKey, keyId: string, now: number): void {
+    if (entry.lastUsedAt !== null && now - entry.lastUsedAt < this.touchIntervalMs) return
+    entry.lastUsedAt = now
+    const write = keys.touchApiKey(this.db, keyId, now).catch(this.onTouchError)
+      .finally(() => this.touches.delete(write))
+    this.touches.add(write)
+  }
+}

@@ -1,0 +1,237 @@
+/**
+ * Loads a club's data from an import document, all or nothing: the document is checked whole
+ * (schema, duplicate ids, references, ids owned by another club) and any problem rejects it with
+ * messages naming the entry, before anything is written; the writes run in one transaction.
+ */
+import { Ajv } from 'ajv'
+import type { ErrorObject } from 'ajv'
+import addFormats from 'ajv-formats'
+import type { Kysely, Transaction } from 'kysely'
+import type { Clock } from '../clock.js'
+import type { Database } from '../db/schema.js'
+import { isoForDb } from '../db/values.js'
+import { InvalidInput } from '../domain/errors.js'
+import { ImportDocument } from '../schemas/import.js'
+
+const ajv = new Ajv({ allErrors: true, strict: false, useDefaults: true })
+addFormats.default(ajv)
+const validateDocument = ajv.compile<ImportDocument>(ImportDocument)
+
+export interface ImportSummary {
+  readonly members: number
+  readonly groups: number
+  readonly events: number
+  readonly news: number
+  readonly competition_results: number
+}
+
+const MAX_PROBLEMS = 50
+const CHUNK = 200
+
+export function parseImportDocument(input: unknown): ImportDocument {
+  if (!validateDocument(input)) {
+    const problems = (validateDocument.errors ?? []).map(describeSchemaError)
+    throw rejection([...new Set(problems)])
+  }
+  return input
+}
+
+function describeSchemaError(error: ErrorObject): string {
+  const path = error.instancePath.split('/').slice(1)
+    .map((part, i) => (/^\d+$/.test(part) ? `[${part}]` : i === 0 ? part : `.${part}`)).join('')
+  const params = error.params as Record<string, unknown>
+  if (typeof params.additionalProperty === 'string') {
+    return `${path === '' ? 'document' : path}: unknown property "${params.additionalProperty}"`
+  }
+  return `${path === '' ? 'document' : path}: ${error.message ?? 'is invalid'}`
+}
+
+function rejection(problems: readonly string[]): InvalidInput {
+  const shown = problems.slice(0, MAX_PROBLEMS)
+  const more = problems.length > shown.length ? [`… and ${problems.length - shown.length} more`] : []
+  return new InvalidInput(`the import file was rejected, nothing was changed:\n  ${[...shown, ...more].join('\n  ')}`,
+    problems)
+}
+
+export async function importClubData(db: Kysely<Database>, clock: Clock, clubId: string, input: unknown)
+  : Promise<ImportSummary> {
+  const doc = normalise(parseImportDocument(input))
+  const now = isoForDb(clock.now())
+  await db.transaction().execute(async (trx) => {
+    const problems = [...checkWithinFile(doc), ...await checkAgainstDatabase(trx, clubId, doc)]
+    if (problems.length > 0) throw rejection(problems)
+    await write(trx, clubId, doc, now)
+  })
+  return {
+    members: doc.members.length,
+    groups: doc.groups.length,
+    events: doc.events.length,
+    news: doc.news.length,
+    competition_results: doc.competition_results.length,
+  }
+}
+
+type Normalised = Required<Omit<ImportDocument, '$schema'>>
+
+/** Ids in lower case and e-mails in lower case, so that comparisons and sorting agree on both databases. */
+function normalise(doc: ImportDocument): Normalised {
+  const lower = <T extends { id: string }>(rows: T[] | undefined): T[] =>
+    (rows ?? []).map((row) => ({ ...row, id: row.id.toLowerCase() }))
+  const lowerRef = (id: string | null | undefined) => (id == null ? null : id.toLowerCase())
+  return {
+    members: lower(doc.members).map((member) => ({ ...member, email: member.email.trim().toLowerCase() })),
+    groups: lower(doc.groups),
+    events: lower(doc.events).map((event) => ({ ...event, group_id: lowerRef(event.group_id) })),
+    news: lower(doc.news).map((item) => ({ ...item, group_id: lowerRef(item.group_id), created_by: lowerRef(item.created_by) })),
+    competition_results: lower(doc.competition_results)
+      .map((result) => ({ ...result, member_id: result.member_id.toLowerCase(), group_id: result.group_id.toLowerCase() })),
+  }
+}
+
+function checkWithinFile(doc: Normalised): string[] {
+  const problems: string[] = []
+  for (const section of ['members', 'groups', 'events', 'news', 'competition_results'] as const) {
+    const seen = new Map<string, number>()
+    doc[section].forEach((row, i) => {
+      const first = seen.get(row.id)
+      if (first === undefined) seen.set(row.id, i)
+      else problems.push(`${section}[${i}].id: ${row.id} is also the id of ${section}[${first}]`)
+    })
+  }
+  const emails = new Map<string, number>()
+  doc.members.forEach((member, i) => {
+    const first = emails.get(member.email)
+    if (first === undefined) emails.set(member.email, i)
+    else problems.push(`members[${i}].email: also the e-mail of members[${first}]`)
+  })
+  doc.groups.forEach((group, i) => {
+    if (group.age_min != null && group.age_max != null && group.age_min > group.age_max) {
+      problems.push(`groups[${i}]: age_min is greater than age_max`)
+    }
+  })
+  doc.events.forEach((event, i) => {
+    if (event.ends_at != null && Date.parse(event.ends_at) < Date.parse(event.starts_at)) {
+      problems.push(`events[${i}]: ends_at is before starts_at`)
+    }
+  })
+  return problems
+}
+
+async function checkAgainstDatabase(trx: Transaction<Database>, clubId: string, doc: Normalised): Promise<string[]> {
+  const problems: string[] = []
+  // An id already used by another club is refused: an import can never touch another club's data.
+  for (const section of ['members', 'groups', 'events', 'news', 'competition_results'] as const) {
+    const ids = doc[section].map((row) => row.id)
+    const foreign = new Set<string>()
+    for (const chunk of chunks(ids)) {
+      const rows = await trx.selectFrom(section).select('id').where('id', 'in', chunk).where('club_id', '<>', clubId).execute()
+      for (const row of rows) foreign.add(row.id.toLowerCase())
+    }
+    doc[section].forEach((row, i) => {
+      if (foreign.has(row.id)) problems.push(`${section}[${i}].id: ${row.id} belongs to another club`)
+    })
+  }
+  const existingMembers = await trx.selectFrom('members').select(['id', 'email']).where('club_id', '=', clubId).execute()
+  const memberByEmail = new Map(existingMembers.map((member) => [member.email, member.id.toLowerCase()]))
+  doc.members.forEach((member, i) => {
+    const owner = memberByEmail.get(member.email)
+    if (owner !== undefined && owner !== member.id && !doc.members.some((other) => other.id === owner)) {
+      problems.push(`members[${i}].email: already the e-mail of another member of the club (${owner})`)
+    }
+  })
+
+  const groupIds = new Set([...doc.groups.map((group) => group.id), ...(await trx.selectFrom('groups').select('id')
+    .where('club_id', '=', clubId).execute()).map((row) => row.id.toLowerCase())])
+  const memberIds = new Set([...doc.members.map((member) => member.id), ...existingMembers.map((row) => row.id.toLowerCase())])
+  const reference = (set: Set<string>, kind: string, at: string, id: string | null) => {
+    if (id !== null && !set.has(id)) problems.push(`${at}: no ${kind} ${id} in this file or in the club`)
+  }
+  doc.events.forEach((event, i) => reference(groupIds, 'group', `events[${i}].group_id`, event.group_id ?? null))
+  doc.news.forEach((item, i) => {
+    reference(groupIds, 'group', `news[${i}].group_id`, item.group_id ?? null)
+    reference(memberIds, 'member', `news[${i}].created_by`, item.created_by ?? null)
+  })
+  doc.competition_results.forEach((result, i) => {
+    reference(memberIds, 'member', `competition_results[${i}].member_id`, result.member_id)
+    reference(groupIds, 'group', `competition_results[${i}].group_id`, result.group_id)
+  })
+  return problems
+}
+
+async function write(trx: Transaction<Database>, clubId: string, doc: Normalised, now: string): Promise<void> {
+  for (const chunk of chunks(doc.members)) {
+    await trx.insertInto('members')
+      .values(chunk.map((m) => ({ id: m.id, club_id: clubId, name: m.name, email: m.email, created_at: now })))
+      .onConflict((oc) => oc.column('id').doUpdateSet((eb) => ({ name: eb.ref('excluded.name'), email: eb.ref('excluded.email') }))
+        .where('members.club_id', '=', clubId))
+      .execute()
+  }
+  for (const chunk of chunks(doc.groups)) {
+    await trx.insertInto('groups')
+      .values(chunk.map((g) => ({
+        id: g.id, club_id: clubId, name: g.name, sport: g.sport, age_min: g.age_min ?? null, age_max: g.age_max ?? null,
+        level: g.level ?? null, description: g.description ?? null, active: g.active ?? true, created_at: now,
+      })))
+      .onConflict((oc) => oc.column('id').doUpdateSet((eb) => ({
+        name: eb.ref('excluded.name'), sport: eb.ref('excluded.sport'), age_min: eb.ref('excluded.age_min'),
+        age_max: eb.ref('excluded.age_max'), level: eb.ref('excluded.level'), description: eb.ref('excluded.description'),
+        active: eb.ref('excluded.active'),
+      })).where('groups.club_id', '=', clubId))
+      .execute()
+  }
+  for (const chunk of chunks(doc.events)) {
+    await trx.insertInto('events')
+      .values(chunk.map((e) => ({
+        id: e.id, club_id: clubId, group_id: e.group_id ?? null, title: e.title, starts_at: isoForDb(e.starts_at),
+        ends_at: e.ends_at == null ? null : isoForDb(e.ends_at), location: e.location ?? null,
+        public_booking: e.public_booking ?? false, created_at: now,
+      })))
+      .onConflict((oc) => oc.column('id').doUpdateSet((eb) => ({
+        group_id: eb.ref('excluded.group_id'), title: eb.ref('excluded.title'), starts_at: eb.ref('excluded.starts_at'),
+        ends_at: eb.ref('excluded.ends_at'), location: eb.ref('excluded.location'),
+        public_booking: eb.ref('excluded.public_booking'),
+      })).where('events.club_id', '=', clubId))
+      .execute()
+  }
+  for (const chunk of chunks(doc.news)) {
+    await trx.insertInto('news')
+      .values(chunk.map((n) => ({
+        id: n.id, club_id: clubId, group_id: n.group_id ?? null, title: n.title, content: n.content,
+        published_at: n.published_at == null ? null : isoForDb(n.published_at), created_by: n.created_by ?? null,
+        created_at: now,
+      })))
+      .onConflict((oc) => oc.column('id').doUpdateSet((eb) => ({
+        group_id: eb.ref('excluded.group_id'), title: eb.ref('excluded.title'), content: eb.ref('excluded.content'),
+        published_at: eb.ref('excluded.published_at'), created_by: eb.ref('excluded.created_by'),
+      })).where('news.club_id', '=', clubId))
+      .execute()
+  }
+  for (const chunk of chunks(doc.competition_results)) {
+    const explicit = chunk.filter((r) => r.created_at !== undefined)
+    const implicit = chunk.filter((r) => r.created_at === undefined)
+    for (const [rows, keepCreatedAt] of [[explicit, false], [implicit, true]] as const) {
+      if (rows.length === 0) continue
+      await trx.insertInto('competition_results')
+        .values(rows.map((r) => ({
+          id: r.id, club_id: clubId, member_id: r.member_id, group_id: r.group_id, competition_name: r.competition_name,
+          discipline: r.discipline ?? null, placement: r.placement ?? null, points: r.points ?? null,
+          competition_date: r.competition_date ?? null, created_at: r.created_at === undefined ? now : isoForDb(r.created_at),
+        })))
+        .onConflict((oc) => oc.column('id').doUpdateSet((eb) => ({
+          member_id: eb.ref('excluded.member_id'), group_id: eb.ref('excluded.group_id'),
+          competition_name: eb.ref('excluded.competition_name'), discipline: eb.ref('excluded.discipline'),
+          placement: eb.ref('excluded.placement'), points: eb.ref('excluded.points'),
+          competition_date: eb.ref('excluded.competition_date'),
+          // Without a created_at in the file, a re-import keeps the time of the first import.
+          ...(keepCreatedAt ? {} : { created_at: eb.ref('excluded.created_at') }),
+        })).where('competition_results.club_id', '=', clubId))
+        .execute()
+    }
+  }
+}
+
+function chunks<T>(items: readonly T[]): T[][] {
+  const out: T[][] = []
+  for (let i = 0; i < items.length; i += CHUNK) out.push(items.slice(i, i + CHUNK))
+  return out
+}
