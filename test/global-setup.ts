@@ -1,0 +1,37 @@
+/**
+ * Finds out once whether PostgreSQL is reachable. Suites that need it are skipped, loudly, when it
+ * is not — unless CLUB_PLATFORM_REQUIRE_SERVICES=1 (as in CI), which turns that into a failure.
+ */
+import pg from 'pg'
+import type { TestProject } from 'vitest/node'
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    postgresAdminUrl: string | null
+  }
+}
+
+export const DEFAULT_POSTGRES_URL = 'postgres://postgres@127.0.0.1:5432/test'
+
+export default async function setup(project: TestProject): Promise<void> {
+  const url = process.env.TEST_POSTGRES_URL ?? DEFAULT_POSTGRES_URL
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 3_000 })
+  let reachable = false
+  try {
+    await client.connect()
+    await client.query('select 1')
+    reachable = true
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error)
+    if (process.env.CLUB_PLATFORM_REQUIRE_SERVICES === '1') {
+      throw new Error(`PostgreSQL at ${url} is required (CLUB_PLATFORM_REQUIRE_SERVICES=1) but unreachable: ${reason}`)
+    }
+    const line = '!'.repeat(78)
+    console.warn(`\n${line}\n!! PostgreSQL at ${url} is unreachable (${reason}).\n`
+      + '!! Every PostgreSQL variant of the data tests is SKIPPED; only SQLite is tested.\n'
+      + `!! Start PostgreSQL or set TEST_POSTGRES_URL to test both databases.\n${line}\n`)
+  } finally {
+    await client.end().catch(() => undefined)
+  }
+  project.provide('postgresAdminUrl', reachable ? url : null)
+}

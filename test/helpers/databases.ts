@@ -1,0 +1,68 @@
+/** A fresh database per suite: a SQLite file in a temporary directory, or a new PostgreSQL database. */
+import { randomBytes } from 'node:crypto'
+import fs from 'node:fs/promises'
+import os from 'node:os'
+import path from 'node:path'
+import pg from 'pg'
+import { describe, inject } from 'vitest'
+import type { DatabaseSettings } from '../../src/config.js'
+import type { DialectName } from '../../src/db/dialect.js'
+
+export const DIALECTS: readonly DialectName[] = ['sqlite', 'postgres']
+
+export interface TestDatabase {
+  readonly dialect: DialectName
+  readonly settings: DatabaseSettings
+  readonly env: Record<string, string>
+  drop(): Promise<void>
+}
+
+export async function createTestDatabase(dialect: DialectName): Promise<TestDatabase> {
+  if (dialect === 'sqlite') {
+    const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'club-platform-test-'))
+    const file = path.join(dir, 'club-platform.sqlite')
+    return {
+      dialect,
+      settings: { kind: 'sqlite', file },
+      env: { DATA_DIR: dir },
+      drop: () => fs.rm(dir, { recursive: true, force: true }),
+    }
+  }
+  const adminUrl = inject('postgresAdminUrl')
+  if (adminUrl === null) throw new Error('PostgreSQL is not available')
+  const name = `cp_test_${randomBytes(6).toString('hex')}`
+  await withAdmin(adminUrl, (client) => client.query(`create database ${name}`))
+  const url = new URL(adminUrl)
+  url.pathname = `/${name}`
+  return {
+    dialect,
+    settings: { kind: 'postgres', url: url.toString() },
+    env: { DATABASE_URL: url.toString() },
+    drop: () => withAdmin(adminUrl, (client) => client.query(`drop database if exists ${name} with (force)`)),
+  }
+}
+
+async function withAdmin<T>(adminUrl: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: adminUrl })
+  await client.connect()
+  try {
+    return await work(client)
+  } finally {
+    await client.end()
+  }
+}
+
+/** Declares the suite once per database; the PostgreSQL variant is skipped, with a visible name, if unavailable. */
+export function describeEachDatabase(title: string, body: (dialect: DialectName) => void): void {
+  for (const dialect of DIALECTS) {
+    if (dialect === 'postgres' && inject('postgresAdminUrl') === null) {
+      describe.skip(`${title} [postgres — SKIPPED: PostgreSQL unreachable]`, () => {
+        body(dialect)
+      })
+    } else {
+      describe(`${title} [${dialect}]`, () => {
+        body(dialect)
+      })
+    }
+  }
+}

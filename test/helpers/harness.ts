@@ -1,0 +1,122 @@
+/**
+ * One running application on a fresh database, for a suite: real SQLite or PostgreSQL, real
+ * HTTP handling through `app.inject`, a clock the test moves. Every response goes through the
+ * OpenAPI check before the test sees it.
+ */
+import type { FastifyInstance, InjectOptions } from 'fastify'
+import { afterAll, beforeAll } from 'vitest'
+import { buildApp } from '../../src/app.js'
+import { ManualClock } from '../../src/clock.js'
+import { readConfig } from '../../src/config.js'
+import { createContext } from '../../src/context.js'
+import type { AppContext } from '../../src/context.js'
+import type { DialectName } from '../../src/db/dialect.js'
+import type { Club } from '../../src/db/repositories/clubs.js'
+import { SCOPES } from '../../src/domain/scopes.js'
+import type { Scope } from '../../src/domain/scopes.js'
+import { createApiKey } from '../../src/services/api-keys.js'
+import { createClub } from '../../src/services/clubs.js'
+import { createTestDatabase } from './databases.js'
+import type { TestDatabase } from './databases.js'
+import { OpenApiValidator } from './openapi-validator.js'
+import type { OpenApiDocument } from './openapi-validator.js'
+
+export const START = Date.parse('2026-06-15T10:00:00.000Z')
+
+export interface ApiResponse {
+  readonly status: number
+  readonly headers: Record<string, string | string[] | number | undefined>
+  readonly body: string
+  json<T = unknown>(): T
+}
+
+export interface RequestOptions {
+  readonly method?: InjectOptions['method']
+  readonly url: string
+  readonly key?: string
+  readonly headers?: Record<string, string>
+  readonly payload?: InjectOptions['payload']
+}
+
+export interface Harness {
+  readonly app: FastifyInstance
+  readonly context: AppContext
+  readonly clock: ManualClock
+  readonly database: TestDatabase
+  readonly openapi: OpenApiValidator
+  /** SQL of every query since the last reset. */
+  readonly queries: string[]
+  request(options: RequestOptions): Promise<ApiResponse>
+  createClub(slug: string, timezone?: string): Promise<Club>
+  createKey(clubId: string, scopes?: readonly Scope[], expiresAt?: string | null): Promise<{ key: string, id: string }>
+}
+
+export async function startHarness(dialect: DialectName): Promise<Harness & { close(): Promise<void> }> {
+  const database = await createTestDatabase(dialect)
+  const clock = new ManualClock(START)
+  const queries: string[] = []
+  const config = readConfig({ ...database.env, LOG_LEVEL: 'silent' })
+  const context = await createContext(config, {
+    clock,
+    migrate: true,
+    onQuery: (event) => queries.push(event.query.sql),
+  })
+  const app = await buildApp(context, { logger: false })
+  await app.ready()
+  const document = (await app.inject({ url: '/api/v1/openapi.json' })).json<OpenApiDocument>()
+  const openapi = new OpenApiValidator(document)
+
+  const request = async (options: RequestOptions): Promise<ApiResponse> => {
+    const method = options.method ?? 'GET'
+    const response = await app.inject({
+      method,
+      url: options.url,
+      headers: { ...(options.key === undefined ? {} : { authorization: `Bearer ${options.key}` }), ...options.headers },
+      ...(options.payload === undefined ? {} : { payload: options.payload }),
+    })
+    const problems = openapi.check({
+      method, path: options.url, status: response.statusCode, headers: response.headers, body: response.body,
+    })
+    if (problems.length > 0) {
+      throw new Error(`${method} ${options.url} → ${response.statusCode} breaks the OpenAPI document:\n  ${problems.join('\n  ')}\n${response.body}`)
+    }
+    return {
+      status: response.statusCode,
+      headers: response.headers,
+      body: response.body,
+      json: <T>() => JSON.parse(response.body) as T,
+    }
+  }
+
+  return {
+    app, context, clock, database, openapi, queries, request,
+    createClub: (slug, timezone = 'Europe/Berlin') => createClub(context.db, clock, { slug, name: `Club ${slug}`, timezone }),
+    async createKey(clubId, scopes = SCOPES, expiresAt = null) {
+      const created = await createApiKey(context.db, clock, { clubId, name: 'test', scopes, expiresAt })
+      return { key: created.key, id: created.record.id }
+    },
+    async close() {
+      await app.close()
+      await context.close()
+      await database.drop()
+    },
+  }
+}
+
+/** Starts a harness before the suite's tests and stops it after; read `.current` inside tests. */
+export function useHarness(dialect: DialectName, setup?: (harness: Harness) => Promise<void>): { current: Harness } {
+  const holder: { current?: Harness & { close(): Promise<void> } } = {}
+  beforeAll(async () => {
+    holder.current = await startHarness(dialect)
+    await setup?.(holder.current)
+  })
+  afterAll(async () => {
+    await holder.current?.close()
+  })
+  return {
+    get current(): Harness {
+      if (holder.current === undefined) throw new Error('harness not started')
+      return holder.current
+    },
+  }
+}
