@@ -58,7 +58,8 @@ export function problemsRoutes(app: FastifyInstance): void {
       summary: 'One problem type',
       description: 'The page a problem document\'s `type` resolves to.',
       tags: ['Meta'],
-      params: Type.Object({ kind: Type.String({ enum: PROBLEM_KINDS, description: 'The last segment of the type URI.' }) }),
+      // Not an enum: an unknown kind is a missing page (404), not a malformed request.
+      params: Type.Object({ kind: Type.String({ description: `The last segment of the type URI: ${PROBLEM_KINDS.join(', ')}.` }) }),
       response: {
         200: htmlResponse('What the problem means and what to do about it.'),
         404: problemResponse('No such problem type.'),

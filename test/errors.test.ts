@@ -1,0 +1,134 @@
+import { describe, expect, it } from 'vitest'
+import { buildApp } from '../src/app.js'
+import { ManualClock } from '../src/clock.js'
+import { readConfig } from '../src/config.js'
+import { createContext } from '../src/context.js'
+import { generateApiKey } from '../src/domain/api-key.js'
+import { describeEachDatabase } from './helpers/databases.js'
+import { START, useHarness } from './helpers/harness.js'
+
+interface ProblemBody { type: string, title: string, status: number, detail: string, instance: string, request_id: string }
+
+describeEachDatabase('error responses', (dialect) => {
+  let key = ''
+  const harness = useHarness(dialect, async (h) => {
+    key = (await h.createKey((await h.createClub('errors')).id)).key
+  })
+
+  const expectProblem = (response: { status: number, headers: Record<string, unknown>, json<T>(): T }, status: number, type: string) => {
+    expect(response.status).toBe(status)
+    expect(response.headers['content-type']).toMatch(/^application\/problem\+json/)
+    const body = response.json<ProblemBody>()
+    expect(body).toMatchObject({ type: `/api/v1/problems/${type}`, status })
+    expect(Object.keys(body)).toEqual(expect.arrayContaining(['type', 'title', 'status', 'detail', 'instance', 'request_id']))
+    expect(body.request_id).toBe(response.headers['x-request-id'])
+    return body
+  }
+
+  it('answers an unknown path with a 404 problem whose instance is the path without the query', async () => {
+    const body = expectProblem(await harness.current.request({ url: '/api/v1/nothing-here?token=secret' }), 404, 'not-found')
+    expect(body.instance).toBe('/api/v1/nothing-here')
+    expect(JSON.stringify(body)).not.toContain('secret')
+    expectProblem(await harness.current.request({ url: '/' }), 404, 'not-found')
+    expectProblem(await harness.current.request({ url: '/api/v1/groups/' }), 404, 'not-found')
+    expectProblem(await harness.current.request({ url: '/API/V1/GROUPS', key }), 404, 'not-found')
+  })
+
+  it.each(['POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const)('answers %s on a list endpoint with 405 and Allow', async (method) => {
+    const response = await harness.current.request({ method, url: '/api/v1/groups', key })
+    expectProblem(response, 405, 'method-not-allowed')
+    expect(response.headers.allow).toBe('GET, HEAD')
+  })
+
+  it('refuses the method before reading a large or foreign body', async () => {
+    const big = 'x'.repeat(100_000)
+    const response = await harness.current.request({ method: 'POST', url: '/api/v1/groups', payload: big,
+      headers: { 'content-type': 'text/plain' } })
+    expectProblem(response, 405, 'method-not-allowed')
+  })
+
+  it('uses a well-formed X-Request-Id from the caller and replaces anything else', async () => {
+    const echoed = await harness.current.request({ url: '/api/v1/groups', headers: { 'x-request-id': 'lb-1234.abc' } })
+    expect(echoed.headers['x-request-id']).toBe('lb-1234.abc')
+    expect(expectProblem(echoed, 401, 'invalid-api-key').request_id).toBe('lb-1234.abc')
+    const replaced = await harness.current.request({ url: '/api/v1/groups', headers: { 'x-request-id': '<script>' } })
+    expect(replaced.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/)
+  })
+
+  it('never echoes the key it refuses', async () => {
+    const stranger = generateApiKey()
+    for (const authorization of [`Bearer ${stranger}`, `Bearer ${stranger}x`, `Bearer ${key.slice(0, -1)}Z`]) {
+      const response = await harness.current.request({ url: '/api/v1/groups', headers: { authorization } })
+      expect(response.status).toBe(401)
+      expect(response.body).not.toContain(authorization.slice(7, 20))
+    }
+  })
+
+  it('answers a malformed URL with a 400 problem', async () => {
+    const response = await harness.current.request({ url: '/api/v1/groups?limit=%E0%A4%A', key })
+    expect(response.status).toBeLessThan(500)
+    expect(response.headers['content-type']).toMatch(/^application\/problem\+json/)
+  })
+
+  it('serves a page for every problem type it uses', async () => {
+    const list = await harness.current.request({ url: '/api/v1/problems' })
+    expect(list.status).toBe(200)
+    for (const type of ['validation-error', 'invalid-api-key', 'insufficient-scope', 'not-found', 'method-not-allowed',
+      'payload-too-large', 'unsupported-media-type', 'internal-error', 'service-unavailable']) {
+      expect(list.body).toContain(`/api/v1/problems/${type}`)
+      const page = await harness.current.request({ url: `/api/v1/problems/${type}` })
+      expect(page.status).toBe(200)
+      expect(page.headers['content-type']).toMatch(/^text\/html/)
+    }
+    expectProblem(await harness.current.request({ url: '/api/v1/problems/nope' }), 404, 'not-found')
+    expectProblem(await harness.current.request({ url: '/api/v1/problems/toString' }), 404, 'not-found')
+  })
+})
+
+describe('error responses when the database is unreachable', () => {
+  it('answers 503 with Retry-After, without leaking the host or driver message', async () => {
+    const config = readConfig({ DATABASE_URL: 'postgres://cp:secret@127.0.0.1:1/none', LOG_LEVEL: 'silent' })
+    const context = await createContext(config, { clock: new ManualClock(START) })
+    const app = await buildApp(context, { logger: false })
+    try {
+      const response = await app.inject({ url: '/api/v1/groups', headers: { authorization: `Bearer ${generateApiKey()}` } })
+      expect(response.statusCode).toBe(503)
+      expect(response.headers['retry-after']).toBe('5')
+      expect(response.headers['content-type']).toMatch(/^application\/problem\+json/)
+      const body = response.json<ProblemBody>()
+      expect(body.type).toBe('/api/v1/problems/service-unavailable')
+      expect(response.body).not.toMatch(/127\.0\.0\.1|ECONNREFUSED|secret|at .*\.js/)
+    } finally {
+      await app.close()
+      await context.close()
+    }
+  })
+})
+
+describe('error responses on a real socket', () => {
+  it('answers a request that is not HTTP with a problem document', async () => {
+    const { connect } = await import('node:net')
+    const config = readConfig({ DATA_DIR: '/tmp/club-platform-socket-test', LOG_LEVEL: 'silent' })
+    const context = await createContext(config, { migrate: true })
+    const app = await buildApp(context, { logger: false })
+    await app.listen({ port: 0, host: '127.0.0.1' })
+    try {
+      const address = app.server.address()
+      const port = typeof address === 'object' && address !== null ? address.port : 0
+      const raw = await new Promise<string>((resolve, reject) => {
+        const socket = connect(port, '127.0.0.1', () => socket.write('GARBAGE\r\n\r\n'))
+        let data = ''
+        socket.on('data', (chunk: Buffer) => { data += chunk.toString() })
+        socket.on('end', () => { resolve(data) })
+        socket.on('error', reject)
+      })
+      expect(raw).toMatch(/^HTTP\/1\.1 400/)
+      expect(raw).toContain('application/problem+json')
+      const body = JSON.parse(raw.slice(raw.indexOf('\r\n\r\n') + 4)) as ProblemBody
+      expect(body.type).toBe('/api/v1/problems/validation-error')
+    } finally {
+      await app.close()
+      await context.close()
+    }
+  })
+})
