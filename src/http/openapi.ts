@@ -5,9 +5,11 @@
  */
 import swagger from '@fastify/swagger'
 import swaggerUi from '@fastify/swagger-ui'
+import { Type } from '@sinclair/typebox'
 import type { FastifyInstance } from 'fastify'
 import { SCOPES } from '../domain/scopes.js'
 import { API_PREFIX, PROBLEM_KINDS, PROBLEM_TYPES, problemTypeUri } from './problem-types.js'
+import { REQUEST_ID_HEADER } from './responses.js'
 
 export const API_VERSION = '1.2.0'
 export const OPENAPI_PATH = `${API_PREFIX}/openapi.json`
@@ -65,5 +67,22 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
     uiConfig: { docExpansion: 'list', deepLinking: true, defaultModelsExpandDepth: 1 },
     staticCSP: true,
   })
-  app.get(OPENAPI_PATH, { schema: { hide: true }, config: { access: { public: true } } }, () => app.swagger())
+  app.get(OPENAPI_PATH, {
+    config: { access: { public: true } },
+    schema: {
+      operationId: 'getOpenApiDescription',
+      summary: 'This API description',
+      description: 'The OpenAPI 3.1 description of the API, generated from the schemas that validate requests and '
+        + 'serialise responses.',
+      tags: ['Meta'],
+      security: [],
+      response: {
+        200: {
+          description: 'The OpenAPI document.',
+          headers: REQUEST_ID_HEADER,
+          content: { 'application/json': { schema: Type.Object({ openapi: Type.String() }, { additionalProperties: true }) } },
+        },
+      },
+    },
+  }, () => app.swagger())
 }

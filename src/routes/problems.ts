@@ -42,6 +42,7 @@ export function problemsRoutes(app: FastifyInstance): void {
       summary: 'Problem types',
       description: 'A page listing every problem type the API uses.',
       tags: ['Meta'],
+      security: [],
       response: { 200: htmlResponse('The list of problem types.') },
     },
   }, (_request, reply) => {
@@ -58,6 +59,7 @@ export function problemsRoutes(app: FastifyInstance): void {
       summary: 'One problem type',
       description: 'The page a problem document\'s `type` resolves to.',
       tags: ['Meta'],
+      security: [],
       // Not an enum: an unknown kind is a missing page (404), not a malformed request.
       params: Type.Object({ kind: Type.String({ description: `The last segment of the type URI: ${PROBLEM_KINDS.join(', ')}.` }) }),
       response: {

@@ -36,10 +36,13 @@ export const ListMeta = Type.Object({
   total: Type.Integer({ description: 'Number of records that match, independent of limit and offset.' }),
 }, { $id: 'ListMeta', additionalProperties: false })
 
-/** The envelope of every authenticated list: `{ data: T[], meta: { limit, offset, total } }`. */
+/**
+ * The envelope of every authenticated list: `{ data: T[], meta: { limit, offset, total } }`. Items
+ * are referenced by $id, so the OpenAPI document names each resource once under components.
+ */
 export function ListEnvelope<T extends TSchema>(item: T, description: string) {
   return Type.Object({
-    data: Type.Array(item),
+    data: Type.Array(Type.Ref(item)),
     meta: Type.Ref(ListMeta),
   }, { additionalProperties: false, description })
 }

@@ -31,14 +31,18 @@ export async function createTestDatabase(dialect: DialectName): Promise<TestData
   const adminUrl = inject('postgresAdminUrl')
   if (adminUrl === null) throw new Error('PostgreSQL is not available')
   const name = `cp_test_${randomBytes(6).toString('hex')}`
-  await withAdmin(adminUrl, (client) => client.query(`create database ${name}`))
+  await withAdmin(adminUrl, async (client) => {
+    await client.query(`create database ${name}`)
+  })
   const url = new URL(adminUrl)
   url.pathname = `/${name}`
   return {
     dialect,
     settings: { kind: 'postgres', url: url.toString() },
     env: { DATABASE_URL: url.toString() },
-    drop: () => withAdmin(adminUrl, (client) => client.query(`drop database if exists ${name} with (force)`)),
+    drop: () => withAdmin(adminUrl, async (client) => {
+      await client.query(`drop database if exists ${name} with (force)`)
+    }),
   }
 }
 

@@ -10,9 +10,8 @@ export function idFor(name: string): string {
 
 const MINUTE = 60_000
 
-type Required<T> = T extends (infer U)[] | undefined ? U[] : never
 export type Fixture = {
-  [K in 'members' | 'groups' | 'events' | 'news' | 'competition_results']: Required<ImportDocument[K]>
+  [K in 'members' | 'groups' | 'events' | 'news' | 'competition_results']: NonNullable<ImportDocument[K]>
 }
 
 /** `now` is the harness clock's start; news and events are placed around it. */
