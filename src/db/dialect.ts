@@ -96,6 +96,15 @@ export function columnTypes(dialect: DialectName) {
   }
 }
 
+/**
+ * A boolean as a SQL literal in the form each dialect stores it. Partial indexes are matched only
+ * against literal terms of a query (SQLite requires the very same term), so an index predicate and
+ * the queries that should use it both write booleans through here.
+ */
+export function sqlBoolean(dialect: DialectName, value: boolean) {
+  return dialect === 'postgres' ? sql.lit(value) : sql.lit(value ? 1 : 0)
+}
+
 /** `DESC NULLS LAST`: SQLite sorts NULL first ascending, so plain DESC already puts it last. */
 export function descNullsLast(dialect: DialectName) {
   return dialect === 'postgres' ? sql`desc nulls last` : sql`desc`

@@ -46,6 +46,8 @@ export interface Harness {
   readonly openapi: OpenApiValidator
   /** SQL of every query since the last reset. */
   readonly queries: string[]
+  /** The same queries with their parameters. */
+  readonly statements: { sql: string, parameters: readonly unknown[] }[]
   request(options: RequestOptions): Promise<ApiResponse>
   createClub(slug: string, timezone?: string): Promise<Club>
   createKey(clubId: string, scopes?: readonly Scope[], expiresAt?: string | null): Promise<{ key: string, id: string }>
@@ -55,11 +57,15 @@ export async function startHarness(dialect: DialectName): Promise<Harness & { cl
   const database = await createTestDatabase(dialect)
   const clock = new ManualClock(START)
   const queries: string[] = []
+  const statements: { sql: string, parameters: readonly unknown[] }[] = []
   const config = readConfig({ ...database.env, LOG_LEVEL: 'silent' })
   const context = await createContext(config, {
     clock,
     migrate: true,
-    onQuery: (event) => queries.push(event.query.sql),
+    onQuery: (event) => {
+      queries.push(event.query.sql)
+      statements.push({ sql: event.query.sql, parameters: event.query.parameters })
+    },
   })
   const app = await buildApp(context, { logger: false })
   await app.ready()
@@ -89,7 +95,7 @@ export async function startHarness(dialect: DialectName): Promise<Harness & { cl
   }
 
   return {
-    app, context, clock, database, openapi, queries, request,
+    app, context, clock, database, openapi, queries, statements, request,
     createClub: (slug, timezone = 'Europe/Berlin') => createClub(context.db, clock, { slug, name: `Club ${slug}`, timezone }),
     async createKey(clubId, scopes = SCOPES, expiresAt = null) {
       const created = await createApiKey(context.db, clock, { clubId, name: 'test', scopes, expiresAt })

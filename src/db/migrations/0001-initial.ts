@@ -1,6 +1,6 @@
 import { sql } from 'kysely'
 import type { Kysely } from 'kysely'
-import { columnTypes, descNullsLast, dialectOf } from '../dialect.js'
+import { columnTypes, descNullsLast, dialectOf, sqlBoolean } from '../dialect.js'
 
 /*
  * Every table that holds club data carries club_id, and references between club data are
@@ -60,8 +60,10 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('created_at', t.timestamp, (col) => col.notNull())
     .addForeignKeyConstraint('events_group_fk', ['club_id', 'group_id'], 'groups', ['club_id', 'id'])
     .execute()
-  await db.schema.createIndex('events_listing_idx').on('events')
-    .columns(['club_id', 'public_booking', 'group_id', 'starts_at', 'id']).execute()
+  // Partial: only listed events are in it, so `group_id IS NULL` need not precede starts_at (PostgreSQL
+  // cannot sort by an index column that follows an IS NULL condition).
+  await sql`create index events_listing_idx on events (club_id, starts_at, id)
+    where public_booking = ${sqlBoolean(dialect, true)} and group_id is null`.execute(db)
 
   await db.schema.createTable('news')
     .addColumn('id', t.uuid, (col) => col.primaryKey())

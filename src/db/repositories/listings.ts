@@ -9,7 +9,7 @@ import type { CompetitionResult } from '../../schemas/competition-result.js'
 import type { Event } from '../../schemas/event.js'
 import type { Group } from '../../schemas/group.js'
 import type { News } from '../../schemas/news.js'
-import { descNullsLast, dialectOf } from '../dialect.js'
+import { descNullsLast, dialectOf, sqlBoolean } from '../dialect.js'
 import type { Database } from '../schema.js'
 import { isoForDb, isoFromDb, isoFromDbOrNull } from '../values.js'
 import type { Page, PageRequest } from './page.js'
@@ -43,8 +43,9 @@ export function listGroups(db: Kysely<Database>, clubId: string, page: PageReque
 /** Events released for public booking and assigned to no group, by start then id. */
 export function listEvents(db: Kysely<Database>, clubId: string, page: PageRequest): Promise<Page<Event>> {
   return pageOf(
-    db.selectFrom('events').where('club_id', '=', clubId).where('public_booking', '=', true)
-      .where('group_id', 'is', null),
+    // The literal matches the predicate of the partial index events_listing_idx.
+    db.selectFrom('events').where('club_id', '=', clubId)
+      .where('public_booking', '=', sqlBoolean(dialectOf(db), true)).where('group_id', 'is', null),
     (query) => query.select(['id', 'title', 'starts_at', 'ends_at', 'location']).orderBy('starts_at').orderBy('id'),
     page,
     (row) => ({

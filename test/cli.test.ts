@@ -1,0 +1,168 @@
+import { execFile } from 'node:child_process'
+import fs from 'node:fs/promises'
+import os from 'node:os'
+import path from 'node:path'
+import { promisify } from 'node:util'
+import { describe, expect, it } from 'vitest'
+import { describeEachDatabase } from './helpers/databases.js'
+import { cli } from './helpers/cli.js'
+import { START, useHarness } from './helpers/harness.js'
+
+const run = promisify(execFile)
+
+describeEachDatabase('club-platform command line', (dialect) => {
+  const harness = useHarness(dialect)
+  const env = () => harness.current.database.env
+  const admin = (...args: string[]) => cli(env(), args, harness.current.clock)
+
+  it('migrates (idempotently) and reports it', async () => {
+    const result = await admin('migrate', '--json')
+    expect(result.code).toBe(0)
+    expect(result.json()).toEqual({ applied: [] })
+    expect((await admin('migrate')).stdout).toContain('up to date')
+  })
+
+  it('creates and lists clubs, refusing bad and duplicate input', async () => {
+    const created = await admin('clubs', 'create', '--slug', 'tc-cli', '--name', 'TC CLI', '--timezone', 'Europe/Vienna', '--json')
+    expect(created.code).toBe(0)
+    expect(created.json()).toMatchObject({ slug: 'tc-cli', name: 'TC CLI', timezone: 'Europe/Vienna' })
+    const again = await admin('clubs', 'create', '--slug', 'tc-cli', '--name', 'X', '--timezone', 'UTC')
+    expect(again.code).toBe(1)
+    expect(again.stderr).toContain('already exists')
+    const badSlug = await admin('clubs', 'create', '--slug', 'TC CLI!', '--name', 'X', '--timezone', 'UTC')
+    expect(badSlug.code).toBe(1)
+    expect(badSlug.stderr).toContain('not a valid slug')
+    const badZone = await admin('clubs', 'create', '--slug', 'ok', '--name', 'X', '--timezone', 'Mars/Olympus')
+    expect(badZone.code).toBe(1)
+    expect(badZone.stderr).toContain('IANA time zone')
+    const missing = await admin('clubs', 'create', '--slug', 'ok')
+    expect(missing.code).toBe(2)
+    expect(missing.stderr).toContain('--name')
+    const list = await admin('clubs', 'list', '--json')
+    expect(list.json<{ slug: string }[]>().map((club) => club.slug)).toContain('tc-cli')
+    expect((await admin('clubs', 'list')).stdout).toMatch(/slug\s+name\s+timezone\s+id\n.*tc-cli/)
+  })
+
+  it('creates a key that works once, lists it without the secret, and revokes it', async () => {
+    await admin('clubs', 'create', '--slug', 'keys-club', '--name', 'Keys', '--timezone', 'Europe/Berlin')
+    const created = await admin('keys', 'create', '--club', 'keys-club', '--scopes', 'read:groups,read:news', '--name', 'website', '--json')
+    expect(created.code).toBe(0)
+    const { id, key, scopes } = created.json<{ id: string, key: string, scopes: string[] }>()
+    expect(key).toMatch(/^cpk_[0-9A-Za-z]{38}$/)
+    expect(scopes).toEqual(['read:groups', 'read:news'])
+
+    const use = (url: string) => harness.current.request({ url, key })
+    expect((await use('/api/v1/groups')).status).toBe(200)
+    expect((await use('/api/v1/events')).status).toBe(403)
+
+    const listed = await admin('keys', 'list', '--club', 'keys-club', '--json')
+    expect(listed.stdout).not.toContain(key)
+    expect(listed.json<{ id: string, prefix: string }[]>()).toEqual([expect.objectContaining({ id, prefix: key.slice(0, 10) })])
+    const table = await admin('keys', 'list', '--club', 'keys-club')
+    expect(table.stdout).not.toContain(key)
+    expect(table.stdout).toContain('active')
+
+    const revoked = await admin('keys', 'revoke', id, '--json')
+    expect(revoked.code).toBe(0)
+    expect(revoked.json()).toMatchObject({ id, already_revoked: false, revoked_at: new Date(START).toISOString() })
+    harness.current.clock.advance(1_000)
+    try {
+      expect((await use('/api/v1/groups')).status).toBe(401)
+    } finally {
+      harness.current.clock.set(START)
+    }
+    const twice = await admin('keys', 'revoke', id)
+    expect(twice.code).toBe(0)
+    expect(twice.stdout).toContain('already revoked')
+    expect((await admin('keys', 'list', '--club', 'keys-club')).stdout).toContain('revoked')
+  })
+
+  it('refuses bad key input with a clear message', async () => {
+    await admin('clubs', 'create', '--slug', 'bad-keys', '--name', 'Bad keys', '--timezone', 'UTC')
+    const cases: [string[], RegExp][] = [
+      [['--club', 'bad-keys', '--scopes', 'read:everything', '--name', 'x'], /unknown scope "read:everything"/],
+      [['--club', 'bad-keys', '--scopes', '', '--name', 'x'], /at least one scope/],
+      [['--club', 'nope', '--scopes', 'read:groups', '--name', 'x'], /no club with the slug "nope"/],
+      [['--club', 'bad-keys', '--scopes', 'read:groups', '--name', ' '], /--name must be/],
+      [['--club', 'bad-keys', '--scopes', 'read:groups', '--name', 'x', '--expires-at', '2026-01-01'], /not an RFC 3339/],
+      [['--club', 'bad-keys', '--scopes', 'read:groups', '--name', 'x', '--expires-at', '2020-01-01T00:00:00Z'], /not in the future/],
+    ]
+    for (const [args, message] of cases) {
+      const result = await admin('keys', 'create', ...args)
+      expect(result.code, args.join(' ')).toBe(1)
+      expect(result.stderr).toMatch(message)
+    }
+    expect((await admin('keys', 'revoke', 'not-a-uuid')).stderr).toContain('is not a key id')
+    const unknown = await admin('keys', 'revoke', '00000000-0000-4000-8000-000000000000')
+    expect(unknown.code).toBe(1)
+    expect(unknown.stderr).toContain('no API key with the id')
+  })
+
+  it('creates a key with an expiry that stops working then', async () => {
+    await admin('clubs', 'create', '--slug', 'expiry', '--name', 'Expiry', '--timezone', 'UTC')
+    const expiresAt = new Date(START + 3_600_000).toISOString()
+    const { key } = (await admin('keys', 'create', '--club', 'expiry', '--scopes', 'read:groups', '--name', 'x',
+      '--expires-at', expiresAt, '--json')).json<{ key: string }>()
+    expect((await harness.current.request({ url: '/api/v1/groups', key })).status).toBe(200)
+    harness.current.clock.set(START + 3_600_000)
+    try {
+      expect((await harness.current.request({ url: '/api/v1/groups', key })).status).toBe(401)
+    } finally {
+      harness.current.clock.set(START)
+    }
+  })
+
+  it('loads and refreshes the demo club, printing a key with every scope', async () => {
+    const first = await admin('demo', '--json')
+    expect(first.code).toBe(0)
+    const demo = first.json<{ club_slug: string, api_key: string }>()
+    expect(demo.club_slug).toBe('demo')
+    const groups = await harness.current.request({ url: '/api/v1/groups', key: demo.api_key })
+    expect(groups.status).toBe(200)
+    const total = groups.json<{ meta: { total: number } }>().meta.total
+    expect(total).toBeGreaterThan(3)
+    for (const url of ['/api/v1/events', '/api/v1/news', '/api/v1/competition-results']) {
+      const response = await harness.current.request({ url, key: demo.api_key })
+      expect(response.status).toBe(200)
+      expect(response.json<{ meta: { total: number } }>().meta.total).toBeGreaterThan(0)
+    }
+    const second = (await admin('demo', '--json')).json<{ api_key: string }>()
+    const again = await harness.current.request({ url: '/api/v1/groups', key: second.api_key })
+    expect(again.json<{ meta: { total: number } }>().meta.total).toBe(total)
+  })
+
+  it('prints help for every command and refuses unknown ones', async () => {
+    for (const args of [['--help'], ['clubs', 'create', '--help'], ['keys', 'create', '--help'], ['keys', 'revoke', '--help'],
+      ['import', '--help'], ['demo', '--help'], ['migrate', '--help']]) {
+      const result = await admin(...args)
+      expect(result.code, args.join(' ')).toBe(0)
+      expect(result.stdout).toMatch(/Usage: club-platform/)
+    }
+    const unknown = await admin('frobnicate')
+    expect(unknown.code).toBe(2)
+    expect(unknown.stderr).toContain('unknown command')
+  })
+})
+
+describe('club-platform as a real process', () => {
+  it('runs from bin/ with DATA_DIR and prints JSON', async () => {
+    await run('npx', ['tsc', '-p', 'tsconfig.build.json'], { cwd: process.cwd() })
+    const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'club-platform-bin-'))
+    try {
+      const { stdout } = await run(process.execPath, ['bin/club-platform.js', 'demo', '--json'],
+        { env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '' } })
+      const demo = JSON.parse(stdout) as { club_slug: string, api_key: string }
+      expect(demo.club_slug).toBe('demo')
+      expect(demo.api_key).toMatch(/^cpk_/)
+      await fs.access(path.join(dataDir, 'club-platform.sqlite'))
+      const failed = await run(process.execPath, ['bin/club-platform.js', 'keys', 'list', '--club', 'missing'],
+        { env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '' } }).catch((error: unknown) => error)
+      expect(failed).toMatchObject({ code: 1, stderr: expect.stringContaining('no club with the slug "missing"') as unknown })
+      const badConfig = await run(process.execPath, ['bin/club-platform.js', 'clubs', 'list'],
+        { env: { ...process.env, DATABASE_URL: 'mysql://x' } }).catch((error: unknown) => error)
+      expect(badConfig).toMatchObject({ code: 1, stderr: expect.stringContaining('DATABASE_URL') as unknown })
+    } finally {
+      await fs.rm(dataDir, { recursive: true, force: true })
+    }
+  }, 120_000)
+})
