@@ -1,12 +1,13 @@
-// One tool lints and formats: typescript-eslint (type-aware) plus @stylistic for layout.
+// One tool lints and formats: typescript-eslint (type-aware) plus @stylistic for layout (`npm run format` fixes it).
 import js from '@eslint/js'
 import stylistic from '@stylistic/eslint-plugin'
+import { defineConfig } from 'eslint/config'
 import tseslint from 'typescript-eslint'
 
-export default tseslint.config(
+export default defineConfig(
   { ignores: ['dist/', 'node_modules/', 'data/', 'coverage/', 'bin/'] },
   js.configs.recommended,
-  ...tseslint.configs.strictTypeChecked,
+  tseslint.configs.strictTypeChecked,
   stylistic.configs.customize({ indent: 2, quotes: 'single', semi: false, commaDangle: 'always-multiline', braceStyle: '1tbs' }),
   {
     languageOptions: {
@@ -17,7 +18,7 @@ export default tseslint.config(
       '@typescript-eslint/no-floating-promises': 'error',
       '@typescript-eslint/restrict-template-expressions': ['error', { allowNumber: true }],
       '@typescript-eslint/consistent-type-imports': 'error',
-      '@stylistic/max-len': ['error', { code: 120, ignoreStrings: true, ignoreTemplateLiterals: true, ignoreUrls: true }],
+      '@stylistic/max-len': ['error', { code: 130, ignoreStrings: true, ignoreTemplateLiterals: true, ignoreUrls: true }],
       '@stylistic/arrow-parens': ['error', 'always'],
     },
   },
@@ -25,6 +26,8 @@ export default tseslint.config(
     files: ['test/**/*.ts'],
     rules: {
       '@typescript-eslint/no-non-null-assertion': 'off',
+      // json<T>() helpers: the type argument is how a test states what it expects to parse.
+      '@typescript-eslint/no-unnecessary-type-parameters': 'off',
     },
   },
 )

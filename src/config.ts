@@ -1,8 +1,8 @@
 import path from 'node:path'
 
-export type DatabaseSettings =
-  | { readonly kind: 'sqlite', readonly file: string }
-  | { readonly kind: 'postgres', readonly url: string }
+export type DatabaseSettings
+  = | { readonly kind: 'sqlite', readonly file: string }
+    | { readonly kind: 'postgres', readonly url: string }
 
 export interface Config {
   readonly port: number

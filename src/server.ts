@@ -40,7 +40,9 @@ async function shutdown(app: FastifyInstance | undefined, context: AppContext): 
 }
 
 main(process.argv.slice(2)).catch((error: unknown) => {
-  const message = error instanceof ConfigError ? error.message : error instanceof Error ? error.stack ?? error.message : String(error)
+  const message = error instanceof ConfigError
+    ? error.message
+    : error instanceof Error ? error.stack ?? error.message : String(error)
   process.stderr.write(`club-platform: ${message}\n`)
   process.exit(1)
 })

@@ -15,7 +15,8 @@ describeEachDatabase('error responses', (dialect) => {
     key = (await h.createKey((await h.createClub('errors')).id)).key
   })
 
-  const expectProblem = (response: { status: number, headers: Record<string, unknown>, json<T>(): T }, status: number, type: string) => {
+  type Answer = { status: number, headers: Record<string, unknown>, json<T>(): T }
+  const expectProblem = (response: Answer, status: number, type: string) => {
     expect(response.status).toBe(status)
     expect(response.headers['content-type']).toMatch(/^application\/problem\+json/)
     const body = response.json<ProblemBody>()
@@ -118,8 +119,12 @@ describe('error responses on a real socket', () => {
       const raw = await new Promise<string>((resolve, reject) => {
         const socket = connect(port, '127.0.0.1', () => socket.write('GARBAGE\r\n\r\n'))
         let data = ''
-        socket.on('data', (chunk: Buffer) => { data += chunk.toString() })
-        socket.on('end', () => { resolve(data) })
+        socket.on('data', (chunk: Buffer) => {
+          data += chunk.toString()
+        })
+        socket.on('end', () => {
+          resolve(data)
+        })
         socket.on('error', reject)
       })
       expect(raw).toMatch(/^HTTP\/1\.1 400/)

@@ -14,7 +14,7 @@ async function counts(h: Harness): Promise<Record<string, number>> {
   const out: Record<string, number> = {}
   for (const table of TABLES) {
     const row = await h.context.db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()
-    out[table] = Number(row.n)
+    out[table] = row.n
   }
   return out
 }

@@ -142,7 +142,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       const club = await requireClub(ctx.db, options.club)
       const summary = await importClubData(ctx.db, clock, club.id, document)
       print(options.json === true, summary, `Imported into ${club.slug}: `
-        + Object.entries(summary).map(([section, count]) => `${String(count)} ${section}`).join(', '))
+      + Object.entries(summary).map(([section, count]) => `${String(count)} ${section}`).join(', '))
     })
 
   program.command('import-schema').description('print the JSON Schema of the import file').action(() => {

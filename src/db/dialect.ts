@@ -63,19 +63,22 @@ export function openDatabase(settings: DatabaseSettings, options: OpenDatabaseOp
     connectionTimeoutMillis: 2_000,
     idleTimeoutMillis: 30_000,
     statement_timeout: 5_000,
-    types: {
-      getTypeParser: ((oid: number, format?: 'text' | 'binary') => {
-        // DATE stays 'YYYY-MM-DD' (the default parser makes a local-midnight Date); counts become numbers.
-        if (oid === PG_OID_DATE) return (value: string) => value
-        if (oid === PG_OID_INT8) return (value: string) => Number(value)
-        return pg.types.getTypeParser(oid, format ?? 'text')
-      }) as typeof pg.types.getTypeParser,
-    },
+    types: { getTypeParser: typeParser as typeof pg.types.getTypeParser },
   })
   // An idle client losing its connection must not crash the process; the pool replaces it.
   pool.on('error', () => undefined)
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), ...(log ? { log } : {}) })
   return { db, dialect: 'postgres', close: () => db.destroy() }
+}
+
+type TextParser = (value: string) => unknown
+const defaultTypeParser = pg.types.getTypeParser.bind(pg.types) as (oid: number, format: 'text') => TextParser
+
+/** DATE stays 'YYYY-MM-DD' (the default parser makes a local-midnight Date); bigint counts become numbers. */
+function typeParser(oid: number): TextParser {
+  if (oid === PG_OID_DATE) return (value) => value
+  if (oid === PG_OID_INT8) return Number
+  return defaultTypeParser(oid, 'text')
 }
 
 export function dialectOf<DB>(db: Kysely<DB>): DialectName {

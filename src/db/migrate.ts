@@ -1,3 +1,4 @@
+import { inspect } from 'node:util'
 import { Migrator } from 'kysely'
 import type { Kysely } from 'kysely'
 import { migrations } from './migrations/index.js'
@@ -15,7 +16,7 @@ export async function migrateToLatest<DB>(db: Kysely<DB>): Promise<MigrationOutc
   const { error, results } = await createMigrator(db).migrateToLatest()
   if (error !== undefined) {
     const failed = results?.find((result) => result.status === 'Error')?.migrationName
-    throw new Error(`migration ${failed ?? '(unknown)'} failed: ${error instanceof Error ? error.message : String(error)}`,
+    throw new Error(`migration ${failed ?? '(unknown)'} failed: ${error instanceof Error ? error.message : inspect(error)}`,
       { cause: error })
   }
   return { applied: (results ?? []).filter((result) => result.status === 'Success').map((result) => result.migrationName) }

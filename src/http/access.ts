@@ -4,7 +4,7 @@
  * without a declaration stops the application from starting. Routes with a scope get the bearer
  * check as their first onRequest hook, before the body is read or the query validated.
  */
-import type { FastifyInstance, FastifyRequest, onRequestHookHandler } from 'fastify'
+import type { FastifyInstance, FastifyRequest, onRequestAsyncHookHandler } from 'fastify'
 import { InsufficientScope, InvalidApiKey } from '../domain/errors.js'
 import type { Scope } from '../domain/scopes.js'
 import type { ApiKeyAuthenticator, Principal } from '../services/api-keys.js'
@@ -25,8 +25,7 @@ export interface AccessOptions {
   readonly publicPrefixes: readonly string[]
 }
 
-export function registerAccessControl(app: FastifyInstance, authenticator: ApiKeyAuthenticator, options: AccessOptions)
-  : void {
+export function registerAccessControl(app: FastifyInstance, authenticator: ApiKeyAuthenticator, options: AccessOptions): void {
   app.decorateRequest('principal', null)
   app.addHook('onRoute', (route) => {
     const access = route.config?.access
@@ -44,7 +43,7 @@ export function registerAccessControl(app: FastifyInstance, authenticator: ApiKe
   })
 }
 
-function requireScope(authenticator: ApiKeyAuthenticator, scope: Scope): onRequestHookHandler {
+function requireScope(authenticator: ApiKeyAuthenticator, scope: Scope): onRequestAsyncHookHandler {
   return async function authenticate(request) {
     const principal = await authenticator.authenticate(request.headers.authorization)
     if (!principal.scopes.has(scope)) throw new InsufficientScope(scope)

@@ -8,8 +8,7 @@ import { ProblemError } from './problems.js'
 
 const METHODS: readonly HTTPMethods[] = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']
 
-export function collectRouteMethods(app: FastifyInstance, isCovered: (url: string) => boolean)
-  : Map<string, Set<HTTPMethods>> {
+export function collectRouteMethods(app: FastifyInstance, isCovered: (url: string) => boolean): Map<string, Set<HTTPMethods>> {
   const byUrl = new Map<string, Set<HTTPMethods>>()
   app.addHook('onRoute', (route) => {
     if (!isCovered(route.url)) return
@@ -20,8 +19,7 @@ export function collectRouteMethods(app: FastifyInstance, isCovered: (url: strin
   return byUrl
 }
 
-export function registerMethodNotAllowed(app: FastifyInstance, byUrl: ReadonlyMap<string, ReadonlySet<HTTPMethods>>)
-  : void {
+export function registerMethodNotAllowed(app: FastifyInstance, byUrl: ReadonlyMap<string, ReadonlySet<HTTPMethods>>): void {
   for (const [url, registered] of [...byUrl]) {
     const missing = METHODS.filter((method) => !registered.has(method))
     if (missing.length === 0) continue

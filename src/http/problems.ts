@@ -46,6 +46,16 @@ export function requestPath(url: string): string {
   return end === -1 ? url : url.slice(0, end)
 }
 
+/** Errors Fastify raises for what a client sent, by code. */
+const FRAMEWORK_ERRORS: Readonly<Record<string, readonly [ProblemKind, string]>> = {
+  FST_ERR_CTP_BODY_TOO_LARGE: ['payload-too-large', 'The request body exceeds the size limit.'],
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: ['unsupported-media-type', 'The request body must be application/json.'],
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: ['validation-error', 'The Content-Length header does not match the body.'],
+  FST_ERR_CTP_EMPTY_JSON_BODY: ['validation-error', 'The request body is empty; send a JSON object.'],
+  FST_ERR_CTP_INVALID_JSON_BODY: ['validation-error', 'The request body is not valid JSON.'],
+  FST_ERR_BAD_URL: ['validation-error', 'The request URL is malformed.'],
+}
+
 export function toProblemError(error: unknown): ProblemError {
   if (error instanceof ProblemError) return error
   if (error instanceof DomainError) return fromDomainError(error)
@@ -55,21 +65,8 @@ export function toProblemError(error: unknown): ProblemError {
   }
   const fastifyError = error as Partial<FastifyError>
   if (fastifyError.validation !== undefined) return fromValidation(fastifyError)
-  switch (fastifyError.code) {
-    case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return new ProblemError('payload-too-large', 'The request body exceeds the size limit.')
-    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
-      return new ProblemError('unsupported-media-type', 'The request body must be application/json.')
-    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
-      return new ProblemError('validation-error', 'The request body is empty; send a JSON object.')
-    case 'FST_ERR_CTP_INVALID_JSON_BODY':
-      return new ProblemError('validation-error', 'The request body is not valid JSON.')
-    case 'FST_ERR_BAD_URL':
-      return new ProblemError('validation-error', 'The request URL is malformed.')
-    default:
-      break
-  }
+  const framework = fastifyError.code === undefined ? undefined : FRAMEWORK_ERRORS[fastifyError.code]
+  if (framework !== undefined) return new ProblemError(framework[0], framework[1])
   const status = fastifyError.statusCode
   if (status === 503) return new ProblemError('service-unavailable', 'The service is shutting down; retry shortly.',
     { 'retry-after': String(RETRY_AFTER_UNAVAILABLE_SECONDS) })
@@ -104,7 +101,7 @@ function fromValidation(error: Partial<FastifyError>): ProblemError {
   const context = error.validationContext ?? 'request'
   const where = context === 'querystring' ? 'query parameter' : context === 'params' ? 'path parameter' : 'field'
   const invalid = (error.validation ?? []).map((issue) => {
-    const params = issue.params as Record<string, unknown>
+    const params = issue.params
     const fromPath = issue.instancePath.split('/').filter((part) => part !== '').join('.')
     const name = typeof params.additionalProperty === 'string'
       ? [fromPath, params.additionalProperty].filter((part) => part !== '').join('.')
@@ -113,7 +110,7 @@ function fromValidation(error: Partial<FastifyError>): ProblemError {
         : fromPath
     const reason = typeof params.additionalProperty === 'string'
       ? `unknown ${where}`
-      : `${issue.message ?? 'is invalid'}`
+      : (issue.message ?? 'is invalid')
     return { name: name === '' ? context : name, reason }
   })
   const first = invalid[0] ?? { name: context, reason: 'is invalid' }

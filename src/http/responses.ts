@@ -1,6 +1,7 @@
 /** Building blocks for route response schemas, shared by every route's OpenAPI description. */
 import { Type } from '@sinclair/typebox'
 import type { TSchema } from '@sinclair/typebox'
+import { Reference } from '../schemas/common.js'
 import { Problem } from '../schemas/problem.js'
 import { PROBLEM_CONTENT_TYPE } from './problems.js'
 
@@ -20,7 +21,7 @@ export function problemResponse(description: string, headers: Record<string, TSc
   return {
     description,
     headers: { ...REQUEST_ID_HEADER, ...headers },
-    content: { [PROBLEM_CONTENT_TYPE]: { schema: Type.Ref(Problem) } },
+    content: { [PROBLEM_CONTENT_TYPE]: { schema: Reference(Problem) } },
   } as const
 }
 

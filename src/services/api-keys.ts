@@ -46,7 +46,10 @@ interface CachedKey {
 }
 
 export interface AuthenticatorOptions {
-  /** How long a looked-up key is trusted before it is read again: bounds how late a revocation from another process takes effect. */
+  /**
+   * How long a looked-up key is trusted before it is read again: bounds how late a revocation made
+   * by another process takes effect.
+   */
   readonly cacheTtlMs?: number
   readonly maxCachedKeys?: number
   /** last_used_at is written at most this often per key. */

@@ -103,8 +103,11 @@ export function demoDocument(now: number): ImportDocument {
 }
 
 /** Creates or refreshes the demo club and creates a new key with every scope. */
-export async function loadDemo(db: Kysely<Database>, clock: Clock, options: { apiKeys?: ApiKeyAuthenticator } = {})
-  : Promise<DemoResult> {
+export async function loadDemo(
+  db: Kysely<Database>,
+  clock: Clock,
+  options: { apiKeys?: ApiKeyAuthenticator } = {},
+): Promise<DemoResult> {
   const existing = await findClubBySlug(db, DEMO_CLUB.slug)
   const club = existing ?? await createClub(db, clock, DEMO_CLUB)
   if (existing !== undefined) await updateClub(db, { ...existing, name: DEMO_CLUB.name, timezone: DEMO_CLUB.timezone })

@@ -53,8 +53,7 @@ function rejection(problems: readonly string[]): InvalidInput {
     problems)
 }
 
-export async function importClubData(db: Kysely<Database>, clock: Clock, clubId: string, input: unknown)
-  : Promise<ImportSummary> {
+export async function importClubData(db: Kysely<Database>, clock: Clock, clubId: string, input: unknown): Promise<ImportSummary> {
   const doc = normalise(parseImportDocument(input))
   const now = isoForDb(clock.now())
   await db.transaction().execute(async (trx) => {
@@ -146,7 +145,9 @@ async function checkAgainstDatabase(trx: Transaction<Database>, clubId: string, 
   const reference = (set: Set<string>, kind: string, at: string, id: string | null) => {
     if (id !== null && !set.has(id)) problems.push(`${at}: no ${kind} ${id} in this file or in the club`)
   }
-  doc.events.forEach((event, i) => reference(groupIds, 'group', `events[${i}].group_id`, event.group_id ?? null))
+  doc.events.forEach((event, i) => {
+    reference(groupIds, 'group', `events[${i}].group_id`, event.group_id ?? null)
+  })
   doc.news.forEach((item, i) => {
     reference(groupIds, 'group', `news[${i}].group_id`, item.group_id ?? null)
     reference(memberIds, 'member', `news[${i}].created_by`, item.created_by ?? null)

@@ -32,7 +32,7 @@ export class OpenApiValidator {
 
   constructor(readonly document: OpenApiDocument) {
     addFormats.default(this.ajv)
-    this.ajv.addSchema(document as object, 'openapi.json')
+    this.ajv.addSchema(document, 'openapi.json')
     this.templates = Object.keys(document.paths).map((template) => ({
       template,
       pattern: new RegExp(`^${template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '[^/]+')}$`),

@@ -26,7 +26,7 @@ async function pageOf<Table extends keyof Database, Row, Out>(
     ordered(filtered).limit(page.limit).offset(page.offset).execute(),
     filtered.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
   ])
-  return { rows: rows.map(toApi), total: Number(count.total) }
+  return { rows: rows.map(toApi), total: count.total }
 }
 
 /** Active groups, by name then id. */
@@ -58,6 +58,12 @@ export function listEvents(db: Kysely<Database>, clubId: string, page: PageReque
   )
 }
 
+/** The filter of listNews excludes drafts, whose published_at is null. */
+function publishedAt(value: Date | string | null): string {
+  if (value === null) throw new Error('a listed news item has no published_at')
+  return isoFromDb(value)
+}
+
 /** News published at or before `now`, newest first, then id. */
 export function listNews(db: Kysely<Database>, clubId: string, page: PageRequest, now: number): Promise<Page<News>> {
   return pageOf(
@@ -69,21 +75,26 @@ export function listNews(db: Kysely<Database>, clubId: string, page: PageRequest
       id: row.id,
       title: row.title,
       content: row.content,
-      // The filter above excludes drafts, whose published_at is null.
-      published_at: isoFromDb(row.published_at ?? ''),
+      published_at: publishedAt(row.published_at),
       ...(row.created_by === null ? {} : { created_by: row.created_by }),
     }),
   )
 }
 
 /** Results by competition date (newest first, undated last), then recorded newest first, then id. */
-export function listCompetitionResults(db: Kysely<Database>, clubId: string, page: PageRequest)
-  : Promise<Page<CompetitionResult>> {
+export function listCompetitionResults(
+  db: Kysely<Database>,
+  clubId: string,
+  page: PageRequest,
+): Promise<Page<CompetitionResult>> {
   return pageOf(
     db.selectFrom('competition_results').where('club_id', '=', clubId),
-    (query) => query.select(['id', 'member_id', 'group_id', 'competition_name', 'discipline', 'placement', 'points',
-      'competition_date', 'created_at'])
-      .orderBy(sql`competition_date ${descNullsLast(dialectOf(db))}`).orderBy('created_at', 'desc').orderBy('id'),
+    (query) => query
+      .select(['id', 'member_id', 'group_id', 'competition_name', 'discipline', 'placement', 'points', 'competition_date',
+        'created_at'])
+      .orderBy(sql`competition_date ${descNullsLast(dialectOf(db))}`)
+      .orderBy('created_at', 'desc')
+      .orderBy('id'),
     page,
     (row) => ({
       id: row.id,
