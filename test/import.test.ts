@@ -109,6 +109,13 @@ describeEachDatabase('import', (dialect) => {
     expect(await counts(harness.current)).toEqual(before)
   })
 
+  it('accepts the documented example file', async () => {
+    await harness.current.createClub('example')
+    const result = await importFile('example', path.resolve('docs/examples/club.json'))
+    expect(result.code, result.stderr).toBe(0)
+    expect(result.json<{ groups: number }>().groups).toBeGreaterThan(0)
+  })
+
   it('reports unreadable and non-JSON files', async () => {
     expect((await importFile('home', path.join(dir, 'missing.json'))).stderr).toContain('cannot read')
     const notJson = await importFile('home', await write('x.json', '{ nope'))

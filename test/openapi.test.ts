@@ -83,3 +83,13 @@ describe('the served OpenAPI description', () => {
     expect(initializer.body).toContain('validatorUrl: null')
   })
 })
+
+describe('the published import format', () => {
+  it('docs/import-format.schema.json is the schema the import validates against', async () => {
+    const { readFile } = await import('node:fs/promises')
+    const { ImportDocument } = await import('../src/schemas/import.js')
+    const committed = JSON.parse(await readFile('docs/import-format.schema.json', 'utf8')) as unknown
+    // Regenerate with: node bin/club-platform.js import-schema > docs/import-format.schema.json
+    expect(committed).toEqual(JSON.parse(JSON.stringify(ImportDocument)))
+  })
+})
