@@ -12,7 +12,7 @@ import { registerAccessControl } from './http/access.js'
 import { collectRouteMethods, registerMethodNotAllowed } from './http/method-not-allowed.js'
 import { DOCS_PATH, registerOpenApi } from './http/openapi.js'
 import { API_PREFIX } from './http/problem-types.js'
-import { registerProblemHandlers, requestPath } from './http/problems.js'
+import { frameworkErrorHandler, registerProblemHandlers, requestPath } from './http/problems.js'
 import { clientErrorHandler } from './http/client-errors.js'
 import { registerStrictQuery } from './http/strict-query.js'
 import { competitionResultsRoutes } from './routes/competition-results.js'
@@ -52,6 +52,7 @@ export async function buildApp(context: AppContext, options: AppOptions = {}): P
     bodyLimit: 16 * 1024,
     return503OnClosing: true,
     clientErrorHandler,
+    frameworkErrors: frameworkErrorHandler,
     ajv: {
       customOptions: {
         // Unknown properties are errors, not silently dropped; query strings are coerced from text.

@@ -1,3 +1,4 @@
+import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { buildApp } from '../src/app.js'
 import { ManualClock } from '../src/clock.js'
@@ -69,6 +70,40 @@ describeEachDatabase('error responses', (dialect) => {
     const response = await harness.current.request({ url: '/api/v1/groups?limit=%E0%A4%A', key })
     expect(response.status).toBeLessThan(500)
     expect(response.headers['content-type']).toMatch(/^application\/problem\+json/)
+  })
+
+  it('answers a malformed or over-long path with a problem document and a request id', async () => {
+    const bad = await harness.current.request({ url: '/api/v1/gr%oups' })
+    expectProblem(bad, 400, 'validation-error')
+    const long = await harness.current.request({ url: `/api/v1/problems/${'a'.repeat(500)}` })
+    expectProblem(long, 404, 'not-found')
+  })
+
+  it('never answers 5xx, and answers every error with a problem document, whatever a client sends', async () => {
+    const segment = fc.oneof(fc.constantFrom('api', 'v1', 'groups', 'events', 'news', 'competition-results', 'problems',
+      'openapi.json', 'docs', '..', '.', '%2e', '%00', '%', '%zz', 'a'.repeat(150)), fc.string({ maxLength: 6 }).map(encodeURIComponent))
+    const path = fc.array(segment, { maxLength: 5 }).map((parts) => `/api/v1/${parts.join('/')}`)
+    const query = fc.array(fc.tuple(fc.constantFrom('limit', 'offset', 'x', ''), fc.oneof(fc.string({ maxLength: 5 }),
+      fc.constantFrom('1', '100', '-1', '%', '%zz'))), { maxLength: 3 })
+      .map((pairs) => pairs.map(([k, v]) => `${k}=${v}`).join('&'))
+    const authorization = fc.oneof(fc.constant(undefined), fc.constant(`Bearer ${key}`), fc.string({ maxLength: 50 }),
+      fc.constant(`Bearer ${generateApiKey()}`))
+    await fc.assert(fc.asyncProperty(
+      fc.constantFrom('GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS') as fc.Arbitrary<'GET'>,
+      path, query, authorization,
+      fc.option(fc.constantFrom('application/json', 'text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data')),
+      fc.option(fc.oneof(fc.string({ maxLength: 40 }), fc.json({ maxDepth: 2 }), fc.constant('x'.repeat(20_000)))),
+      async (method, pathPart, queryPart, auth, contentType, body) => {
+        const headers: Record<string, string> = {}
+        if (auth !== undefined) headers.authorization = auth
+        if (contentType !== null) headers['content-type'] = contentType
+        const response = await harness.current.request({ method, url: queryPart === '' ? pathPart : `${pathPart}?${queryPart}`,
+          headers, ...(body === null || method === 'GET' || method === 'HEAD' ? {} : { payload: body }) })
+        expect(response.status).toBeLessThan(500)
+        if (response.status >= 400) expect(response.headers['content-type']).toMatch(/^application\/problem\+json/)
+        expect(response.body).not.toMatch(/FST_ERR|"statusCode"|\bat .*\.(js|ts):\d+/)
+      },
+    ), { numRuns: 400 })
   })
 
   it('serves a page for every problem type it uses', async () => {

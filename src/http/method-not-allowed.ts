@@ -4,9 +4,7 @@
  * onRequest, before any body is read.
  */
 import type { FastifyInstance, HTTPMethods } from 'fastify'
-import { ProblemError } from './problems.js'
-
-const METHODS: readonly HTTPMethods[] = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']
+import { ProblemError, requestPath } from './problems.js'
 
 export function collectRouteMethods(app: FastifyInstance, isCovered: (url: string) => boolean): Map<string, Set<HTTPMethods>> {
   const byUrl = new Map<string, Set<HTTPMethods>>()
@@ -20,17 +18,18 @@ export function collectRouteMethods(app: FastifyInstance, isCovered: (url: strin
 }
 
 export function registerMethodNotAllowed(app: FastifyInstance, byUrl: ReadonlyMap<string, ReadonlySet<HTTPMethods>>): void {
+  const supported = app.supportedMethods as HTTPMethods[]
   for (const [url, registered] of [...byUrl]) {
-    const missing = METHODS.filter((method) => !registered.has(method))
+    const missing = supported.filter((method) => !registered.has(method))
     if (missing.length === 0) continue
-    const allow = METHODS.filter((method) => registered.has(method)).join(', ')
+    const allow = supported.filter((method) => registered.has(method)).join(', ')
     app.route({
       method: missing,
       url,
       schema: { hide: true },
       config: { access: { public: true } },
-      onRequest: () => {
-        throw new ProblemError('method-not-allowed', `${url} accepts ${allow}.`, { allow })
+      onRequest: (request) => {
+        throw new ProblemError('method-not-allowed', `${requestPath(request.url)} accepts ${allow}.`, { allow })
       },
       handler: () => undefined,
     })

@@ -54,6 +54,8 @@ const FRAMEWORK_ERRORS: Readonly<Record<string, readonly [ProblemKind, string]>>
   FST_ERR_CTP_EMPTY_JSON_BODY: ['validation-error', 'The request body is empty; send a JSON object.'],
   FST_ERR_CTP_INVALID_JSON_BODY: ['validation-error', 'The request body is not valid JSON.'],
   FST_ERR_BAD_URL: ['validation-error', 'The request URL is malformed.'],
+  // A path segment longer than any identifier the API uses can name no resource.
+  FST_ERR_MAX_PARAM_LENGTH: ['not-found', 'No resource at this path.'],
 }
 
 export function toProblemError(error: unknown): ProblemError {
@@ -119,6 +121,15 @@ function fromValidation(error: Partial<FastifyError>): ProblemError {
 
 function capitalise(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1)
+}
+
+/**
+ * For errors Fastify raises before routing (a malformed path, an over-long path segment): no hook
+ * has run yet, so the request id header is set here.
+ */
+export function frameworkErrorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+  reply.header('x-request-id', request.id)
+  void sendProblem(request, reply, toProblemError(error))
 }
 
 export function registerProblemHandlers(app: FastifyInstance): void {

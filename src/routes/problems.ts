@@ -64,6 +64,7 @@ export function problemsRoutes(app: FastifyInstance): void {
       params: Type.Object({ kind: Type.String({ description: `The last segment of the type URI: ${PROBLEM_KINDS.join(', ')}.` }) }),
       response: {
         200: htmlResponse('What the problem means and what to do about it.'),
+        400: problemResponse('The path is not a valid URL (a malformed percent-encoding).'),
         404: problemResponse('No such problem type.'),
       },
     },
