@@ -7,6 +7,7 @@ import { createContext } from '../src/context.js'
 import { generateApiKey } from '../src/domain/api-key.js'
 import { describeEachDatabase } from './helpers/databases.js'
 import { START, useHarness } from './helpers/harness.js'
+import type { RequestOptions } from './helpers/harness.js'
 
 interface ProblemBody { type: string, title: string, status: number, detail: string, instance: string, request_id: string }
 
@@ -89,7 +90,7 @@ describeEachDatabase('error responses', (dialect) => {
     const authorization = fc.oneof(fc.constant(undefined), fc.constant(`Bearer ${key}`), fc.string({ maxLength: 50 }),
       fc.constant(`Bearer ${generateApiKey()}`))
     await fc.assert(fc.asyncProperty(
-      fc.constantFrom('GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS') as fc.Arbitrary<'GET'>,
+      fc.constantFrom<NonNullable<RequestOptions['method']>>('GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'),
       path, query, authorization,
       fc.option(fc.constantFrom('application/json', 'text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data')),
       fc.option(fc.oneof(fc.string({ maxLength: 40 }), fc.json({ maxDepth: 2 }), fc.constant('x'.repeat(20_000)))),
