@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process'
+import { execFile, spawn } from 'node:child_process'
 import fs from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
@@ -162,6 +162,32 @@ describe('club-platform as a real process', () => {
         { env: { ...process.env, DATABASE_URL: 'mysql://x' } }).catch((error: unknown) => error)
       expect(badConfig).toMatchObject({ code: 1, stderr: expect.stringContaining('DATABASE_URL') as unknown })
     } finally {
+      await fs.rm(dataDir, { recursive: true, force: true })
+    }
+  }, 120_000)
+
+  it('serves the demo: the printed curl line returns the demo club\'s groups, and SIGTERM stops it cleanly', async () => {
+    await run('npx', ['tsc', '-p', 'tsconfig.build.json'], { cwd: process.cwd() })
+    const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'club-platform-demo-'))
+    const server = spawn(process.execPath, ['dist/server.js', '--demo'],
+      { env: { ...process.env, DATA_DIR: dataDir, PORT: '0', DATABASE_URL: '', LOG_LEVEL: 'warn' } })
+    try {
+      let output = ''
+      server.stdout.on('data', (chunk: Buffer) => {
+        output += chunk.toString()
+      })
+      const exited = new Promise<number | null>((resolve) => server.on('exit', resolve))
+      for (let i = 0; i < 200 && !/curl .*\n/.test(output); i++) await new Promise((resolve) => setTimeout(resolve, 50))
+      const curl = /curl -H "Authorization: Bearer (cpk_\w+)" (http:\/\/\S+)/.exec(output)
+      expect(curl, output).not.toBeNull()
+      const response = await fetch(curl?.[2] ?? '', { headers: { authorization: `Bearer ${curl?.[1] ?? ''}` } })
+      expect(response.status).toBe(200)
+      const body = await response.json() as { data: { name: string }[] }
+      expect(body.data.map((group) => group.name)).toContain('Bambini Tennis')
+      server.kill('SIGTERM')
+      expect(await exited).toBe(0)
+    } finally {
+      server.kill('SIGKILL')
       await fs.rm(dataDir, { recursive: true, force: true })
     }
   }, 120_000)

@@ -1,3 +1,6 @@
+import fs from 'node:fs/promises'
+import os from 'node:os'
+import path from 'node:path'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { buildApp } from '../src/app.js'
@@ -8,6 +11,11 @@ import { generateApiKey } from '../src/domain/api-key.js'
 import { describeEachDatabase } from './helpers/databases.js'
 import { START, useHarness } from './helpers/harness.js'
 import type { RequestOptions } from './helpers/harness.js'
+
+/** A data directory of its own, so that overlapping test runs never share a SQLite file. */
+async function tempDir(): Promise<string> {
+  return fs.mkdtemp(path.join(os.tmpdir(), 'club-platform-errors-'))
+}
 
 interface ProblemBody { type: string, title: string, status: number, detail: string, instance: string, request_id: string }
 
@@ -145,7 +153,7 @@ describe('error responses when the database is unreachable', () => {
 describe('error responses on a real socket', () => {
   it('answers a request that is not HTTP with a problem document', async () => {
     const { connect } = await import('node:net')
-    const config = readConfig({ DATA_DIR: '/tmp/club-platform-socket-test', LOG_LEVEL: 'silent' })
+    const config = readConfig({ DATA_DIR: await tempDir(), LOG_LEVEL: 'silent' })
     const context = await createContext(config, { migrate: true })
     const app = await buildApp(context, { logger: false })
     await app.listen({ port: 0, host: '127.0.0.1' })
@@ -167,6 +175,84 @@ describe('error responses on a real socket', () => {
       expect(raw).toContain('application/problem+json')
       const body = JSON.parse(raw.slice(raw.indexOf('\r\n\r\n') + 4)) as ProblemBody
       expect(body.type).toBe('/api/v1/problems/validation-error')
+    } finally {
+      await app.close()
+      await context.close()
+    }
+  })
+})
+
+describeEachDatabase('unexpected failures', (dialect) => {
+  let key = ''
+  const harness = useHarness(dialect, async (h) => {
+    key = (await h.createKey((await h.createClub('broken')).id)).key
+  })
+
+  it('answers 500 without SQL, table names or stack when a query fails', async () => {
+    const h = harness.current
+    expect((await h.request({ url: '/api/v1/news', key })).status).toBe(200)
+    await h.context.db.schema.dropTable('news').execute()
+    const response = await h.request({ url: '/api/v1/news', key })
+    expect(response.status).toBe(500)
+    const body = response.json<ProblemBody>()
+    expect(body.type).toBe('/api/v1/problems/internal-error')
+    expect(response.body).not.toMatch(/news_|select|relation|no such table|SQLITE|\bat\b.*:\d+/i)
+  })
+})
+
+describe('problem mapping of body errors', () => {
+  it('maps Fastify\'s body errors to 413, 415 and 400', async () => {
+    const { toProblemError } = await import('../src/http/problems.js')
+    const fastifyError = (code: string, statusCode: number) => Object.assign(new Error('raw message'), { code, statusCode })
+    expect(toProblemError(fastifyError('FST_ERR_CTP_BODY_TOO_LARGE', 413)).kind).toBe('payload-too-large')
+    expect(toProblemError(fastifyError('FST_ERR_CTP_INVALID_MEDIA_TYPE', 415)).kind).toBe('unsupported-media-type')
+    expect(toProblemError(fastifyError('FST_ERR_CTP_INVALID_JSON_BODY', 400)).kind).toBe('validation-error')
+    expect(toProblemError(fastifyError('FST_ERR_SOMETHING_NEW', 500)).kind).toBe('internal-error')
+    expect(toProblemError(new TypeError('boom')).message).not.toContain('boom')
+  })
+
+  it('answers an oversized body with 413 through HTTP', async () => {
+    const config = readConfig({ DATA_DIR: await tempDir(), LOG_LEVEL: 'silent' })
+    const context = await createContext(config, { migrate: true })
+    const app = await buildApp(context, { logger: false })
+    try {
+      const response = await app.inject({ method: 'POST', url: '/api/v1/anything', payload: { x: 'y'.repeat(20_000) } })
+      expect(response.statusCode).toBe(413)
+      expect(response.json<ProblemBody>().type).toBe('/api/v1/problems/payload-too-large')
+    } finally {
+      await app.close()
+      await context.close()
+    }
+  })
+})
+
+describe('request log', () => {
+  it('writes one JSON line per request with id, route, status, club and key id, never the key', async () => {
+    const { Writable } = await import('node:stream')
+    const lines: Record<string, unknown>[] = []
+    const stream = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        for (const line of chunk.toString().split('\n')) if (line !== '') lines.push(JSON.parse(line) as Record<string, unknown>)
+        done()
+      },
+    })
+    const config = readConfig({ DATA_DIR: await tempDir(), LOG_LEVEL: 'info' })
+    const context = await createContext(config, { migrate: true })
+    const app = await buildApp(context, { logger: { level: 'info', stream } })
+    try {
+      const { createClub } = await import('../src/services/clubs.js')
+      const { createApiKey } = await import('../src/services/api-keys.js')
+      const club = await createClub(context.db, context.clock, { slug: 'log', name: 'Log', timezone: 'UTC' })
+      const { key, record } = await createApiKey(context.db, context.clock, { clubId: club.id, name: 'log', scopes: ['read:groups'],
+        expiresAt: null })
+      const response = await app.inject({ url: '/api/v1/groups?limit=5', headers: { authorization: `Bearer ${key}` } })
+      await app.inject({ url: '/api/v1/groups', headers: { authorization: `Bearer ${key.slice(0, -1)}x` } })
+      const requestLines = lines.filter((line) => line.msg === 'request')
+      expect(requestLines).toHaveLength(2)
+      expect(requestLines[0]).toMatchObject({ reqId: response.headers['x-request-id'], method: 'GET', path: '/api/v1/groups',
+        route: '/api/v1/groups', status: 200, club_id: club.id, key_id: record.id })
+      expect(requestLines[1]).toMatchObject({ status: 401 })
+      expect(JSON.stringify(lines)).not.toContain(key.slice(4, 20))
     } finally {
       await app.close()
       await context.close()
