@@ -3,18 +3,37 @@ import os from 'node:os'
 import path from 'node:path'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
+import type { FastifyInstance } from 'fastify'
 import { buildApp } from '../src/app.js'
+import type { AppOptions } from '../src/app.js'
 import { ManualClock } from '../src/clock.js'
 import { readConfig } from '../src/config.js'
 import { createContext } from '../src/context.js'
+import type { AppContext } from '../src/context.js'
 import { generateApiKey } from '../src/domain/api-key.js'
 import { describeEachDatabase } from './helpers/databases.js'
 import { START, useHarness } from './helpers/harness.js'
 import type { RequestOptions } from './helpers/harness.js'
 
-/** A data directory of its own, so that overlapping test runs never share a SQLite file. */
-async function tempDir(): Promise<string> {
-  return fs.mkdtemp(path.join(os.tmpdir(), 'club-platform-errors-'))
+/**
+ * An app outside the harness, for what the harness cannot set up: an unreachable database, a real
+ * socket, a log stream. Without DATABASE_URL it gets a SQLite file in a directory of its own.
+ */
+async function withApp(
+  options: { env?: Record<string, string>, logger?: AppOptions['logger'] },
+  test: (app: FastifyInstance, context: AppContext) => Promise<void>,
+): Promise<void> {
+  const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'club-platform-errors-'))
+  const config = readConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', ...options.env })
+  const context = await createContext(config, { clock: new ManualClock(START), migrate: config.database.kind === 'sqlite' })
+  const app = await buildApp(context, { logger: options.logger ?? false })
+  try {
+    await test(app, context)
+  } finally {
+    await app.close()
+    await context.close()
+    await fs.rm(dataDir, { recursive: true, force: true })
+  }
 }
 
 interface ProblemBody { type: string, title: string, status: number, detail: string, instance: string, request_id: string }
@@ -132,10 +151,7 @@ describeEachDatabase('error responses', (dialect) => {
 
 describe('error responses when the database is unreachable', () => {
   it('answers 503 with Retry-After, without leaking the host or driver message', async () => {
-    const config = readConfig({ DATABASE_URL: 'postgres://cp:secret@127.0.0.1:1/none', LOG_LEVEL: 'silent' })
-    const context = await createContext(config, { clock: new ManualClock(START) })
-    const app = await buildApp(context, { logger: false })
-    try {
+    await withApp({ env: { DATABASE_URL: 'postgres://cp:secret@127.0.0.1:1/none' } }, async (app) => {
       const response = await app.inject({ url: '/api/v1/groups', headers: { authorization: `Bearer ${generateApiKey()}` } })
       expect(response.statusCode).toBe(503)
       expect(response.headers['retry-after']).toBe('5')
@@ -143,21 +159,15 @@ describe('error responses when the database is unreachable', () => {
       const body = response.json<ProblemBody>()
       expect(body.type).toBe('/api/v1/problems/service-unavailable')
       expect(response.body).not.toMatch(/127\.0\.0\.1|ECONNREFUSED|secret|at .*\.js/)
-    } finally {
-      await app.close()
-      await context.close()
-    }
+    })
   })
 })
 
 describe('error responses on a real socket', () => {
   it('answers a request that is not HTTP with a problem document', async () => {
     const { connect } = await import('node:net')
-    const config = readConfig({ DATA_DIR: await tempDir(), LOG_LEVEL: 'silent' })
-    const context = await createContext(config, { migrate: true })
-    const app = await buildApp(context, { logger: false })
-    await app.listen({ port: 0, host: '127.0.0.1' })
-    try {
+    await withApp({}, async (app) => {
+      await app.listen({ port: 0, host: '127.0.0.1' })
       const address = app.server.address()
       const port = typeof address === 'object' && address !== null ? address.port : 0
       const raw = await new Promise<string>((resolve, reject) => {
@@ -175,10 +185,7 @@ describe('error responses on a real socket', () => {
       expect(raw).toContain('application/problem+json')
       const body = JSON.parse(raw.slice(raw.indexOf('\r\n\r\n') + 4)) as ProblemBody
       expect(body.type).toBe('/api/v1/problems/validation-error')
-    } finally {
-      await app.close()
-      await context.close()
-    }
+    })
   })
 })
 
@@ -212,17 +219,11 @@ describe('problem mapping of body errors', () => {
   })
 
   it('answers an oversized body with 413 through HTTP', async () => {
-    const config = readConfig({ DATA_DIR: await tempDir(), LOG_LEVEL: 'silent' })
-    const context = await createContext(config, { migrate: true })
-    const app = await buildApp(context, { logger: false })
-    try {
+    await withApp({}, async (app) => {
       const response = await app.inject({ method: 'POST', url: '/api/v1/anything', payload: { x: 'y'.repeat(20_000) } })
       expect(response.statusCode).toBe(413)
       expect(response.json<ProblemBody>().type).toBe('/api/v1/problems/payload-too-large')
-    } finally {
-      await app.close()
-      await context.close()
-    }
+    })
   })
 })
 
@@ -236,10 +237,7 @@ describe('request log', () => {
         done()
       },
     })
-    const config = readConfig({ DATA_DIR: await tempDir(), LOG_LEVEL: 'info' })
-    const context = await createContext(config, { migrate: true })
-    const app = await buildApp(context, { logger: { level: 'info', stream } })
-    try {
+    await withApp({ logger: { level: 'info', stream } }, async (app, context) => {
       const { createClub } = await import('../src/services/clubs.js')
       const { createApiKey } = await import('../src/services/api-keys.js')
       const club = await createClub(context.db, context.clock, { slug: 'log', name: 'Log', timezone: 'UTC' })
@@ -253,9 +251,6 @@ describe('request log', () => {
         route: '/api/v1/groups', status: 200, club_id: club.id, key_id: record.id })
       expect(requestLines[1]).toMatchObject({ status: 401 })
       expect(JSON.stringify(lines)).not.toContain(key.slice(4, 20))
-    } finally {
-      await app.close()
-      await context.close()
-    }
+    })
   })
 })
