@@ -20,8 +20,10 @@ import { eventsRoutes } from './routes/events.js'
 import { groupsRoutes } from './routes/groups.js'
 import { newsRoutes } from './routes/news.js'
 import { problemsRoutes } from './routes/problems.js'
+import { PUBLIC_PREFIX, publicCourtsRoutes } from './routes/public-courts.js'
 import { ListMeta } from './schemas/common.js'
 import { CompetitionResult } from './schemas/competition-result.js'
+import { BookingRequest, CourtBookingSlot } from './schemas/court.js'
 import { Event } from './schemas/event.js'
 import { Group } from './schemas/group.js'
 import { News } from './schemas/news.js'
@@ -40,6 +42,11 @@ function requestId(request: IncomingMessage): string {
   return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID()
 }
 
+/** A hop count becomes the equivalent function (Fastify's types take booleans, addresses or a function). */
+function trustProxy(setting: boolean | number | string): boolean | string | ((address: string, hop: number) => boolean) {
+  return typeof setting === 'number' ? (_address, hop) => hop < setting : setting
+}
+
 export async function buildApp(context: AppContext, options: AppOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
     logger: options.logger ?? {
@@ -51,6 +58,7 @@ export async function buildApp(context: AppContext, options: AppOptions = {}): P
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: 16 * 1024,
     return503OnClosing: true,
+    trustProxy: trustProxy(context.config.trustProxy),
     clientErrorHandler,
     frameworkErrors: frameworkErrorHandler,
     ajv: {
@@ -83,11 +91,16 @@ export async function buildApp(context: AppContext, options: AppOptions = {}): P
   })
 
   registerProblemHandlers(app)
-  registerAccessControl(app, context.apiKeys, { publicPrefixes: [DOCS_PATH] })
+  registerAccessControl(app, context.apiKeys, {
+    isPublicInfrastructure: (route) => route.url.startsWith(DOCS_PATH)
+      || (route.url === `${PUBLIC_PREFIX}/*` && [route.method].flat().every((method) => method === 'OPTIONS')),
+  })
   registerStrictQuery(app)
   const routeMethods = collectRouteMethods(app, (url) => url.startsWith(API_PREFIX) && !url.startsWith(DOCS_PATH))
 
-  for (const schema of [Problem, ListMeta, Group, Event, News, CompetitionResult]) app.addSchema(schema)
+  for (const schema of [Problem, ListMeta, Group, Event, News, CompetitionResult, CourtBookingSlot, BookingRequest]) {
+    app.addSchema(schema)
+  }
   await registerOpenApi(app)
 
   groupsRoutes(app, context)
@@ -95,6 +108,7 @@ export async function buildApp(context: AppContext, options: AppOptions = {}): P
   newsRoutes(app, context)
   competitionResultsRoutes(app, context)
   problemsRoutes(app)
+  await publicCourtsRoutes(app, context)
 
   await app.after()
   registerMethodNotAllowed(app, routeMethods)

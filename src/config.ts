@@ -4,12 +4,34 @@ export type DatabaseSettings
   = | { readonly kind: 'sqlite', readonly file: string }
     | { readonly kind: 'postgres', readonly url: string }
 
+export interface TokenBucketSettings {
+  readonly capacity: number
+  readonly refillPerSecond: number
+}
+
 export interface Config {
   readonly port: number
   readonly host: string
   readonly dataDir: string
   readonly database: DatabaseSettings
   readonly logLevel: LogLevel
+  /** Fastify's trustProxy: false, true, a hop count, or addresses/CIDRs of trusted proxies. */
+  readonly trustProxy: boolean | number | string
+  readonly mail: {
+    /** smtp:// or smtps:// URL of the relay; undefined: mails are written as .eml files under DATA_DIR/mail. */
+    readonly smtpUrl: string | undefined
+    readonly from: string
+  }
+  readonly booking: {
+    /** Open (not yet ended) bookings one e-mail address may hold per club. */
+    readonly maxOpenPerEmail: number
+  }
+  readonly publicRateLimit: {
+    /** Per client IP, for the public courts listing. */
+    readonly listing: TokenBucketSettings
+    /** Per client IP, for booking requests. */
+    readonly booking: TokenBucketSettings
+  }
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const
@@ -34,7 +56,50 @@ export function readConfig(env: Env = process.env): Config {
     dataDir,
     database: readDatabase(env.DATABASE_URL, dataDir),
     logLevel: readLogLevel(env.LOG_LEVEL),
+    trustProxy: readTrustProxy(env.TRUST_PROXY),
+    mail: {
+      smtpUrl: readSmtpUrl(env.SMTP_URL),
+      from: nonEmpty(env.MAIL_FROM) ?? 'Club Platform <no-reply@club-platform.invalid>',
+    },
+    booking: {
+      maxOpenPerEmail: readInteger(env, 'BOOKING_MAX_OPEN_PER_EMAIL', 2, 1, 1000),
+    },
+    publicRateLimit: {
+      listing: {
+        capacity: readInteger(env, 'PUBLIC_RATE_CAPACITY', 60, 1, 1_000_000),
+        refillPerSecond: readInteger(env, 'PUBLIC_RATE_PER_MINUTE', 60, 1, 60_000_000) / 60,
+      },
+      booking: {
+        capacity: readInteger(env, 'BOOKING_RATE_CAPACITY', 5, 1, 1_000_000),
+        refillPerSecond: readInteger(env, 'BOOKING_RATE_PER_MINUTE', 10, 1, 60_000_000) / 60,
+      },
+    },
   }
+}
+
+function readInteger(env: Env, variable: string, fallback: number, min: number, max: number): number {
+  const value = nonEmpty(env[variable])
+  if (value === undefined) return fallback
+  if (!/^\d{1,12}$/.test(value) || Number(value) < min || Number(value) > max) {
+    throw new ConfigError(variable, `an integer from ${String(min)} to ${String(max)}`, value)
+  }
+  return Number(value)
+}
+
+function readSmtpUrl(raw: string | undefined): string | undefined {
+  const value = nonEmpty(raw)
+  if (value === undefined) return undefined
+  if (!/^smtps?:\/\/[^/]/i.test(value)) throw new ConfigError('SMTP_URL', 'an smtp:// or smtps:// URL, e.g. smtp://user:pass@relay:587', value)
+  return value
+}
+
+function readTrustProxy(raw: string | undefined): boolean | number | string {
+  const value = nonEmpty(raw)
+  if (value === undefined || value === 'false') return false
+  if (value === 'true') return true
+  if (/^\d{1,2}$/.test(value)) return Number(value)
+  if (/^[0-9a-fA-F.:/,\s]+$/.test(value)) return value
+  throw new ConfigError('TRUST_PROXY', 'false, true, a hop count, or comma-separated proxy addresses/CIDRs', value)
 }
 
 function nonEmpty(value: string | undefined): string | undefined {

@@ -10,6 +10,11 @@ import { openDatabase } from './db/dialect.js'
 import type { DialectName } from './db/dialect.js'
 import { migrateToLatest } from './db/migrate.js'
 import type { Database } from './db/schema.js'
+import path from 'node:path'
+import { ClientRateLimiter } from './http/client-rate-limit.js'
+import { fileTransport, smtpTransport } from './mail/transport.js'
+import { MailWorker } from './mail/worker.js'
+import type { MailWorkerOptions } from './mail/worker.js'
 import { ApiKeyAuthenticator } from './services/api-keys.js'
 import type { AuthenticatorOptions } from './services/api-keys.js'
 
@@ -19,6 +24,9 @@ export interface AppContext {
   readonly dialect: DialectName
   readonly clock: Clock
   readonly apiKeys: ApiKeyAuthenticator
+  /** Delivers the outbox; the server starts it, the command line does not. */
+  readonly mail: MailWorker
+  readonly publicLimits: { readonly listing: ClientRateLimiter, readonly booking: ClientRateLimiter }
   close(): Promise<void>
 }
 
@@ -26,6 +34,7 @@ export interface ContextOptions {
   readonly clock?: Clock
   readonly onQuery?: (event: LogEvent) => void
   readonly authenticator?: AuthenticatorOptions
+  readonly mailWorker?: MailWorkerOptions
   /** Apply pending migrations before returning (the server does; the command line's `migrate` does it explicitly). */
   readonly migrate?: boolean
 }
@@ -40,13 +49,23 @@ export async function createContext(config: Config, options: ContextOptions = {}
     throw error
   }
   const apiKeys = new ApiKeyAuthenticator(database.db, clock, options.authenticator)
+  const transport = config.mail.smtpUrl === undefined
+    ? fileTransport(path.join(config.dataDir, 'mail'))
+    : smtpTransport(config.mail.smtpUrl)
+  const mail = new MailWorker(database.db, clock, transport, config.mail.from, options.mailWorker)
   return {
     config,
     db: database.db,
     dialect: database.dialect,
     clock,
     apiKeys,
+    mail,
+    publicLimits: {
+      listing: new ClientRateLimiter(config.publicRateLimit.listing, clock),
+      booking: new ClientRateLimiter(config.publicRateLimit.booking, clock),
+    },
     async close() {
+      await mail.stop()
       await apiKeys.flush()
       await database.close()
     },

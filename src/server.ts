@@ -17,6 +17,8 @@ async function main(argv: readonly string[]): Promise<void> {
     const demo = argv.includes('--demo') ? await loadDemo(context.db, context.clock, { apiKeys: context.apiKeys }) : undefined
     app = await buildApp(context)
     const address = await app.listen({ port: config.port, host: config.host })
+    context.mail.start()
+    app.log.info({ mail: context.mail.transportDescription }, 'mail worker started')
     if (demo !== undefined) {
       const base = address.replace('://[::1]', '://localhost').replace('://127.0.0.1', '://localhost')
       process.stdout.write(`\nDemo club "${demo.clubSlug}" is loaded. Its API key (all scopes), shown once:\n\n`

@@ -17,7 +17,7 @@ import {
   sql,
 } from 'kysely'
 import type { KyselyPlugin, LogEvent, PluginTransformQueryArgs, PluginTransformResultArgs, QueryResult,
-  RootOperationNode, UnknownRow } from 'kysely'
+  RootOperationNode, Transaction, UnknownRow } from 'kysely'
 import pg from 'pg'
 import type { DatabaseSettings } from '../config.js'
 import type { Database } from './schema.js'
@@ -139,6 +139,36 @@ class BooleanToIntegerTransformer extends OperationNodeTransformer {
   protected override transformPrimitiveValueList(node: PrimitiveValueListNode): PrimitiveValueListNode {
     return PrimitiveValueListNode.create(node.values.map((value) => (typeof value === 'boolean' ? Number(value) : value)))
   }
+}
+
+/**
+ * Serialises the bookings of one court, so that the overlap check and the insert see the same
+ * state. PostgreSQL locks the court's row (other courts book in parallel; the exclusion constraint
+ * bookings_no_overlap is the guarantee beneath). SQLite takes the database write lock at once —
+ * what BEGIN IMMEDIATE would do — so a writer in another process waits (busy_timeout) instead of
+ * failing halfway through the transaction.
+ */
+export async function lockCourtForBooking(trx: Transaction<Database>, courtId: string): Promise<void> {
+  if (dialectOf<Database>(trx) === 'postgres') {
+    await trx.selectFrom('courts').select('id').where('id', '=', courtId).forUpdate().execute()
+  } else {
+    await trx.updateTable('courts').set((eb) => ({ slot_minutes: eb.ref('slot_minutes') })).where('id', '=', courtId).execute()
+  }
+}
+
+function errorCode(error: unknown): string | undefined {
+  const code = (error as { code?: unknown } | null)?.code
+  return typeof code === 'string' ? code : undefined
+}
+
+/** PostgreSQL's exclusion constraint refused an overlapping booking. */
+export function isExclusionViolation(error: unknown): boolean {
+  return errorCode(error) === '23P01'
+}
+
+export function isUniqueViolation(error: unknown): boolean {
+  const code = errorCode(error)
+  return code === '23505' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY' || code === 'SQLITE_CONSTRAINT_UNIQUE'
 }
 
 const PG_UNAVAILABLE_CODES = new Set([

@@ -93,6 +93,79 @@ export interface ApiKeysTable {
   revoked_at: NullableTimestamp
 }
 
+export interface CourtsTable {
+  id: string
+  club_id: string
+  name: string
+  sport: string
+  active: Bool
+  slot_minutes: number
+  /** JSON: OpeningHours (src/domain/slots.ts). */
+  opening_hours: string
+  booking_horizon_days: number
+  max_slots_per_booking: number
+  created_at: Timestamp
+}
+
+export interface CourtHoldsTable {
+  id: string
+  club_id: string
+  court_id: string
+  kind: 'block' | 'reservation'
+  reason: string | null
+  starts_at: NullableTimestamp
+  ends_at: NullableTimestamp
+  weekday: number | null
+  start_time: string | null
+  end_time: string | null
+  valid_from: string | null
+  valid_until: string | null
+  created_at: Timestamp
+}
+
+export interface BookingsTable {
+  id: string
+  club_id: string
+  court_id: string
+  starts_at: Timestamp
+  ends_at: Timestamp
+  booker_name: string
+  booker_email: string
+  member_id: string | null
+  notes: string | null
+  created_at: Timestamp
+}
+
+export interface BookingRequestsTable {
+  club_id: string
+  idempotency_key: string
+  request_hash: string
+  booking_id: string
+  created_at: Timestamp
+}
+
+export type MailStatus = 'pending' | 'sending' | 'sent' | 'failed'
+
+export interface MailOutboxTable {
+  id: string
+  club_id: string
+  booking_id: string | null
+  message_id: string
+  recipient_name: string
+  recipient_email: string
+  subject: string
+  text_body: string
+  html_body: string
+  ics: string | null
+  status: MailStatus
+  attempts: number
+  next_attempt_at: Timestamp
+  locked_until: NullableTimestamp
+  last_error: string | null
+  created_at: Timestamp
+  sent_at: NullableTimestamp
+}
+
 export interface Database {
   clubs: ClubsTable
   members: MembersTable
@@ -101,4 +174,9 @@ export interface Database {
   news: NewsTable
   competition_results: CompetitionResultsTable
   api_keys: ApiKeysTable
+  courts: CourtsTable
+  court_holds: CourtHoldsTable
+  bookings: BookingsTable
+  booking_requests: BookingRequestsTable
+  mail_outbox: MailOutboxTable
 }

@@ -8,7 +8,8 @@ export abstract class DomainError extends Error {
   abstract readonly kind: DomainErrorKind
 }
 
-export type DomainErrorKind = InvalidApiKey['kind'] | InsufficientScope['kind'] | InvalidRequest['kind']
+export type DomainErrorKind = InvalidApiKey['kind'] | InsufficientScope['kind'] | InvalidRequest['kind'] | InvalidBooking['kind']
+  | SlotConflict['kind'] | ClubNotFound['kind'] | RateLimited['kind']
 
 export type InvalidApiKeyReason = 'missing' | 'malformed' | 'unknown' | 'expired' | 'revoked'
 
@@ -41,6 +42,31 @@ export class InvalidRequest extends DomainError {
   readonly kind = 'validation-error'
   constructor(readonly location: ParameterLocation, readonly parameter: string, readonly reason: string) {
     super(`${location.charAt(0).toUpperCase()}${location.slice(1)} "${parameter}" ${reason}.`)
+  }
+}
+
+/** A booking request that can never succeed as sent: unknown court, off the grid, in the past, … */
+export class InvalidBooking extends DomainError {
+  readonly kind = 'invalid-booking'
+}
+
+/** A booking request for time that is already booked, reserved or blocked. */
+export class SlotConflict extends DomainError {
+  readonly kind = 'slot-conflict'
+}
+
+export class ClubNotFound extends DomainError {
+  readonly kind = 'club-not-found'
+  constructor(slug: string) {
+    super(`No club with the slug "${slug}".`)
+  }
+}
+
+/** A client used up its request budget; `retryAfterSeconds` until the next request is admitted. */
+export class RateLimited extends DomainError {
+  readonly kind = 'rate-limited'
+  constructor(readonly retryAfterSeconds: number) {
+    super(`Too many requests; retry in ${String(retryAfterSeconds)} s.`)
   }
 }
 

@@ -20,9 +20,12 @@ declare module 'fastify' {
   }
 }
 
-/** Route prefixes served by third-party plugins that cannot declare access themselves; all are public documentation. */
+/**
+ * Routes added by third-party plugins that cannot declare access themselves (the reference page's
+ * assets, the CORS preflight of the public endpoints). Each must be public by nature.
+ */
 export interface AccessOptions {
-  readonly publicPrefixes: readonly string[]
+  readonly isPublicInfrastructure: (route: { method: string | string[], url: string }) => boolean
 }
 
 export function registerAccessControl(app: FastifyInstance, authenticator: ApiKeyAuthenticator, options: AccessOptions): void {
@@ -30,7 +33,7 @@ export function registerAccessControl(app: FastifyInstance, authenticator: ApiKe
   app.addHook('onRoute', (route) => {
     const access = route.config?.access
     if (access === undefined) {
-      if (options.publicPrefixes.some((prefix) => route.url.startsWith(prefix))) {
+      if (options.isPublicInfrastructure(route)) {
         route.config = { ...route.config, access: { public: true } }
         return
       }

@@ -25,6 +25,24 @@ export const PROBLEM_TYPES = {
     description: 'The API key is valid but was not granted the scope this endpoint requires. Ask your club '
       + 'administrator for a key with that scope.',
   },
+  'invalid-booking': {
+    status: 400,
+    title: 'Invalid booking request',
+    description: 'The booking can never succeed as sent: unknown or inactive court, times off the court\'s slot grid, '
+      + 'outside opening hours, in the past, beyond the booking horizon, longer than allowed, or the booker already has '
+      + 'the most open bookings allowed. `detail` says which.',
+  },
+  'slot-conflict': {
+    status: 400,
+    title: 'Slot not available',
+    description: 'The requested time overlaps a booking, a club reservation or a block of that court. Choose another '
+      + 'slot; GET /api/v1/public/{clubSlug}/courts shows which are available.',
+  },
+  'club-not-found': {
+    status: 404,
+    title: 'Club not found',
+    description: 'No club has this slug.',
+  },
   'not-found': {
     status: 404,
     title: 'Not found',
@@ -44,6 +62,11 @@ export const PROBLEM_TYPES = {
     status: 415,
     title: 'Unsupported media type',
     description: 'The request body has a content type this endpoint does not accept; send application/json.',
+  },
+  'rate-limited': {
+    status: 429,
+    title: 'Too many requests',
+    description: 'The request budget is used up. Retry after the number of seconds in `Retry-After`.',
   },
   'internal-error': {
     status: 500,

@@ -5,7 +5,7 @@
  */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { isDatabaseUnavailable } from '../db/dialect.js'
-import { DomainError, InsufficientScope, InvalidApiKey, InvalidRequest } from '../domain/errors.js'
+import { DomainError, InsufficientScope, InvalidApiKey, InvalidRequest, RateLimited } from '../domain/errors.js'
 import type { Problem } from '../schemas/problem.js'
 import { PROBLEM_TYPES, problemTypeUri } from './problem-types.js'
 import type { ProblemKind } from './problem-types.js'
@@ -95,7 +95,20 @@ function fromDomainError(error: DomainError): ProblemError {
   if (error instanceof InvalidRequest) {
     return new ProblemError('validation-error', error.message, {}, [{ name: error.parameter, reason: error.reason }])
   }
-  return new ProblemError('internal-error', 'The service failed to answer this request.')
+  if (error instanceof RateLimited) {
+    return new ProblemError('rate-limited', error.message, { 'retry-after': String(error.retryAfterSeconds) })
+  }
+  switch (error.kind) {
+    case 'invalid-booking':
+    case 'slot-conflict':
+    case 'club-not-found':
+      return new ProblemError(error.kind, error.message)
+    case 'invalid-api-key':
+    case 'insufficient-scope':
+    case 'validation-error':
+    case 'rate-limited':
+      return new ProblemError('internal-error', 'The service failed to answer this request.')
+  }
 }
 
 /** Ajv's errors, rewritten to name the parameter as the client wrote it. */

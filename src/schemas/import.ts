@@ -63,6 +63,45 @@ export const ImportCompetitionResult = Type.Object({
   created_at: Type.Optional(Instant('When the result was recorded; defaults to the time of the first import.')),
 }, { additionalProperties: false })
 
+const ClockTime = (description: string) => Type.String({ pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]$|^24:00$', description })
+const DayHours = Type.Union([
+  Type.Object({ open: ClockTime('Opening time, HH:MM local.'), close: ClockTime('Closing time, HH:MM local (24:00 for midnight).') },
+    { additionalProperties: false }),
+  Type.Null(),
+], { description: 'null: closed that day.' })
+const WeekdayName = Type.Union([Type.Literal('mon'), Type.Literal('tue'), Type.Literal('wed'), Type.Literal('thu'), Type.Literal('fri'),
+  Type.Literal('sat'), Type.Literal('sun')], { description: 'Weekly: the local weekday.' })
+
+export const ImportCourt = Type.Object({
+  id: Id,
+  name: Text(200),
+  sport: Type.Optional(Text(100, 'Default tennis.')),
+  active: Type.Optional(Type.Boolean({ description: 'Inactive courts are not listed and cannot be booked. Default true.' })),
+  slot_minutes: Type.Optional(Type.Integer({ minimum: 5, maximum: 1440, description: 'Slot length. Default 60.' })),
+  opening_hours: Type.Optional(Type.Object({
+    mon: Type.Optional(DayHours), tue: Type.Optional(DayHours), wed: Type.Optional(DayHours), thu: Type.Optional(DayHours),
+    fri: Type.Optional(DayHours), sat: Type.Optional(DayHours), sun: Type.Optional(DayHours),
+  }, { additionalProperties: false, description: 'Club-local hours per weekday; a missing day is closed. Default 08:00–22:00 daily.' })),
+  booking_horizon_days: Type.Optional(Type.Integer({ minimum: 0, maximum: 366, description: 'How far ahead it can be booked. Default 14.' })),
+  max_slots_per_booking: Type.Optional(Type.Integer({ minimum: 1, maximum: 48, description: 'Default 2.' })),
+}, { additionalProperties: false })
+
+export const ImportCourtHold = Type.Object({
+  id: Id,
+  court_id: Id,
+  kind: Type.Union([Type.Literal('block'), Type.Literal('reservation')], {
+    description: 'block: the court is closed (slots show `blocked`); reservation: the club uses it (slots show `reserved`).',
+  }),
+  reason: OptionalNullable(Text(200, 'For the club\'s own records; never shown publicly.')),
+  starts_at: Type.Optional(Instant('One-off: start.')),
+  ends_at: Type.Optional(Instant('One-off: end.')),
+  weekday: Type.Optional(WeekdayName),
+  start_time: Type.Optional(ClockTime('Weekly: local start time.')),
+  end_time: Type.Optional(ClockTime('Weekly: local end time.')),
+  valid_from: Type.Optional(Type.Union([Type.String({ format: 'date' }), Type.Null()], { description: 'Weekly: first local date.' })),
+  valid_until: Type.Optional(Type.Union([Type.String({ format: 'date' }), Type.Null()], { description: 'Weekly: last local date.' })),
+}, { additionalProperties: false, description: 'Either one-off (starts_at, ends_at) or weekly (weekday, start_time, end_time).' })
+
 export const ImportDocument = Type.Object({
   $schema: Type.Optional(Type.String()),
   members: Type.Optional(Type.Array(ImportMember)),
@@ -70,12 +109,14 @@ export const ImportDocument = Type.Object({
   events: Type.Optional(Type.Array(ImportEvent)),
   news: Type.Optional(Type.Array(ImportNews)),
   competition_results: Type.Optional(Type.Array(ImportCompetitionResult)),
+  courts: Type.Optional(Type.Array(ImportCourt)),
+  court_holds: Type.Optional(Type.Array(ImportCourtHold)),
 }, {
   $schema: 'http://json-schema.org/draft-07/schema#',
   $id: 'https://club-platform.invalid/schemas/import-format.schema.json',
   title: 'Club Platform import file',
-  description: 'One club\'s members, groups, events, news and competition results. Records are matched by id: '
-    + 'a new id is inserted, a known id of the same club is updated. Nothing is deleted.',
+  description: 'One club\'s members, groups, events, news, competition results, courts and court holds. Records are matched '
+    + 'by id: a new id is inserted, a known id of the same club is updated. Nothing is deleted.',
   additionalProperties: false,
 })
 export type ImportDocument = Static<typeof ImportDocument>

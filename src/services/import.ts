@@ -11,6 +11,7 @@ import type { Clock } from '../clock.js'
 import type { Database } from '../db/schema.js'
 import { isoForDb } from '../db/values.js'
 import { InvalidInput } from '../domain/errors.js'
+import { DEFAULT_OPENING_HOURS } from '../domain/slots.js'
 import { ImportDocument } from '../schemas/import.js'
 
 const ajv = new Ajv({ allErrors: true, strict: false, useDefaults: true })
@@ -23,7 +24,11 @@ export interface ImportSummary {
   readonly events: number
   readonly news: number
   readonly competition_results: number
+  readonly courts: number
+  readonly court_holds: number
 }
+
+const SECTIONS = ['members', 'groups', 'events', 'news', 'competition_results', 'courts', 'court_holds'] as const
 
 const MAX_PROBLEMS = 50
 const CHUNK = 200
@@ -67,6 +72,8 @@ export async function importClubData(db: Kysely<Database>, clock: Clock, clubId:
     events: doc.events.length,
     news: doc.news.length,
     competition_results: doc.competition_results.length,
+    courts: doc.courts.length,
+    court_holds: doc.court_holds.length,
   }
 }
 
@@ -84,12 +91,14 @@ function normalise(doc: ImportDocument): Normalised {
     news: lower(doc.news).map((item) => ({ ...item, group_id: lowerRef(item.group_id), created_by: lowerRef(item.created_by) })),
     competition_results: lower(doc.competition_results)
       .map((result) => ({ ...result, member_id: result.member_id.toLowerCase(), group_id: result.group_id.toLowerCase() })),
+    courts: lower(doc.courts),
+    court_holds: lower(doc.court_holds).map((hold) => ({ ...hold, court_id: hold.court_id.toLowerCase() })),
   }
 }
 
 function checkWithinFile(doc: Normalised): string[] {
   const problems: string[] = []
-  for (const section of ['members', 'groups', 'events', 'news', 'competition_results'] as const) {
+  for (const section of SECTIONS) {
     const seen = new Map<string, number>()
     doc[section].forEach((row, i) => {
       const first = seen.get(row.id)
@@ -113,13 +122,31 @@ function checkWithinFile(doc: Normalised): string[] {
       problems.push(`events[${i}]: ends_at is before starts_at`)
     }
   })
+  doc.courts.forEach((court, i) => {
+    for (const [day, hours] of Object.entries(court.opening_hours ?? {})) {
+      if (hours != null && hours.close <= hours.open) problems.push(`courts[${i}].opening_hours.${day}: close is not after open`)
+    }
+  })
+  doc.court_holds.forEach((hold, i) => {
+    const once = hold.starts_at !== undefined || hold.ends_at !== undefined
+    const weekly = hold.weekday !== undefined || hold.start_time !== undefined || hold.end_time !== undefined
+    if (once === weekly) {
+      problems.push(`court_holds[${i}]: give either starts_at and ends_at (one-off) or weekday, start_time and end_time (weekly)`)
+    } else if (once && (hold.starts_at === undefined || hold.ends_at === undefined
+      || Date.parse(hold.ends_at) <= Date.parse(hold.starts_at))) {
+      problems.push(`court_holds[${i}]: a one-off hold needs starts_at before ends_at`)
+    } else if (weekly && (hold.weekday === undefined || hold.start_time === undefined || hold.end_time === undefined
+      || hold.end_time <= hold.start_time)) {
+      problems.push(`court_holds[${i}]: a weekly hold needs weekday, and start_time before end_time`)
+    }
+  })
   return problems
 }
 
 async function checkAgainstDatabase(trx: Transaction<Database>, clubId: string, doc: Normalised): Promise<string[]> {
   const problems: string[] = []
   // An id already used by another club is refused: an import can never touch another club's data.
-  for (const section of ['members', 'groups', 'events', 'news', 'competition_results'] as const) {
+  for (const section of SECTIONS) {
     const ids = doc[section].map((row) => row.id)
     const foreign = new Set<string>()
     for (const chunk of chunks(ids)) {
@@ -156,10 +183,16 @@ async function checkAgainstDatabase(trx: Transaction<Database>, clubId: string, 
     reference(memberIds, 'member', `competition_results[${i}].member_id`, result.member_id)
     reference(groupIds, 'group', `competition_results[${i}].group_id`, result.group_id)
   })
+  const courtIds = new Set([...doc.courts.map((court) => court.id), ...(await trx.selectFrom('courts').select('id')
+    .where('club_id', '=', clubId).execute()).map((row) => row.id.toLowerCase())])
+  doc.court_holds.forEach((hold, i) => {
+    reference(courtIds, 'court', `court_holds[${i}].court_id`, hold.court_id)
+  })
   return problems
 }
 
 async function write(trx: Transaction<Database>, clubId: string, doc: Normalised, now: string): Promise<void> {
+  await writeCourts(trx, clubId, doc, now)
   for (const chunk of chunks(doc.members)) {
     await trx.insertInto('members')
       .values(chunk.map((m) => ({ id: m.id, club_id: clubId, name: m.name, email: m.email, created_at: now })))
@@ -228,6 +261,41 @@ async function write(trx: Transaction<Database>, clubId: string, doc: Normalised
         })).where('competition_results.club_id', '=', clubId))
         .execute()
     }
+  }
+}
+
+const WEEKDAY_NUMBER = { mon: 1, tue: 2, wed: 3, thu: 4, fri: 5, sat: 6, sun: 7 } as const
+
+async function writeCourts(trx: Transaction<Database>, clubId: string, doc: Normalised, now: string): Promise<void> {
+  for (const chunk of chunks(doc.courts)) {
+    await trx.insertInto('courts')
+      .values(chunk.map((c) => ({
+        id: c.id, club_id: clubId, name: c.name, sport: c.sport ?? 'tennis', active: c.active ?? true, slot_minutes: c.slot_minutes ?? 60,
+        opening_hours: JSON.stringify(c.opening_hours ?? DEFAULT_OPENING_HOURS), booking_horizon_days: c.booking_horizon_days ?? 14,
+        max_slots_per_booking: c.max_slots_per_booking ?? 2, created_at: now,
+      })))
+      .onConflict((oc) => oc.column('id').doUpdateSet((eb) => ({
+        name: eb.ref('excluded.name'), sport: eb.ref('excluded.sport'), active: eb.ref('excluded.active'),
+        slot_minutes: eb.ref('excluded.slot_minutes'), opening_hours: eb.ref('excluded.opening_hours'),
+        booking_horizon_days: eb.ref('excluded.booking_horizon_days'), max_slots_per_booking: eb.ref('excluded.max_slots_per_booking'),
+      })).where('courts.club_id', '=', clubId))
+      .execute()
+  }
+  for (const chunk of chunks(doc.court_holds)) {
+    await trx.insertInto('court_holds')
+      .values(chunk.map((h) => ({
+        id: h.id, club_id: clubId, court_id: h.court_id, kind: h.kind, reason: h.reason ?? null,
+        starts_at: h.starts_at === undefined ? null : isoForDb(h.starts_at), ends_at: h.ends_at === undefined ? null : isoForDb(h.ends_at),
+        weekday: h.weekday === undefined ? null : WEEKDAY_NUMBER[h.weekday], start_time: h.start_time ?? null,
+        end_time: h.end_time ?? null, valid_from: h.valid_from ?? null, valid_until: h.valid_until ?? null, created_at: now,
+      })))
+      .onConflict((oc) => oc.column('id').doUpdateSet((eb) => ({
+        court_id: eb.ref('excluded.court_id'), kind: eb.ref('excluded.kind'), reason: eb.ref('excluded.reason'),
+        starts_at: eb.ref('excluded.starts_at'), ends_at: eb.ref('excluded.ends_at'), weekday: eb.ref('excluded.weekday'),
+        start_time: eb.ref('excluded.start_time'), end_time: eb.ref('excluded.end_time'), valid_from: eb.ref('excluded.valid_from'),
+        valid_until: eb.ref('excluded.valid_until'),
+      })).where('court_holds.club_id', '=', clubId))
+      .execute()
   }
 }
 

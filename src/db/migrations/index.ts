@@ -1,7 +1,9 @@
 import type { Migration } from 'kysely'
 import * as initial from './0001-initial.js'
+import * as courts from './0002-courts.js'
 
 /** Every migration, in order. Names are permanent: they are recorded in the database. */
 export const migrations: Record<string, Migration> = {
   '0001-initial': initial,
+  '0002-courts': courts,
 }

@@ -1,0 +1,90 @@
+/** The mail outbox: claiming due mails (safely across instances), recording outcomes, and listing. */
+import type { Kysely, Selectable } from 'kysely'
+import { dialectOf } from '../dialect.js'
+import type { Database, MailOutboxTable, MailStatus } from '../schema.js'
+import { isoForDb } from '../values.js'
+
+export type OutboxRow = Selectable<MailOutboxTable>
+
+/**
+ * Marks up to `limit` due mails as being sent by this instance until `leaseUntil`: pending mails
+ * whose time has come, and mails whose previous sender's lease ran out (it crashed mid-send).
+ * PostgreSQL skips rows another instance is claiming; the update re-checks the condition, so a
+ * row claimed meanwhile by another process (SQLite) is not claimed twice.
+ */
+export async function claimDueMails(db: Kysely<Database>, now: number, leaseUntil: number, limit: number): Promise<OutboxRow[]> {
+  const at = isoForDb(now)
+  const postgres = dialectOf(db) === 'postgres'
+  return db.transaction().execute(async (trx) => {
+    let due = trx.selectFrom('mail_outbox').select('id')
+      .where((eb) => eb.or([
+        eb.and([eb('status', '=', 'pending'), eb('next_attempt_at', '<=', at)]),
+        eb.and([eb('status', '=', 'sending'), eb('locked_until', '<=', at)]),
+      ]))
+      .orderBy('next_attempt_at').limit(limit)
+    if (postgres) due = due.forUpdate().skipLocked()
+    const ids = (await due.execute()).map((row) => row.id)
+    if (ids.length === 0) return []
+    return trx.updateTable('mail_outbox')
+      .set((eb) => ({ status: 'sending', locked_until: isoForDb(leaseUntil), attempts: eb('attempts', '+', 1) }))
+      .where('id', 'in', ids)
+      .where((eb) => eb.or([
+        eb.and([eb('status', '=', 'pending'), eb('next_attempt_at', '<=', at)]),
+        eb.and([eb('status', '=', 'sending'), eb('locked_until', '<=', at)]),
+      ]))
+      .returningAll()
+      .execute()
+  })
+}
+
+export async function markSent(db: Kysely<Database>, id: string, now: number): Promise<void> {
+  await db.updateTable('mail_outbox').set({ status: 'sent', sent_at: isoForDb(now), locked_until: null, last_error: null })
+    .where('id', '=', id).execute()
+}
+
+export async function markRetry(db: Kysely<Database>, id: string, nextAttemptAt: number, error: string): Promise<void> {
+  await db.updateTable('mail_outbox')
+    .set({ status: 'pending', next_attempt_at: isoForDb(nextAttemptAt), locked_until: null, last_error: error })
+    .where('id', '=', id).execute()
+}
+
+export async function markFailed(db: Kysely<Database>, id: string, error: string): Promise<void> {
+  await db.updateTable('mail_outbox').set({ status: 'failed', locked_until: null, last_error: error }).where('id', '=', id).execute()
+}
+
+export interface MailSummary {
+  readonly id: string
+  readonly clubId: string
+  readonly bookingId: string | null
+  readonly status: MailStatus
+  readonly recipient: string
+  readonly subject: string
+  readonly attempts: number
+  readonly nextAttemptAt: string
+  readonly lastError: string | null
+  readonly createdAt: string
+  readonly sentAt: string | null
+}
+
+export async function listMails(db: Kysely<Database>, status?: MailStatus): Promise<MailSummary[]> {
+  let query = db.selectFrom('mail_outbox')
+    .select(['id', 'club_id', 'booking_id', 'status', 'recipient_email', 'subject', 'attempts', 'next_attempt_at', 'last_error',
+      'created_at', 'sent_at'])
+    .orderBy('created_at').orderBy('id')
+  if (status !== undefined) query = query.where('status', '=', status)
+  const rows = await query.execute()
+  return rows.map((row) => ({
+    id: row.id, clubId: row.club_id, bookingId: row.booking_id, status: row.status, recipient: row.recipient_email,
+    subject: row.subject, attempts: row.attempts, nextAttemptAt: isoForDb(row.next_attempt_at), lastError: row.last_error,
+    createdAt: isoForDb(row.created_at), sentAt: row.sent_at === null ? null : isoForDb(row.sent_at),
+  }))
+}
+
+/** Puts a failed (or waiting) mail back in line for delivery now. Returns false for unknown or already sent mails. */
+export async function retryMail(db: Kysely<Database>, id: string, now: number): Promise<boolean> {
+  const result = await db.updateTable('mail_outbox')
+    .set({ status: 'pending', next_attempt_at: isoForDb(now), locked_until: null })
+    .where('id', '=', id).where('status', 'in', ['failed', 'pending'])
+    .executeTakeFirst()
+  return result.numUpdatedRows > 0n
+}

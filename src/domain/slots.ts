@@ -1,0 +1,86 @@
+/**
+ * The slot grid of a court and the status of each slot: pure functions of the court, the date,
+ * what occupies the court, and the club's time zone.
+ */
+import { isoWeekday, localToInstant, parseClockTime } from './zoned-time.js'
+
+export const WEEKDAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const
+export type Weekday = (typeof WEEKDAYS)[number]
+
+/** Club-local opening hours per weekday; null or absent: closed that day. close may be "24:00". */
+export type OpeningHours = Partial<Record<Weekday, { open: string, close: string } | null>>
+
+export const DEFAULT_OPENING_HOURS: OpeningHours = Object.fromEntries(WEEKDAYS.map((day) => [day, { open: '08:00', close: '22:00' }]))
+
+export type SlotStatus = 'available' | 'reserved' | 'booked' | 'blocked'
+
+export interface Interval {
+  readonly start: number
+  readonly end: number
+}
+
+export interface CourtGrid {
+  readonly slotMinutes: number
+  readonly openingHours: OpeningHours
+}
+
+/** Opening and closing instants of a court on a local date, or undefined when it is closed. */
+export function openingInterval(court: CourtGrid, date: string, timeZone: string): Interval | undefined {
+  const hours = court.openingHours[WEEKDAYS[isoWeekday(date) - 1] ?? 'mon']
+  if (hours == null) return undefined
+  const open = parseClockTime(hours.open)
+  const close = parseClockTime(hours.close)
+  if (open === undefined || close === undefined || close <= open) return undefined
+  return { start: localToInstant(date, open, timeZone), end: localToInstant(date, close, timeZone) }
+}
+
+/**
+ * The day's slots: from opening, every slot length of real time, as long as a whole slot fits
+ * before closing. A day with a DST change has one slot more or fewer when the court is open
+ * across the change.
+ */
+export function daySlots(court: CourtGrid, date: string, timeZone: string): Interval[] {
+  const opening = openingInterval(court, date, timeZone)
+  if (opening === undefined) return []
+  const length = court.slotMinutes * 60_000
+  const slots: Interval[] = []
+  for (let start = opening.start; start + length <= opening.end; start += length) slots.push({ start, end: start + length })
+  return slots
+}
+
+export function overlaps(a: Interval, b: Interval): boolean {
+  return a.start < b.end && b.start < a.end
+}
+
+export interface Occupancy {
+  readonly blocks: readonly Interval[]
+  readonly reservations: readonly Interval[]
+  readonly bookings: readonly Interval[]
+}
+
+/** blocked > reserved > booked > available. */
+export function slotStatus(slot: Interval, occupancy: Occupancy): SlotStatus {
+  if (occupancy.blocks.some((hold) => overlaps(slot, hold))) return 'blocked'
+  if (occupancy.reservations.some((hold) => overlaps(slot, hold))) return 'reserved'
+  if (occupancy.bookings.some((booking) => overlaps(slot, booking))) return 'booked'
+  return 'available'
+}
+
+export interface WeeklyHold {
+  readonly weekday: number
+  readonly startTime: string
+  readonly endTime: string
+  readonly validFrom: string | null
+  readonly validUntil: string | null
+}
+
+/** The interval a weekly hold occupies on a local date, if it applies that day. */
+export function weeklyHoldOn(hold: WeeklyHold, date: string, timeZone: string): Interval | undefined {
+  if (isoWeekday(date) !== hold.weekday) return undefined
+  if (hold.validFrom !== null && date < hold.validFrom) return undefined
+  if (hold.validUntil !== null && date > hold.validUntil) return undefined
+  const start = parseClockTime(hold.startTime)
+  const end = parseClockTime(hold.endTime)
+  if (start === undefined || end === undefined || end <= start) return undefined
+  return { start: localToInstant(date, start, timeZone), end: localToInstant(date, end, timeZone) }
+}

@@ -1,0 +1,88 @@
+/**
+ * Where mail goes: an SMTP relay (SMTP_URL) through nodemailer, or, without one, `.eml` files in
+ * DATA_DIR/mail named after the outbox id (a resend overwrites its file rather than adding one).
+ */
+import fs from 'node:fs/promises'
+import path from 'node:path'
+import nodemailer from 'nodemailer'
+import type { SendMailOptions, Transporter } from 'nodemailer'
+
+export interface OutgoingMail {
+  readonly id: string
+  readonly messageId: string
+  readonly from: string
+  readonly to: { readonly name: string, readonly address: string }
+  readonly subject: string
+  readonly text: string
+  readonly html: string
+  readonly ics: string | null
+}
+
+export interface MailTransport {
+  readonly description: string
+  send(mail: OutgoingMail): Promise<void>
+  close(): void
+}
+
+/** The relay refused the message for good (5xx): retrying cannot help. */
+export function isPermanentMailError(error: unknown): boolean {
+  const code = (error as { responseCode?: unknown } | null)?.responseCode
+  return typeof code === 'number' && code >= 500 && code < 600
+}
+
+function message(mail: OutgoingMail): SendMailOptions {
+  return {
+    messageId: mail.messageId,
+    from: mail.from,
+    to: { name: mail.to.name, address: mail.to.address },
+    subject: mail.subject,
+    text: mail.text,
+    html: mail.html,
+    attachments: mail.ics === null ? [] : [{
+      filename: 'booking.ics',
+      content: mail.ics,
+      contentType: 'text/calendar; charset=utf-8; method=PUBLISH',
+    }],
+  }
+}
+
+export function smtpTransport(smtpUrl: string): MailTransport {
+  const url = new URL(smtpUrl)
+  const secure = url.protocol === 'smtps:'
+  const transporter: Transporter = nodemailer.createTransport({
+    host: url.hostname,
+    port: url.port === '' ? (secure ? 465 : 587) : Number(url.port),
+    secure,
+    ...(url.username === '' ? {} : { auth: { user: decodeURIComponent(url.username), pass: decodeURIComponent(url.password) } }),
+    // An unreachable relay fails the attempt quickly; the outbox retries later.
+    connectionTimeout: 10_000,
+    greetingTimeout: 10_000,
+    socketTimeout: 30_000,
+  })
+  return {
+    description: `SMTP ${url.hostname}:${url.port === '' ? (secure ? '465' : '587') : url.port}`,
+    async send(mail) {
+      await transporter.sendMail(message(mail))
+    },
+    close() {
+      transporter.close()
+    },
+  }
+}
+
+export function fileTransport(directory: string): MailTransport {
+  const transporter = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'windows' })
+  return {
+    description: `files in ${directory}`,
+    async send(mail) {
+      const info = await transporter.sendMail(message(mail)) as { message: Buffer }
+      await fs.mkdir(directory, { recursive: true })
+      const file = path.join(directory, `${mail.id}.eml`)
+      await fs.writeFile(`${file}.tmp`, info.message)
+      await fs.rename(`${file}.tmp`, file)
+    },
+    close() {
+      transporter.close()
+    },
+  }
+}

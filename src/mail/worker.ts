@@ -1,0 +1,145 @@
+/**
+ * Delivers the outbox. Each round claims a batch of due mails under a lease, sends each with its
+ * stored Message-ID, and records the outcome: sent; retry later with exponential back-off (30 s,
+ * 1 min, 2 min … capped at 2 h, about 16 hours in all); or failed for good (a 5xx answer from the
+ * relay, or attempts exhausted), visible in `club-platform mail list --failed`. A process that dies
+ * mid-send leaves a lease that runs out, and the mail is sent again with the same Message-ID.
+ */
+import type { Kysely } from 'kysely'
+import type { Clock } from '../clock.js'
+import { claimDueMails, markFailed, markRetry, markSent } from '../db/repositories/outbox.js'
+import type { OutboxRow } from '../db/repositories/outbox.js'
+import type { Database } from '../db/schema.js'
+import { isPermanentMailError } from './transport.js'
+import type { MailTransport } from './transport.js'
+
+export interface MailWorkerOptions {
+  readonly pollMs?: number
+  readonly batchSize?: number
+  readonly leaseMs?: number
+  readonly maxAttempts?: number
+  readonly onError?: (error: unknown, context: string) => void
+}
+
+export const RETRY_BASE_MS = 30_000
+export const RETRY_CAP_MS = 2 * 3_600_000
+
+export function retryDelayMs(attempts: number): number {
+  return Math.min(RETRY_BASE_MS * 2 ** Math.max(0, attempts - 1), RETRY_CAP_MS)
+}
+
+export class MailWorker {
+  private readonly pollMs: number
+  private readonly batchSize: number
+  private readonly leaseMs: number
+  private readonly maxAttempts: number
+  private readonly onError: (error: unknown, context: string) => void
+  private timer: NodeJS.Timeout | undefined
+  private running: Promise<void> | undefined
+  private again = false
+  private stopped = true
+
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly clock: Clock,
+    private readonly transport: MailTransport,
+    private readonly from: string,
+    options: MailWorkerOptions = {},
+  ) {
+    this.pollMs = options.pollMs ?? 1_000
+    this.batchSize = options.batchSize ?? 10
+    this.leaseMs = options.leaseMs ?? 5 * 60_000
+    this.maxAttempts = options.maxAttempts ?? 15
+    this.onError = options.onError ?? (() => undefined)
+  }
+
+  get transportDescription(): string {
+    return this.transport.description
+  }
+
+  /** Starts polling; wake() makes it look at once (after a booking). */
+  start(): void {
+    if (!this.stopped) return
+    this.stopped = false
+    this.schedule(0)
+  }
+
+  wake(): void {
+    if (this.stopped) return
+    if (this.running !== undefined) {
+      this.again = true
+      return
+    }
+    this.schedule(0)
+  }
+
+  /** Stops after the mail being sent now; waits for it. */
+  async stop(): Promise<void> {
+    this.stopped = true
+    clearTimeout(this.timer)
+    await this.running
+    this.transport.close()
+  }
+
+  /** One round: claims and sends what is due. Returns how many mails it handled. */
+  async runOnce(): Promise<number> {
+    const now = this.clock.now()
+    const claimed = await claimDueMails(this.db, now, now + this.leaseMs, this.batchSize)
+    for (const mail of claimed) {
+      if (this.stopped && this.running === undefined) break
+      await this.deliver(mail)
+    }
+    return claimed.length
+  }
+
+  private schedule(delay: number): void {
+    clearTimeout(this.timer)
+    this.timer = setTimeout(() => {
+      this.running = this.runOnce()
+        .then((handled) => {
+          if (handled === this.batchSize) this.again = true
+        })
+        .catch((error: unknown) => {
+          this.onError(error, 'claiming mail')
+        })
+        .finally(() => {
+          this.running = undefined
+          if (this.stopped) return
+          const next = this.again ? 0 : this.pollMs
+          this.again = false
+          this.schedule(next)
+        })
+    }, delay)
+    this.timer.unref()
+  }
+
+  private async deliver(mail: OutboxRow): Promise<void> {
+    try {
+      await this.transport.send({
+        id: mail.id,
+        messageId: mail.message_id,
+        from: this.from,
+        to: { name: mail.recipient_name, address: mail.recipient_email },
+        subject: mail.subject,
+        text: mail.text_body,
+        html: mail.html_body,
+        ics: mail.ics,
+      })
+    } catch (error) {
+      const reason = error instanceof Error ? error.message.slice(0, 500) : String(error)
+      try {
+        if (isPermanentMailError(error) || mail.attempts >= this.maxAttempts) await markFailed(this.db, mail.id, reason)
+        else await markRetry(this.db, mail.id, this.clock.now() + retryDelayMs(mail.attempts), reason)
+      } catch (recordError) {
+        // The lease runs out and the mail is tried again.
+        this.onError(recordError, 'recording a failed send')
+      }
+      return
+    }
+    try {
+      await markSent(this.db, mail.id, this.clock.now())
+    } catch (error) {
+      this.onError(error, 'recording a sent mail')
+    }
+  }
+}

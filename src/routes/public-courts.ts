@@ -1,0 +1,126 @@
+/**
+ * The public court endpoints: no key, CORS for any origin (and only here), a token bucket per
+ * client IP. Booking problems are all `invalid-booking` or `slot-conflict`, so a booking page
+ * can tell "choose another slot" from "fix the request".
+ */
+import cors from '@fastify/cors'
+import { Type } from '@sinclair/typebox'
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import type { AppContext } from '../context.js'
+import { findClubBySlug } from '../db/repositories/clubs.js'
+import type { Club } from '../db/repositories/clubs.js'
+import { ClubNotFound, InvalidBooking } from '../domain/errors.js'
+import { localDateOf } from '../domain/zoned-time.js'
+import { API_PREFIX } from '../http/problem-types.js'
+import { ProblemError, sendProblem, toProblemError } from '../http/problems.js'
+import { jsonResponse, problemResponse, RETRY_AFTER_HEADER } from '../http/responses.js'
+import { Reference } from '../schemas/common.js'
+import { BookingCreated, BookingRequest, ClubSlugParams, CourtsQuery, CourtsResponse } from '../schemas/court.js'
+import { bookCourt, courtDay } from '../services/bookings.js'
+
+export const PUBLIC_PREFIX = `${API_PREFIX}/public`
+const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/
+
+async function clubOf(context: AppContext, slug: string): Promise<Club> {
+  const club = await findClubBySlug(context.db, slug)
+  if (club === undefined) throw new ClubNotFound(slug)
+  return club
+}
+
+/** On the booking endpoint every malformed request is an invalid booking (contract §4). */
+function bookingErrorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  const problem = toProblemError(error)
+  if (problem.kind === 'validation-error') {
+    return sendProblem(request, reply, new ProblemError('invalid-booking', problem.message, {}, problem.invalidParams))
+  }
+  if (problem.kind === 'internal-error') request.log.error({ err: error }, 'request failed')
+  return sendProblem(request, reply, problem)
+}
+
+export async function publicCourtsRoutes(app: FastifyInstance, context: AppContext): Promise<void> {
+  await app.register(async (scope) => {
+    await scope.register(cors, {
+      origin: '*',
+      methods: ['GET', 'POST'],
+      allowedHeaders: ['Content-Type', 'Idempotency-Key'],
+      exposedHeaders: ['Retry-After', 'X-Request-Id', 'Idempotent-Replayed'],
+      credentials: false,
+      maxAge: 600,
+    })
+
+    scope.get('/:clubSlug/courts', {
+      config: { access: { public: true } },
+      onRequest: context.publicLimits.listing.hook(),
+      schema: {
+        operationId: 'listCourtSlots',
+        summary: 'Court availability',
+        description: 'Every active court of the club with its slots on a date and their status. No key needed; '
+          + 'CORS-enabled for any origin. Limited per client IP.',
+        tags: ['Courts (public)'],
+        security: [],
+        params: ClubSlugParams,
+        querystring: CourtsQuery,
+        response: {
+          200: jsonResponse('The slots of every active court on the date.', CourtsResponse),
+          400: problemResponse('The date is not a valid YYYY-MM-DD date, or an unknown parameter was sent.'),
+          404: problemResponse('No club has this slug (`club-not-found`).'),
+          429: problemResponse('Too many requests from this client.', RETRY_AFTER_HEADER),
+          500: problemResponse('The service failed unexpectedly.'),
+          503: problemResponse('The service is temporarily unavailable.', RETRY_AFTER_HEADER),
+        },
+      },
+    }, async (request) => {
+      const { clubSlug } = request.params as { clubSlug: string }
+      const { date } = request.query as { date?: string }
+      const club = await clubOf(context, clubSlug)
+      const day = date ?? localDateOf(context.clock.now(), club.timezone)
+      return { date: day, timezone: club.timezone, courts: await courtDay(context.db, club, day) }
+    })
+
+    scope.post('/:clubSlug/courts/book', {
+      config: { access: { public: true } },
+      onRequest: context.publicLimits.booking.hook(),
+      errorHandler: bookingErrorHandler,
+      schema: {
+        operationId: 'bookCourt',
+        summary: 'Book a court',
+        description: 'Books one or more consecutive slots of a court for a guest or a club member and sends a confirmation '
+          + 'e-mail. Send an `Idempotency-Key` header to make retries safe: a repeated request with the same key and body '
+          + 'gets the original answer. No key needed; CORS-enabled. Limited per client IP.',
+        tags: ['Courts (public)'],
+        security: [],
+        params: ClubSlugParams,
+        headers: Type.Object({
+          'idempotency-key': Type.Optional(Type.String({ description: 'Any 1–255 printable ASCII characters, unique per '
+            + 'booking attempt (e.g. a UUID); remembered per club.' })),
+        }),
+        body: Reference(BookingRequest),
+        response: {
+          201: jsonResponse('Booked; the confirmation e-mail is on its way.', BookingCreated),
+          400: problemResponse('`invalid-booking`: the request can never succeed as sent (detail says why); '
+            + '`slot-conflict`: the time is already booked, reserved or blocked.'),
+          404: problemResponse('No club has this slug (`club-not-found`).'),
+          413: problemResponse('The request body is too large.'),
+          415: problemResponse('The request body is not application/json.'),
+          429: problemResponse('Too many booking requests from this client.', RETRY_AFTER_HEADER),
+          500: problemResponse('The service failed unexpectedly.'),
+          503: problemResponse('The service is temporarily unavailable.', RETRY_AFTER_HEADER),
+        },
+      },
+    }, async (request, reply) => {
+      const { clubSlug } = request.params as { clubSlug: string }
+      const key = request.headers['idempotency-key']
+      if (key !== undefined && (typeof key !== 'string' || !IDEMPOTENCY_KEY.test(key))) {
+        throw new InvalidBooking('Idempotency-Key must be 1–255 printable ASCII characters.')
+      }
+      const club = await clubOf(context, clubSlug)
+      const outcome = await bookCourt(context.db, context.clock, {
+        maxOpenPerEmail: context.config.booking.maxOpenPerEmail,
+        mailFrom: context.config.mail.from,
+      }, club, request.body as BookingRequest, key)
+      if (!outcome.replayed) context.mail.wake()
+      else void reply.header('idempotent-replayed', 'true')
+      return reply.code(201).send({ success: true, booking_id: outcome.bookingId })
+    })
+  }, { prefix: PUBLIC_PREFIX })
+}

@@ -1,0 +1,204 @@
+/**
+ * Court availability and booking. The rules (grid, hours, horizon, length, fair use) are checked
+ * first; then, in one transaction that holds the court's lock, the overlap check, the booking,
+ * its idempotency record and its confirmation mail are written together — no booking without its
+ * mail, no mail without its booking.
+ */
+import { createHash, randomUUID } from 'node:crypto'
+import type { Kysely } from 'kysely'
+import type { Clock } from '../clock.js'
+import type { Club } from '../db/repositories/clubs.js'
+import { findCourt, listActiveCourts, occupancyOf } from '../db/repositories/courts.js'
+import type { Court, StoredOccupancy } from '../db/repositories/courts.js'
+import { isExclusionViolation, isUniqueViolation, lockCourtForBooking } from '../db/dialect.js'
+import type { Database } from '../db/schema.js'
+import { isoForDb } from '../db/values.js'
+import { InvalidBooking, SlotConflict } from '../domain/errors.js'
+import { daySlots, openingInterval, overlaps, slotStatus, weeklyHoldOn } from '../domain/slots.js'
+import type { Interval, Occupancy, SlotStatus } from '../domain/slots.js'
+import { formatInZone, localDateOf, localToInstant } from '../domain/zoned-time.js'
+import { renderBookingConfirmation } from '../mail/booking-confirmation.js'
+
+const DAY = 86_400_000
+
+export interface CourtSlot {
+  court_id: string
+  court_name: string
+  start_time: string
+  end_time: string
+  status: SlotStatus
+}
+
+/** Every active court's slots on a local date, with status. */
+export async function courtDay(db: Kysely<Database>, club: Club, date: string): Promise<CourtSlot[]> {
+  const courts = await listActiveCourts(db, club.id)
+  const window = { start: localToInstant(date, 0, club.timezone), end: localToInstant(date, 1440, club.timezone) }
+  const stored = await occupancyOf(db, club.id, courts.map((court) => court.id), window)
+  return courts.flatMap((court) => {
+    const occupancy = occupancyOn(stored.get(court.id), date, club.timezone)
+    return daySlots(court, date, club.timezone).map((slot) => ({
+      court_id: court.id,
+      court_name: court.name,
+      start_time: formatInZone(slot.start, club.timezone),
+      end_time: formatInZone(slot.end, club.timezone),
+      status: slotStatus(slot, occupancy),
+    }))
+  })
+}
+
+function occupancyOn(stored: StoredOccupancy | undefined, date: string, timeZone: string): Occupancy {
+  if (stored === undefined) return { blocks: [], reservations: [], bookings: [] }
+  const weekly = (holds: StoredOccupancy['weeklyBlocks']) =>
+    holds.map((hold) => weeklyHoldOn(hold, date, timeZone)).filter((hold) => hold !== undefined)
+  return {
+    blocks: [...stored.blocks, ...weekly(stored.weeklyBlocks)],
+    reservations: [...stored.reservations, ...weekly(stored.weeklyReservations)],
+    bookings: stored.bookings,
+  }
+}
+
+export interface BookingInput {
+  readonly court_id: string
+  readonly start_time: string
+  readonly end_time: string
+  readonly booker_name: string
+  readonly booker_email: string
+  readonly notes?: string | undefined
+}
+
+export interface BookingSettings {
+  readonly maxOpenPerEmail: number
+  readonly mailFrom: string
+}
+
+export interface BookingOutcome {
+  readonly bookingId: string
+  /** True when an Idempotency-Key matched an earlier request: nothing new was written. */
+  readonly replayed: boolean
+}
+
+export async function bookCourt(
+  db: Kysely<Database>,
+  clock: Clock,
+  settings: BookingSettings,
+  club: Club,
+  input: BookingInput,
+  idempotencyKey?: string,
+): Promise<BookingOutcome> {
+  const requestHash = hashRequest(input)
+  if (idempotencyKey !== undefined) {
+    const earlier = await replay(db, club.id, idempotencyKey, requestHash)
+    if (earlier !== undefined) return earlier
+  }
+  const now = clock.now()
+  const court = await findCourt(db, club.id, input.court_id.toLowerCase())
+  if (court?.active !== true) throw new InvalidBooking(`court_id: ${input.court_id} is not an active court of this club.`)
+  const interval = checkBookingTimes(court, club.timezone, input, now)
+  const email = input.booker_email.trim().toLowerCase()
+  const bookingId = randomUUID()
+  try {
+    await db.transaction().execute(async (trx) => {
+      await lockCourtForBooking(trx, court.id)
+      const open = await trx.selectFrom('bookings').select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('club_id', '=', club.id).where('booker_email', '=', email).where('ends_at', '>', isoForDb(now))
+        .executeTakeFirstOrThrow()
+      if (open.n >= settings.maxOpenPerEmail) {
+        throw new InvalidBooking(`booker_email: this address already holds ${String(open.n)} upcoming bookings at this club, `
+          + `the most allowed (${String(settings.maxOpenPerEmail)}).`)
+      }
+      const stored = (await occupancyOf(trx, club.id, [court.id], interval)).get(court.id)
+      const occupancy = occupancyOn(stored, localDateOf(interval.start, club.timezone), club.timezone)
+      const taken = occupancy.blocks.some((hold) => overlaps(hold, interval))
+        ? 'blocked'
+        : occupancy.reservations.some((hold) => overlaps(hold, interval))
+          ? 'reserved by the club'
+          : occupancy.bookings.some((booking) => overlaps(booking, interval)) ? 'already booked' : undefined
+      if (taken !== undefined) throw new SlotConflict(`The requested time on ${court.name} is ${taken}.`)
+
+      const member = await trx.selectFrom('members').select('id').where('club_id', '=', club.id).where('email', '=', email)
+        .executeTakeFirst()
+      const notes = input.notes === undefined || input.notes.trim() === '' ? null : input.notes
+      const bookerName = input.booker_name.trim()
+      await trx.insertInto('bookings').values({
+        id: bookingId, club_id: club.id, court_id: court.id, starts_at: isoForDb(interval.start), ends_at: isoForDb(interval.end),
+        booker_name: bookerName, booker_email: email, member_id: member?.id ?? null, notes, created_at: isoForDb(now),
+      }).execute()
+      if (idempotencyKey !== undefined) {
+        await trx.insertInto('booking_requests').values({
+          club_id: club.id, idempotency_key: idempotencyKey, request_hash: requestHash, booking_id: bookingId, created_at: isoForDb(now),
+        }).execute()
+      }
+      const mail = renderBookingConfirmation({
+        bookingId, clubName: club.name, timezone: club.timezone, courtName: court.name, start: interval.start, end: interval.end,
+        bookerName, notes, createdAt: now,
+      })
+      const mailId = randomUUID()
+      await trx.insertInto('mail_outbox').values({
+        id: mailId, club_id: club.id, booking_id: bookingId, message_id: `<${mailId}@${senderDomain(settings.mailFrom)}>`,
+        recipient_name: bookerName, recipient_email: input.booker_email.trim(), subject: mail.subject, text_body: mail.text,
+        html_body: mail.html, ics: mail.ics, status: 'pending', attempts: 0, next_attempt_at: isoForDb(now), created_at: isoForDb(now),
+      }).execute()
+    })
+  } catch (error) {
+    // A concurrent request with the same Idempotency-Key committed first: answer as it was answered.
+    if (idempotencyKey !== undefined && (isUniqueViolation(error) || error instanceof SlotConflict)) {
+      const earlier = await replay(db, club.id, idempotencyKey, requestHash)
+      if (earlier !== undefined) return earlier
+    }
+    if (isExclusionViolation(error)) throw new SlotConflict(`The requested time on ${court.name} is already booked.`)
+    throw error
+  }
+  return { bookingId, replayed: false }
+}
+
+async function replay(db: Kysely<Database>, clubId: string, key: string, requestHash: string): Promise<BookingOutcome | undefined> {
+  const earlier = await db.selectFrom('booking_requests').select(['request_hash', 'booking_id'])
+    .where('club_id', '=', clubId).where('idempotency_key', '=', key).executeTakeFirst()
+  if (earlier === undefined) return undefined
+  if (earlier.request_hash !== requestHash) {
+    throw new InvalidBooking('Idempotency-Key: this key was already used for a different booking request.')
+  }
+  return { bookingId: earlier.booking_id, replayed: true }
+}
+
+function hashRequest(input: BookingInput): string {
+  const canonical = [input.court_id.toLowerCase(), Date.parse(input.start_time), Date.parse(input.end_time), input.booker_name.trim(),
+    input.booker_email.trim().toLowerCase(), input.notes ?? '']
+  return createHash('sha256').update(JSON.stringify(canonical)).digest('hex')
+}
+
+function senderDomain(from: string): string {
+  return /@([A-Za-z0-9.-]+)>?\s*$/.exec(from)?.[1] ?? 'club-platform.invalid'
+}
+
+/** The rules a booking's times must meet; returns the interval or throws InvalidBooking saying what is wrong. */
+export function checkBookingTimes(court: Court, timeZone: string, input: BookingInput, now: number): Interval {
+  const start = Date.parse(input.start_time)
+  const end = Date.parse(input.end_time)
+  if (end <= start) throw new InvalidBooking('end_time must be after start_time.')
+  if (start <= now) throw new InvalidBooking('start_time is in the past; book a slot that has not started yet.')
+  if (start >= now + court.bookingHorizonDays * DAY) {
+    throw new InvalidBooking(`start_time is beyond the booking horizon: ${court.name} can be booked at most `
+      + `${String(court.bookingHorizonDays)} days ahead.`)
+  }
+  const date = localDateOf(start, timeZone)
+  const opening = openingInterval(court, date, timeZone)
+  if (opening === undefined) throw new InvalidBooking(`${court.name} is closed on ${date}.`)
+  if (start < opening.start || end > opening.end) {
+    throw new InvalidBooking(`The booking lies outside the opening hours of ${court.name} on ${date} `
+      + `(${formatInZone(opening.start, timeZone).slice(11, 16)}–${formatInZone(opening.end, timeZone).slice(11, 16)}).`)
+  }
+  const slots = daySlots(court, date, timeZone)
+  const first = slots.findIndex((slot) => slot.start === start)
+  const last = slots.findIndex((slot) => slot.end === end)
+  if (first === -1 || last === -1) {
+    throw new InvalidBooking(`The times are not on the slot grid of ${court.name}: slots last ${String(court.slotMinutes)} `
+      + `minutes from ${formatInZone(opening.start, timeZone).slice(11, 16)}; start_time and end_time must be slot boundaries.`)
+  }
+  const count = last - first + 1
+  if (count > court.maxSlotsPerBooking) {
+    throw new InvalidBooking(`A booking of ${court.name} may cover at most ${String(court.maxSlotsPerBooking)} slots; this one covers `
+      + `${String(count)}.`)
+  }
+  return { start, end }
+}
