@@ -93,7 +93,8 @@ export async function buildApp(context: AppContext, options: AppOptions = {}): P
   registerProblemHandlers(app)
   registerAccessControl(app, context.apiKeys, {
     isPublicInfrastructure: (route) => route.url.startsWith(DOCS_PATH)
-      || (route.url === `${PUBLIC_PREFIX}/*` && [route.method].flat().every((method) => method === 'OPTIONS')),
+      // @fastify/cors answers preflights of the public endpoints through one OPTIONS wildcard route.
+      || (route.url === `${PUBLIC_PREFIX}*` && [route.method].flat().every((method) => method === 'OPTIONS')),
   })
   registerStrictQuery(app)
   const routeMethods = collectRouteMethods(app, (url) => url.startsWith(API_PREFIX) && !url.startsWith(DOCS_PATH))

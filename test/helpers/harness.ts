@@ -53,12 +53,19 @@ export interface Harness {
   createKey(clubId: string, scopes?: readonly Scope[], expiresAt?: string | null): Promise<{ key: string, id: string }>
 }
 
-export async function startHarness(dialect: DialectName): Promise<Harness & { close(): Promise<void> }> {
+export interface HarnessOptions {
+  /** Settings on top of the test database's (e.g. rate limits, SMTP_URL). */
+  readonly env?: Record<string, string>
+}
+
+export async function startHarness(dialect: DialectName, options: HarnessOptions = {}): Promise<Harness & { close(): Promise<void> }> {
   const database = await createTestDatabase(dialect)
   const clock = new ManualClock(START)
   const queries: string[] = []
   const statements: { sql: string, parameters: readonly unknown[] }[] = []
-  const config = readConfig({ ...database.env, LOG_LEVEL: 'silent' })
+  // Public rate limits are generous unless a test sets them: most tests are not about them.
+  const config = readConfig({ PUBLIC_RATE_CAPACITY: '100000', BOOKING_RATE_CAPACITY: '100000', ...database.env, LOG_LEVEL: 'silent',
+    ...options.env })
   const context = await createContext(config, {
     clock,
     migrate: true,
@@ -115,10 +122,14 @@ export async function startHarness(dialect: DialectName): Promise<Harness & { cl
 }
 
 /** Starts a harness before the suite's tests and stops it after; read `.current` inside tests. */
-export function useHarness(dialect: DialectName, setup?: (harness: Harness) => Promise<void>): { current: Harness } {
+export function useHarness(
+  dialect: DialectName,
+  setup?: (harness: Harness) => Promise<void>,
+  options: HarnessOptions = {},
+): { current: Harness } {
   const holder: { current?: Harness & { close(): Promise<void> } } = {}
   beforeAll(async () => {
-    holder.current = await startHarness(dialect)
+    holder.current = await startHarness(dialect, options)
     await setup?.(holder.current)
   })
   afterAll(async () => {
