@@ -166,6 +166,12 @@ export function isExclusionViolation(error: unknown): boolean {
   return errorCode(error) === '23P01'
 }
 
+/** A transaction aborted only because of a concurrent one (deadlock, serialization failure): running it again is safe. */
+export function isTransientConflict(error: unknown): boolean {
+  const code = errorCode(error)
+  return code === '40P01' || code === '40001'
+}
+
 export function isUniqueViolation(error: unknown): boolean {
   const code = errorCode(error)
   return code === '23505' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY' || code === 'SQLITE_CONSTRAINT_UNIQUE'

@@ -10,7 +10,7 @@ import type { Clock } from '../clock.js'
 import type { Club } from '../db/repositories/clubs.js'
 import { findCourt, listActiveCourts, occupancyOf } from '../db/repositories/courts.js'
 import type { Court, StoredOccupancy } from '../db/repositories/courts.js'
-import { isExclusionViolation, isUniqueViolation, lockCourtForBooking } from '../db/dialect.js'
+import { isExclusionViolation, isTransientConflict, isUniqueViolation, lockCourtForBooking } from '../db/dialect.js'
 import type { Database } from '../db/schema.js'
 import { isoForDb } from '../db/values.js'
 import { InvalidBooking, SlotConflict } from '../domain/errors.js'
@@ -97,7 +97,7 @@ export async function bookCourt(
   const email = input.booker_email.trim().toLowerCase()
   const bookingId = randomUUID()
   try {
-    await db.transaction().execute(async (trx) => {
+    await withRetries(() => db.transaction().execute(async (trx) => {
       await lockCourtForBooking(trx, court.id)
       const open = await trx.selectFrom('bookings').select((eb) => eb.fn.countAll<number>().as('n'))
         .where('club_id', '=', club.id).where('booker_email', '=', email).where('ends_at', '>', isoForDb(now))
@@ -138,10 +138,10 @@ export async function bookCourt(
         recipient_name: bookerName, recipient_email: input.booker_email.trim(), subject: mail.subject, text_body: mail.text,
         html_body: mail.html, ics: mail.ics, status: 'pending', attempts: 0, next_attempt_at: isoForDb(now), created_at: isoForDb(now),
       }).execute()
-    })
+    }))
   } catch (error) {
     // A concurrent request with the same Idempotency-Key committed first: answer as it was answered.
-    if (idempotencyKey !== undefined && (isUniqueViolation(error) || error instanceof SlotConflict)) {
+    if (idempotencyKey !== undefined && (isUniqueViolation(error) || isExclusionViolation(error) || error instanceof SlotConflict)) {
       const earlier = await replay(db, club.id, idempotencyKey, requestHash)
       if (earlier !== undefined) return earlier
     }
@@ -149,6 +149,17 @@ export async function bookCourt(
     throw error
   }
   return { bookingId, replayed: false }
+}
+
+/** Runs a transaction again (up to three times) when the database aborted it only because of a concurrent one. */
+async function withRetries<T>(transaction: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await transaction()
+    } catch (error) {
+      if (attempt >= 3 || !isTransientConflict(error)) throw error
+    }
+  }
 }
 
 async function replay(db: Kysely<Database>, clubId: string, key: string, requestHash: string): Promise<BookingOutcome | undefined> {

@@ -1,0 +1,202 @@
+import { randomUUID } from 'node:crypto'
+import { sql } from 'kysely'
+import { expect, it } from 'vitest'
+import { isoForDb } from '../src/db/values.js'
+import { describeEachDatabase } from './helpers/databases.js'
+import { COURT, TUESDAY, setUpCourts } from './helpers/courts.js'
+import { START, useHarness } from './helpers/harness.js'
+import type { ApiResponse } from './helpers/harness.js'
+
+interface Problem { type: string, detail: string }
+const BOOK = '/api/v1/public/riverside/courts/book'
+const at = (time: string, date = TUESDAY) => `${date}T${time}:00+02:00`
+
+describeEachDatabase('court booking', (dialect) => {
+  let clubId = ''
+  let otherCourt = ''
+  const harness = useHarness(dialect, async (h) => {
+    ({ clubId } = await setUpCourts(h, 'riverside'))
+    const other = await h.createClub('elsewhere')
+    otherCourt = randomUUID()
+    const { importClubData } = await import('../src/services/import.js')
+    await importClubData(h.context.db, h.clock, other.id, { courts: [{ id: otherCourt, name: 'Foreign court' }] })
+  })
+  let counter = 0
+  const booking = (overrides: Record<string, unknown> = {}) => ({
+    court_id: COURT.a, start_time: at('08:00'), end_time: at('09:00'), booker_name: 'Gina Guest',
+    booker_email: `guest${String(++counter)}@example.org`, ...overrides,
+  })
+  const book = (payload: unknown, headers: Record<string, string> = {}, path = BOOK) =>
+    harness.current.request({ method: 'POST', url: path, payload: payload as Record<string, unknown>, headers })
+  const expectProblem = (response: ApiResponse, type: string, detail?: RegExp) => {
+    expect(response.status, response.body).toBe(type === 'club-not-found' ? 404 : 400)
+    const problem = response.json<Problem>()
+    expect(problem.type).toBe(`/api/v1/problems/${type}`)
+    if (detail) expect(problem.detail).toMatch(detail)
+  }
+  const count = async (table: 'bookings' | 'mail_outbox') => (await harness.current.context.db.selectFrom(table)
+    .select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n
+
+  it('books a free slot: 201 with the id, the slot shows booked, and one mail waits in the outbox', async () => {
+    const response = await book(booking({ start_time: at('13:00'), end_time: at('15:00'), notes: 'Bring balls' }))
+    expect(response.status).toBe(201)
+    const body = response.json<{ success: boolean, booking_id: string }>()
+    expect(body.success).toBe(true)
+    expect(body.booking_id).toMatch(/^[0-9a-f-]{36}$/)
+    const slots = (await harness.current.request({ url: `/api/v1/public/riverside/courts?date=${TUESDAY}` }))
+      .json<{ courts: { court_id: string, start_time: string, status: string }[] }>().courts
+      .filter((slot) => slot.court_id === COURT.a && ['13:00', '14:00'].includes(slot.start_time.slice(11, 16)))
+    expect(slots.map((slot) => slot.status)).toEqual(['booked', 'booked'])
+    const mail = await harness.current.context.db.selectFrom('mail_outbox').selectAll()
+      .where('booking_id', '=', body.booking_id).execute()
+    expect(mail).toHaveLength(1)
+    expect(mail[0]).toMatchObject({ status: 'pending', recipient_name: 'Gina Guest' })
+    expect(mail[0]?.text_body).toContain(body.booking_id)
+  })
+
+  it('links a booking by a member\'s e-mail (any case) to the member, and a stranger\'s to nobody', async () => {
+    const member = (await book(booking({ court_id: COURT.b, start_time: at('18:00'), end_time: at('18:30'),
+      booker_email: 'MARA@example.ORG' }))).json<{ booking_id: string }>()
+    const guest = (await book(booking({ court_id: COURT.b, start_time: at('18:30'), end_time: at('19:00') })))
+      .json<{ booking_id: string }>()
+    const rows = await harness.current.context.db.selectFrom('bookings').select(['id', 'member_id'])
+      .where('id', 'in', [member.booking_id, guest.booking_id]).execute()
+    expect(rows.find((row) => row.id === member.booking_id)?.member_id).not.toBeNull()
+    expect(rows.find((row) => row.id === guest.booking_id)?.member_id).toBeNull()
+  })
+
+  it.each([
+    ['an unknown court', { court_id: randomUUID() }, /not an active court/],
+    ['an inactive court', { court_id: COURT.inactive }, /not an active court/],
+    ['a start off the grid', { start_time: at('08:30'), end_time: at('09:30') }, /slot grid/],
+    ['an end off the grid', { end_time: at('09:15') }, /slot grid/],
+    ['a time outside opening hours', { start_time: at('06:00'), end_time: at('07:00') }, /outside the opening hours/],
+    ['a closed day', { court_id: COURT.b, start_time: at('18:00', '2026-06-20'), end_time: at('18:30', '2026-06-20') }, /closed on/],
+    ['a start in the past', { start_time: at('08:00', '2026-06-15'), end_time: at('09:00', '2026-06-15') }, /past/],
+    ['a start beyond the horizon', { start_time: at('08:00', '2026-06-30'), end_time: at('09:00', '2026-06-30') }, /horizon/],
+    ['too many slots', { start_time: at('08:00'), end_time: at('11:00') }, /at most 2 slots/],
+    ['an end before the start', { start_time: at('09:00'), end_time: at('08:00') }, /after start_time/],
+    ['an end equal to the start', { end_time: at('08:00') }, /after start_time/],
+    ['a time without offset', { start_time: `${TUESDAY}T08:00:00` }, /start_time/],
+    ['a bad e-mail', { booker_email: 'not-an-email' }, /booker_email/],
+    ['an empty name', { booker_name: '' }, /booker_name/],
+    ['a name with a line break', { booker_name: 'Eve\r\nBcc: victim@example.org' }, /booker_name/],
+    ['a name that is too long', { booker_name: 'x'.repeat(101) }, /booker_name/],
+    ['notes that are too long', { notes: 'x'.repeat(501) }, /notes/],
+    ['an unknown field', { price: 0 }, /price/],
+    ['a missing field', { court_id: undefined }, /court_id/],
+    ['a court id that is not a uuid', { court_id: 'court-1' }, /court_id/],
+  ])('refuses %s as invalid-booking and changes nothing', async (_case, overrides, detail) => {
+    const before = await count('bookings')
+    expectProblem(await book(JSON.parse(JSON.stringify(booking(overrides))) as unknown), 'invalid-booking', detail)
+    expect(await count('bookings')).toBe(before)
+  })
+
+  it('refuses a court of another club as invalid-booking', async () => {
+    expectProblem(await book(booking({ court_id: otherCourt })), 'invalid-booking', /not an active court/)
+  })
+
+  it.each([
+    ['not JSON', '{ nope', 'application/json'],
+    ['not an object', '[1, 2]', 'application/json'],
+    ['empty', '', 'application/json'],
+  ])('refuses a body that is %s as invalid-booking', async (_case, payload, type) => {
+    expectProblem(await book(payload, { 'content-type': type }), 'invalid-booking')
+  })
+
+  it('refuses a body that is not JSON with 415 and a huge one with 413', async () => {
+    const text = await book('court=1', { 'content-type': 'application/x-www-form-urlencoded' })
+    expect(text.status).toBe(415)
+    const huge = await book({ ...booking(), notes: 'x'.repeat(20_000) })
+    expect(huge.status).toBe(413)
+  })
+
+  it.each([
+    ['a booking', at('15:00'), at('16:00'), /already booked/],
+    ['a one-off reservation', at('12:00'), at('13:00'), /reserved/],
+    ['a block', at('10:00'), at('11:00'), /blocked/],
+    ['a weekly reservation', at('18:00'), at('19:00'), /reserved/],
+    ['part of a two-slot booking', at('14:00'), at('16:00'), /already booked/],
+  ])('refuses time overlapping %s as slot-conflict', async (_case, start, end, detail) => {
+    if (_case === 'a booking' || _case === 'part of a two-slot booking') {
+      await book(booking({ start_time: at('15:00'), end_time: at('16:00') }))
+    }
+    expectProblem(await book(booking({ start_time: start, end_time: end })), 'slot-conflict', detail)
+  })
+
+  it('answers an unknown club with 404 club-not-found', async () => {
+    expectProblem(await book(booking(), {}, '/api/v1/public/nowhere/courts/book'), 'club-not-found')
+  })
+
+  it('allows each e-mail at most two upcoming bookings, and more once they are over', async () => {
+    const h = harness.current
+    const email = 'busy@example.org'
+    const wednesday = '2026-06-17'
+    expect((await book(booking({ booker_email: email, start_time: at('08:00', wednesday), end_time: at('09:00', wednesday) }))).status)
+      .toBe(201)
+    expect((await book(booking({ booker_email: email, start_time: at('09:00', wednesday), end_time: at('10:00', wednesday) }))).status)
+      .toBe(201)
+    expectProblem(await book(booking({ booker_email: 'Busy@Example.org', start_time: at('10:00', wednesday),
+      end_time: at('11:00', wednesday) })), 'invalid-booking', /already holds 2 upcoming bookings/)
+    try {
+      h.clock.set(Date.parse(at('09:30', wednesday)))
+      expect((await book(booking({ booker_email: email, start_time: at('12:00', wednesday), end_time: at('13:00', wednesday) })))
+        .status).toBe(201)
+    } finally {
+      h.clock.set(START)
+    }
+  })
+
+  it('answers a retried request with the same Idempotency-Key with the original answer', async () => {
+    const request = booking({ start_time: at('09:00', '2026-06-18'), end_time: at('10:00', '2026-06-18') })
+    const key = randomUUID()
+    const first = await book(request, { 'idempotency-key': key })
+    expect(first.status).toBe(201)
+    const before = await count('bookings')
+    const mails = await count('mail_outbox')
+    const retry = await book(request, { 'idempotency-key': key })
+    expect(retry.status).toBe(201)
+    expect(retry.json()).toEqual(first.json())
+    expect(retry.headers['idempotent-replayed']).toBe('true')
+    expect(await count('bookings')).toBe(before)
+    expect(await count('mail_outbox')).toBe(mails)
+    expectProblem(await book({ ...request, notes: 'changed' }, { 'idempotency-key': key }), 'invalid-booking', /different/)
+    expectProblem(await book(request, { 'idempotency-key': 'bad key with spaces' }), 'invalid-booking', /Idempotency-Key/)
+  })
+
+  it('gives concurrent retries with one Idempotency-Key one booking and the same answer', async () => {
+    const request = booking({ start_time: at('11:00', '2026-06-18'), end_time: at('12:00', '2026-06-18') })
+    const key = randomUUID()
+    const before = await count('bookings')
+    const responses = await Promise.all(Array.from({ length: 10 }, () => book(request, { 'idempotency-key': key })))
+    expect(responses.map((response) => response.status)).toEqual(Array(10).fill(201))
+    expect(new Set(responses.map((response) => response.json<{ booking_id: string }>().booking_id)).size).toBe(1)
+    expect(await count('bookings')).toBe(before + 1)
+  })
+
+  it('lets exactly one of 50 simultaneous requests for one slot succeed', async () => {
+    const slot = { start_time: at('16:00', '2026-06-19'), end_time: at('17:00', '2026-06-19') }
+    const responses = await Promise.all(Array.from({ length: 50 }, () => book(booking(slot))))
+    const statuses = responses.map((response) => response.status)
+    expect(statuses.filter((status) => status === 201)).toHaveLength(1)
+    const conflicts = responses.filter((response) => response.status === 400)
+    expect(conflicts).toHaveLength(49)
+    for (const conflict of conflicts) expect(conflict.json<Problem>().type).toBe('/api/v1/problems/slot-conflict')
+  })
+
+  it.runIf(dialect === 'postgres')('has a database constraint that refuses overlapping bookings whatever the application does', async () => {
+    const db = harness.current.context.db
+    const row = (start: string, end: string) => ({
+      id: randomUUID(), club_id: clubId, court_id: COURT.allDay, starts_at: isoForDb(start), ends_at: isoForDb(end),
+      booker_name: 'Direct', booker_email: 'direct@example.org', member_id: null, notes: null, created_at: isoForDb(START),
+    })
+    await db.insertInto('bookings').values(row(at('05:00', '2026-07-01'), at('06:00', '2026-07-01'))).execute()
+    await expect(db.insertInto('bookings').values(row(at('05:30', '2026-07-01'), at('06:30', '2026-07-01'))).execute())
+      .rejects.toMatchObject({ code: '23P01' })
+    // Touching intervals do not overlap.
+    await db.insertInto('bookings').values(row(at('06:00', '2026-07-01'), at('07:00', '2026-07-01'))).execute()
+    const constraint = await sql<{ n: number }>`select count(*)::int as n from pg_constraint where conname = 'bookings_no_overlap'`
+      .execute(db)
+    expect(constraint.rows[0]?.n).toBe(1)
+  })
+})
