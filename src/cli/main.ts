@@ -15,6 +15,7 @@ import type { AppContext } from '../context.js'
 import { findApiKeyById, listApiKeys, revokeApiKey } from '../db/repositories/api-keys.js'
 import type { ApiKeyRecord } from '../db/repositories/api-keys.js'
 import { listClubs } from '../db/repositories/clubs.js'
+import { listMails, retryMail } from '../db/repositories/outbox.js'
 import { migrateToLatest } from '../db/migrate.js'
 import { InvalidInput } from '../domain/errors.js'
 import { parseScopes } from '../domain/scopes.js'
@@ -156,6 +157,35 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       const demo = await loadDemo(ctx.db, clock)
       print(options.json === true, { club_slug: demo.clubSlug, club_id: demo.clubId, api_key: demo.apiKey, key_id: demo.keyId },
         `Demo club "${demo.clubSlug}" is ready. API key with every scope (shown once):\n\n  ${demo.apiKey}\n`)
+    })
+
+  const mail = program.command('mail').description('inspect the outbox of confirmation mails and retry failed ones')
+  mail.command('list').description('list mails in the outbox, oldest first')
+    .option('--failed', 'only mails that failed for good')
+    .addOption(jsonOption())
+    .action(async (options: { failed?: boolean, json?: boolean }) => {
+      const ctx = await migrated(open)
+      const mails = await listMails(ctx.db, options.failed === true ? 'failed' : undefined)
+      print(options.json === true, mails.map((m) => ({
+        id: m.id, club_id: m.clubId, booking_id: m.bookingId, status: m.status, recipient: m.recipient, subject: m.subject,
+        attempts: m.attempts, next_attempt_at: m.nextAttemptAt, last_error: m.lastError, created_at: m.createdAt,
+        sent_at: m.sentAt,
+      })), mails.length === 0
+        ? (options.failed === true ? 'No failed mails.' : 'The outbox is empty.')
+        : table(['id', 'status', 'attempts', 'recipient', 'created', 'last error'], mails.map((m) => [
+            m.id, m.status, String(m.attempts), m.recipient, m.createdAt, (m.lastError ?? '').slice(0, 60),
+          ])))
+    })
+  mail.command('retry').description('send a failed mail again (the running server picks it up within a second)')
+    .argument('<mail-id>', 'the id shown by mail list')
+    .addOption(jsonOption())
+    .action(async (mailId: string, options: { json?: boolean }) => {
+      if (!UUID.test(mailId)) throw new InvalidInput(`"${mailId}" is not a mail id (a UUID, as shown by mail list)`)
+      const ctx = await migrated(open)
+      if (!await retryMail(ctx.db, mailId.toLowerCase(), clock.now())) {
+        throw new InvalidInput(`no failed or waiting mail with the id ${mailId} (see: club-platform mail list)`)
+      }
+      print(options.json === true, { id: mailId.toLowerCase(), status: 'pending' }, `Mail ${mailId} will be sent again.`)
     })
 
   program.command('openapi').description('write the OpenAPI description the server serves')

@@ -38,11 +38,13 @@ function message(mail: OutgoingMail): SendMailOptions {
     subject: mail.subject,
     text: mail.text,
     html: mail.html,
-    attachments: mail.ics === null ? [] : [{
-      filename: 'booking.ics',
-      content: mail.ics,
-      contentType: 'text/calendar; charset=utf-8; method=PUBLISH',
-    }],
+    attachments: mail.ics === null
+      ? []
+      : [{
+          filename: 'booking.ics',
+          content: mail.ics,
+          contentType: 'text/calendar; charset=utf-8; method=PUBLISH',
+        }],
   }
 }
 

@@ -7,7 +7,7 @@
  */
 import type { Kysely } from 'kysely'
 import type { Clock } from '../clock.js'
-import { claimDueMails, markFailed, markRetry, markSent } from '../db/repositories/outbox.js'
+import { claimDueMails, markFailed, markRetry, markSent, releaseMails } from '../db/repositories/outbox.js'
 import type { OutboxRow } from '../db/repositories/outbox.js'
 import type { Database } from '../db/schema.js'
 import { isPermanentMailError } from './transport.js'
@@ -37,7 +37,10 @@ export class MailWorker {
   private timer: NodeJS.Timeout | undefined
   private running: Promise<void> | undefined
   private again = false
+  /** Not polling: never started, or stopped. */
   private stopped = true
+  /** stop() was called: finish the mail in hand, hand back the rest of the batch. */
+  private stopRequested = false
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -61,6 +64,7 @@ export class MailWorker {
   start(): void {
     if (!this.stopped) return
     this.stopped = false
+    this.stopRequested = false
     this.schedule(0)
   }
 
@@ -76,6 +80,7 @@ export class MailWorker {
   /** Stops after the mail being sent now; waits for it. */
   async stop(): Promise<void> {
     this.stopped = true
+    this.stopRequested = true
     clearTimeout(this.timer)
     await this.running
     this.transport.close()
@@ -85,8 +90,11 @@ export class MailWorker {
   async runOnce(): Promise<number> {
     const now = this.clock.now()
     const claimed = await claimDueMails(this.db, now, now + this.leaseMs, this.batchSize)
-    for (const mail of claimed) {
-      if (this.stopped && this.running === undefined) break
+    for (const [i, mail] of claimed.entries()) {
+      if (this.stopRequested) {
+        await releaseMails(this.db, claimed.slice(i).map((unsent) => unsent.id), this.clock.now())
+        break
+      }
       await this.deliver(mail)
     }
     return claimed.length

@@ -11,7 +11,7 @@ import { findClubBySlug } from '../db/repositories/clubs.js'
 import type { Club } from '../db/repositories/clubs.js'
 import { ClubNotFound, InvalidBooking } from '../domain/errors.js'
 import { localDateOf } from '../domain/zoned-time.js'
-import { API_PREFIX } from '../http/problem-types.js'
+import { API_PREFIX, PROBLEM_TYPES } from '../http/problem-types.js'
 import { ProblemError, sendProblem, toProblemError } from '../http/problems.js'
 import { jsonResponse, problemResponse, RETRY_AFTER_HEADER } from '../http/responses.js'
 import { Reference } from '../schemas/common.js'
@@ -28,13 +28,12 @@ async function clubOf(context: AppContext, slug: string): Promise<Club> {
 }
 
 /** On the booking endpoint every malformed request is an invalid booking (contract §4). */
-function bookingErrorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply): FastifyReply {
+function bookingErrorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
   const problem = toProblemError(error)
-  if (problem.kind === 'validation-error') {
-    return sendProblem(request, reply, new ProblemError('invalid-booking', problem.message, {}, problem.invalidParams))
-  }
-  if (problem.kind === 'internal-error') request.log.error({ err: error }, 'request failed')
-  return sendProblem(request, reply, problem)
+  if (PROBLEM_TYPES[problem.kind].status >= 500) request.log.error({ err: error }, 'request failed')
+  void sendProblem(request, reply, problem.kind === 'validation-error'
+    ? new ProblemError('invalid-booking', problem.message, {}, problem.invalidParams)
+    : problem)
 }
 
 export async function publicCourtsRoutes(app: FastifyInstance, context: AppContext): Promise<void> {

@@ -125,7 +125,8 @@ export async function bookCourt(
       }).execute()
       if (idempotencyKey !== undefined) {
         await trx.insertInto('booking_requests').values({
-          club_id: club.id, idempotency_key: idempotencyKey, request_hash: requestHash, booking_id: bookingId, created_at: isoForDb(now),
+          club_id: club.id, idempotency_key: idempotencyKey, request_hash: requestHash, booking_id: bookingId,
+          created_at: isoForDb(now),
         }).execute()
       }
       const mail = renderBookingConfirmation({
@@ -141,7 +142,8 @@ export async function bookCourt(
     }))
   } catch (error) {
     // A concurrent request with the same Idempotency-Key committed first: answer as it was answered.
-    if (idempotencyKey !== undefined && (isUniqueViolation(error) || isExclusionViolation(error) || error instanceof SlotConflict)) {
+    const lostRace = isUniqueViolation(error) || isExclusionViolation(error) || error instanceof SlotConflict
+    if (idempotencyKey !== undefined && lostRace) {
       const earlier = await replay(db, club.id, idempotencyKey, requestHash)
       if (earlier !== undefined) return earlier
     }
@@ -162,7 +164,12 @@ async function withRetries<T>(transaction: () => Promise<T>): Promise<T> {
   }
 }
 
-async function replay(db: Kysely<Database>, clubId: string, key: string, requestHash: string): Promise<BookingOutcome | undefined> {
+async function replay(
+  db: Kysely<Database>,
+  clubId: string,
+  key: string,
+  requestHash: string,
+): Promise<BookingOutcome | undefined> {
   const earlier = await db.selectFrom('booking_requests').select(['request_hash', 'booking_id'])
     .where('club_id', '=', clubId).where('idempotency_key', '=', key).executeTakeFirst()
   if (earlier === undefined) return undefined
@@ -173,8 +180,8 @@ async function replay(db: Kysely<Database>, clubId: string, key: string, request
 }
 
 function hashRequest(input: BookingInput): string {
-  const canonical = [input.court_id.toLowerCase(), Date.parse(input.start_time), Date.parse(input.end_time), input.booker_name.trim(),
-    input.booker_email.trim().toLowerCase(), input.notes ?? '']
+  const canonical = [input.court_id.toLowerCase(), Date.parse(input.start_time), Date.parse(input.end_time),
+    input.booker_name.trim(), input.booker_email.trim().toLowerCase(), input.notes ?? '']
   return createHash('sha256').update(JSON.stringify(canonical)).digest('hex')
 }
 

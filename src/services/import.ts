@@ -271,7 +271,8 @@ async function writeCourts(trx: Transaction<Database>, clubId: string, doc: Norm
     await trx.insertInto('courts')
       .values(chunk.map((c) => ({
         id: c.id, club_id: clubId, name: c.name, sport: c.sport ?? 'tennis', active: c.active ?? true, slot_minutes: c.slot_minutes ?? 60,
-        opening_hours: JSON.stringify(c.opening_hours ?? DEFAULT_OPENING_HOURS), booking_horizon_days: c.booking_horizon_days ?? 14,
+        opening_hours: JSON.stringify(c.opening_hours ?? DEFAULT_OPENING_HOURS),
+        booking_horizon_days: c.booking_horizon_days ?? 14,
         max_slots_per_booking: c.max_slots_per_booking ?? 2, created_at: now,
       })))
       .onConflict((oc) => oc.column('id').doUpdateSet((eb) => ({
@@ -285,7 +286,8 @@ async function writeCourts(trx: Transaction<Database>, clubId: string, doc: Norm
     await trx.insertInto('court_holds')
       .values(chunk.map((h) => ({
         id: h.id, club_id: clubId, court_id: h.court_id, kind: h.kind, reason: h.reason ?? null,
-        starts_at: h.starts_at === undefined ? null : isoForDb(h.starts_at), ends_at: h.ends_at === undefined ? null : isoForDb(h.ends_at),
+        starts_at: h.starts_at === undefined ? null : isoForDb(h.starts_at),
+        ends_at: h.ends_at === undefined ? null : isoForDb(h.ends_at),
         weekday: h.weekday === undefined ? null : WEEKDAY_NUMBER[h.weekday], start_time: h.start_time ?? null,
         end_time: h.end_time ?? null, valid_from: h.valid_from ?? null, valid_until: h.valid_until ?? null, created_at: now,
       })))

@@ -58,7 +58,10 @@ export interface HarnessOptions {
   readonly env?: Record<string, string>
 }
 
-export async function startHarness(dialect: DialectName, options: HarnessOptions = {}): Promise<Harness & { close(): Promise<void> }> {
+export async function startHarness(
+  dialect: DialectName,
+  options: HarnessOptions = {},
+): Promise<Harness & { close(): Promise<void> }> {
   const database = await createTestDatabase(dialect)
   const clock = new ManualClock(START)
   const queries: string[] = []

@@ -1,7 +1,7 @@
 /** Courts, their holds and bookings. Every function takes the club id first. */
-import type { Kysely } from 'kysely'
+import type { Kysely, Selectable } from 'kysely'
 import type { Interval, OpeningHours, WeeklyHold } from '../../domain/slots.js'
-import type { Database } from '../schema.js'
+import type { CourtsTable, Database } from '../schema.js'
 import { isoForDb, isoFromDb } from '../values.js'
 
 export interface Court {
@@ -18,8 +18,7 @@ export interface Court {
 const COURT_COLUMNS = ['id', 'name', 'sport', 'active', 'slot_minutes', 'opening_hours', 'booking_horizon_days',
   'max_slots_per_booking'] as const
 
-function toCourt(row: { id: string, name: string, sport: string, active: boolean | number, slot_minutes: number,
-  opening_hours: string, booking_horizon_days: number, max_slots_per_booking: number }): Court {
+function toCourt(row: Pick<Selectable<CourtsTable>, (typeof COURT_COLUMNS)[number]>): Court {
   return {
     id: row.id,
     name: row.name,
@@ -68,8 +67,12 @@ const interval = (row: { starts_at: Date | string | null, ends_at: Date | string
  * What occupies each of the courts during a window: one-off holds and bookings that overlap it,
  * and every weekly hold (the caller decides on which dates those apply).
  */
-export async function occupancyOf(db: Kysely<Database>, clubId: string, courtIds: readonly string[], window: Interval)
-  : Promise<Map<string, StoredOccupancy>> {
+export async function occupancyOf(
+  db: Kysely<Database>,
+  clubId: string,
+  courtIds: readonly string[],
+  window: Interval,
+): Promise<Map<string, StoredOccupancy>> {
   const result = new Map<string, StoredOccupancy>(courtIds.map((id) => [id, {
     blocks: [], reservations: [], weeklyBlocks: [], weeklyReservations: [], bookings: [],
   }]))

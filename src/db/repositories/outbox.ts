@@ -37,6 +37,14 @@ export async function claimDueMails(db: Kysely<Database>, now: number, leaseUnti
   })
 }
 
+/** Hands claimed mails back unsent (the worker is stopping), due at once for the next instance. */
+export async function releaseMails(db: Kysely<Database>, ids: readonly string[], now: number): Promise<void> {
+  if (ids.length === 0) return
+  await db.updateTable('mail_outbox')
+    .set((eb) => ({ status: 'pending', next_attempt_at: isoForDb(now), locked_until: null, attempts: eb('attempts', '-', 1) }))
+    .where('id', 'in', [...ids]).where('status', '=', 'sending').execute()
+}
+
 export async function markSent(db: Kysely<Database>, id: string, now: number): Promise<void> {
   await db.updateTable('mail_outbox').set({ status: 'sent', sent_at: isoForDb(now), locked_until: null, last_error: null })
     .where('id', '=', id).execute()

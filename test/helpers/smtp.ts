@@ -1,0 +1,68 @@
+/** A real SMTP server on loopback (smtp-server) that keeps what it receives, and can be stopped and started on one port. */
+import { simpleParser } from 'mailparser'
+import type { ParsedMail } from 'mailparser'
+import { SMTPServer } from 'smtp-server'
+
+export interface ReceivedMail {
+  readonly raw: string
+  readonly parsed: ParsedMail
+  readonly envelopeTo: readonly string[]
+}
+
+export class TestSmtpServer {
+  readonly received: ReceivedMail[] = []
+  private server: SMTPServer | undefined
+  port = 0
+  /** When set, RCPT TO answers this permanent error. */
+  rejectRecipients = false
+
+  async start(port = this.port): Promise<void> {
+    const server = new SMTPServer({
+      authOptional: true,
+      disabledCommands: ['STARTTLS', 'AUTH'],
+      logger: false,
+      onRcptTo: (address, _session, callback) => {
+        if (this.rejectRecipients) {
+          callback(Object.assign(new Error(`mailbox ${address.address} unavailable`), { responseCode: 550 }))
+        } else {
+          callback()
+        }
+      },
+      onData: (stream, session, callback) => {
+        const chunks: Buffer[] = []
+        stream.on('data', (chunk: Buffer) => chunks.push(chunk))
+        stream.on('end', () => {
+          const raw = Buffer.concat(chunks).toString('utf8')
+          void simpleParser(raw).then((parsed) => {
+            this.received.push({ raw, parsed, envelopeTo: session.envelope.rcptTo.map((rcpt) => rcpt.address) })
+            callback()
+          }, callback)
+        })
+      },
+    })
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject)
+      server.listen(port, '127.0.0.1', () => {
+        resolve()
+      })
+    })
+    const address = server.server.address()
+    this.port = typeof address === 'object' && address !== null ? address.port : port
+    this.server = server
+  }
+
+  async stop(): Promise<void> {
+    const server = this.server
+    this.server = undefined
+    if (server === undefined) return
+    await new Promise<void>((resolve) => {
+      server.close(() => {
+        resolve()
+      })
+    })
+  }
+
+  get url(): string {
+    return `smtp://127.0.0.1:${String(this.port)}`
+  }
+}
