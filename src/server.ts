@@ -23,6 +23,7 @@ async function main(argv: readonly string[]): Promise<void> {
       const base = address.replace('://[::1]', '://localhost').replace('://127.0.0.1', '://localhost')
       process.stdout.write(`\nDemo club "${demo.clubSlug}" is loaded. Its API key (all scopes), shown once:\n\n`
         + `  ${demo.apiKey}\n\nTry:\n\n  curl -H "Authorization: Bearer ${demo.apiKey}" ${base}/api/v1/groups\n\n`
+        + `Court availability (public, no key): ${base}/api/v1/public/${demo.clubSlug}/courts\n`
         + `API reference: ${base}/api/v1/docs\n\n`)
     }
   } catch (error) {

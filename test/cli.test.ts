@@ -131,9 +131,47 @@ describeEachDatabase('club-platform command line', (dialect) => {
     expect(again.json<{ meta: { total: number } }>().meta.total).toBe(total)
   })
 
+  it('creates courts and holds that the public listing shows, and refuses bad ones', async () => {
+    await admin('clubs', 'create', '--slug', 'courts-cli', '--name', 'Courts', '--timezone', 'Europe/Berlin')
+    const created = await admin('courts', 'create', '--club', 'courts-cli', '--name', 'Centre Court', '--slot-minutes', '30',
+      '--hours', 'mon-fri=17:00-21:00,sat-sun=09:00-13:00', '--max-slots', '4', '--json')
+    expect(created.code, created.stderr).toBe(0)
+    const court = created.json<{ id: string }>()
+    const hold = await admin('courts', 'hold', '--club', 'courts-cli', '--court', court.id, '--kind', 'reservation',
+      '--weekly', 'tue', '--start', '17:00', '--end', '18:00', '--reason', 'training', '--json')
+    expect(hold.code, hold.stderr).toBe(0)
+    const block = await admin('courts', 'hold', '--club', 'courts-cli', '--court', court.id, '--kind', 'block',
+      '--from', '2026-06-16T20:00:00+02:00', '--to', '2026-06-16T21:00:00+02:00')
+    expect(block.code, block.stderr).toBe(0)
+    const slots = (await harness.current.request({ url: '/api/v1/public/courts-cli/courts?date=2026-06-16' }))
+      .json<{ courts: { start_time: string, status: string }[] }>().courts
+    expect(slots).toHaveLength(8)
+    expect(slots.map((slot) => slot.status)).toEqual(['reserved', 'reserved', 'available', 'available', 'available', 'available',
+      'blocked', 'blocked'])
+    expect((await admin('courts', 'list', '--club', 'courts-cli')).stdout).toContain('Centre Court')
+
+    const badHours = await admin('courts', 'create', '--club', 'courts-cli', '--name', 'X', '--hours', 'weekdays=8-22')
+    expect(badHours.code).toBe(1)
+    expect(badHours.stderr).toContain('--hours')
+    const backwards = await admin('courts', 'create', '--club', 'courts-cli', '--name', 'X', '--hours', 'mon=22:00-08:00')
+    expect(backwards.stderr).toContain('court.opening_hours.mon: close is not after open')
+    const both = await admin('courts', 'hold', '--club', 'courts-cli', '--court', court.id, '--kind', 'block',
+      '--from', '2026-06-16T20:00:00+02:00', '--to', '2026-06-16T21:00:00+02:00', '--weekly', 'mon', '--start', '10:00', '--end', '11:00')
+    expect(both.code).toBe(1)
+    expect(both.stderr).toContain('either')
+    const foreign = await admin('courts', 'hold', '--club', 'keys-club', '--court', court.id, '--kind', 'block',
+      '--from', '2026-06-16T20:00:00+02:00', '--to', '2026-06-16T21:00:00+02:00')
+    expect(foreign.code).toBe(1)
+    expect(foreign.stderr).toContain('no court')
+    const holdId = hold.json<{ id: string }>().id
+    expect((await admin('courts', 'unhold', holdId, '--club', 'courts-cli')).code).toBe(0)
+    expect((await admin('courts', 'unhold', holdId, '--club', 'courts-cli')).code).toBe(1)
+  })
+
   it('prints help for every command and refuses unknown ones', async () => {
     for (const args of [['--help'], ['clubs', 'create', '--help'], ['keys', 'create', '--help'], ['keys', 'revoke', '--help'],
-      ['import', '--help'], ['demo', '--help'], ['migrate', '--help']]) {
+      ['import', '--help'], ['demo', '--help'], ['migrate', '--help'], ['courts', 'create', '--help'], ['courts', 'hold', '--help'],
+      ['mail', 'list', '--help'], ['mail', 'retry', '--help']]) {
       const result = await admin(...args)
       expect(result.code, args.join(' ')).toBe(0)
       expect(result.stdout).toMatch(/Usage: club-platform/)

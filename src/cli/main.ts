@@ -3,6 +3,7 @@
  * database settings as the server. `runCli` takes its arguments, output streams and environment,
  * so tests run it in-process; bin/club-platform.js runs it for real.
  */
+import { randomUUID } from 'node:crypto'
 import fs from 'node:fs/promises'
 import path from 'node:path'
 import { Command, CommanderError, Option } from 'commander'
@@ -15,10 +16,12 @@ import type { AppContext } from '../context.js'
 import { findApiKeyById, listApiKeys, revokeApiKey } from '../db/repositories/api-keys.js'
 import type { ApiKeyRecord } from '../db/repositories/api-keys.js'
 import { listClubs } from '../db/repositories/clubs.js'
+import { listCourts } from '../db/repositories/courts.js'
 import { listMails, retryMail } from '../db/repositories/outbox.js'
 import { migrateToLatest } from '../db/migrate.js'
 import { InvalidInput } from '../domain/errors.js'
 import { parseScopes } from '../domain/scopes.js'
+import { parseOpeningHours } from '../domain/slots.js'
 import { ImportDocument } from '../schemas/import.js'
 import { createApiKey } from '../services/api-keys.js'
 import { createClub, requireClub } from '../services/clubs.js'
@@ -159,6 +162,86 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
         `Demo club "${demo.clubSlug}" is ready. API key with every scope (shown once):\n\n  ${demo.apiKey}\n`)
     })
 
+  const courts = program.command('courts').description('manage courts, and the blocks and reservations that occupy them')
+  courts.command('create').description('create a court')
+    .requiredOption('--club <slug>', 'the club')
+    .requiredOption('--name <name>', 'display name, e.g. "Court 1"')
+    .option('--sport <sport>', 'sport', 'tennis')
+    .option('--slot-minutes <n>', 'slot length in minutes', '60')
+    .option('--hours <spec>', 'opening hours, club-local: mon-fri=08:00-22:00,sat-sun=09:00-20:00', 'mon-sun=08:00-22:00')
+    .option('--horizon-days <n>', 'how many days ahead it can be booked', '14')
+    .option('--max-slots <n>', 'most slots one booking may cover', '2')
+    .option('--inactive', 'create it inactive (not listed, not bookable)')
+    .addOption(jsonOption())
+    .action(async (options: { club: string, name: string, sport: string, slotMinutes: string, hours: string
+      horizonDays: string, maxSlots: string, inactive?: boolean, json?: boolean }) => {
+      const openingHours = parseOpeningHours(options.hours)
+      if (typeof openingHours === 'string') throw new InvalidInput(`--hours: ${openingHours}`)
+      const ctx = await migrated(open)
+      const club = await requireClub(ctx.db, options.club)
+      const court = {
+        id: randomUUID(), name: options.name, sport: options.sport, active: options.inactive !== true, opening_hours: openingHours,
+        slot_minutes: integerOption('--slot-minutes', options.slotMinutes),
+        booking_horizon_days: integerOption('--horizon-days', options.horizonDays),
+        max_slots_per_booking: integerOption('--max-slots', options.maxSlots),
+      }
+      await importSingle(ctx, club.id, 'courts', court)
+      print(options.json === true, court, `Created court "${court.name}" (${court.id}) for ${club.slug}.`)
+    })
+  courts.command('list').description('list the courts of a club').requiredOption('--club <slug>', 'the club').addOption(jsonOption())
+    .action(async (options: { club: string, json?: boolean }) => {
+      const ctx = await migrated(open)
+      const club = await requireClub(ctx.db, options.club)
+      const all = await listCourts(ctx.db, club.id)
+      print(options.json === true, all, all.length === 0
+        ? `No courts for ${club.slug}.`
+        : table(
+            ['id', 'name', 'active', 'slot', 'horizon', 'max slots'],
+            all.map((c) => [c.id, c.name, c.active ? 'yes' : 'no', `${String(c.slotMinutes)} min`, `${String(c.bookingHorizonDays)} d`,
+              String(c.maxSlotsPerBooking)]),
+          ))
+    })
+  courts.command('hold').description('block a court (closed) or reserve it for the club, once or weekly')
+    .requiredOption('--club <slug>', 'the club')
+    .requiredOption('--court <id>', 'the court id (see courts list)')
+    .addOption(new Option('--kind <kind>', 'block: closed (slots show blocked); reservation: club use (slots show reserved)')
+      .choices(['block', 'reservation']).makeOptionMandatory())
+    .option('--from <iso>', 'one-off: start, RFC 3339 with offset')
+    .option('--to <iso>', 'one-off: end, RFC 3339 with offset')
+    .option('--weekly <day>', 'weekly: mon … sun')
+    .option('--start <HH:MM>', 'weekly: local start time')
+    .option('--end <HH:MM>', 'weekly: local end time')
+    .option('--valid-from <date>', 'weekly: first date (YYYY-MM-DD)')
+    .option('--valid-until <date>', 'weekly: last date (YYYY-MM-DD)')
+    .option('--reason <text>', 'for the club\'s records; never shown publicly')
+    .addOption(jsonOption())
+    .action(async (options: { club: string, court: string, kind: 'block' | 'reservation', from?: string, to?: string
+      weekly?: string, start?: string, end?: string, validFrom?: string, validUntil?: string, reason?: string, json?: boolean }) => {
+      const ctx = await migrated(open)
+      const club = await requireClub(ctx.db, options.club)
+      const hold = {
+        id: randomUUID(), court_id: options.court, kind: options.kind, reason: options.reason ?? null,
+        ...(options.from === undefined ? {} : { starts_at: options.from }), ...(options.to === undefined ? {} : { ends_at: options.to }),
+        ...(options.weekly === undefined ? {} : { weekday: options.weekly }),
+        ...(options.start === undefined ? {} : { start_time: options.start }), ...(options.end === undefined ? {} : { end_time: options.end }),
+        ...(options.validFrom === undefined ? {} : { valid_from: options.validFrom }),
+        ...(options.validUntil === undefined ? {} : { valid_until: options.validUntil }),
+      }
+      await importSingle(ctx, club.id, 'court_holds', hold)
+      print(options.json === true, hold, `Added ${options.kind} ${hold.id}.`)
+    })
+  courts.command('unhold').description('remove a block or reservation').argument('<hold-id>', 'the id printed by courts hold')
+    .requiredOption('--club <slug>', 'the club')
+    .action(async (holdId: string, options: { club: string }) => {
+      if (!UUID.test(holdId)) throw new InvalidInput(`"${holdId}" is not a hold id`)
+      const ctx = await migrated(open)
+      const club = await requireClub(ctx.db, options.club)
+      const result = await ctx.db.deleteFrom('court_holds').where('club_id', '=', club.id).where('id', '=', holdId.toLowerCase())
+        .executeTakeFirst()
+      if (result.numDeletedRows === 0n) throw new InvalidInput(`no block or reservation ${holdId} at ${club.slug}`)
+      io.stdout(`Removed ${holdId}.\n`)
+    })
+
   const mail = program.command('mail').description('inspect the outbox of confirmation mails and retry failed ones')
   mail.command('list').description('list mails in the outbox, oldest first')
     .option('--failed', 'only mails that failed for good')
@@ -217,6 +300,22 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     return 1
   } finally {
     await context?.close()
+  }
+}
+
+function integerOption(name: string, value: string): number {
+  if (!/^\d{1,6}$/.test(value)) throw new InvalidInput(`${name} must be a whole number`)
+  return Number(value)
+}
+
+/** One court or hold through the import, so that the command line and import files obey the same rules. */
+async function importSingle(ctx: AppContext, clubId: string, section: 'courts' | 'court_holds', entry: object): Promise<void> {
+  try {
+    await importClubData(ctx.db, ctx.clock, clubId, { [section]: [entry] })
+  } catch (error) {
+    if (!(error instanceof InvalidInput)) throw error
+    const problems = error.problems.map((problem) => problem.replace(`${section}[0]`, section === 'courts' ? 'court' : 'hold'))
+    throw new InvalidInput(problems.join('; '), problems)
   }
 }
 

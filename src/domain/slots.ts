@@ -12,6 +12,24 @@ export type OpeningHours = Partial<Record<Weekday, { open: string, close: string
 
 export const DEFAULT_OPENING_HOURS: OpeningHours = Object.fromEntries(WEEKDAYS.map((day) => [day, { open: '08:00', close: '22:00' }]))
 
+/**
+ * Parses "mon-fri=08:00-22:00,sat-sun=09:00-20:00" (days not named are closed) into opening hours;
+ * returns an error message for anything else.
+ */
+export function parseOpeningHours(spec: string): OpeningHours | string {
+  const hours: OpeningHours = {}
+  for (const part of spec.split(',').map((p) => p.trim()).filter((p) => p !== '')) {
+    const match = /^([a-z]{3})(?:-([a-z]{3}))?=(\d{2}:\d{2})-(\d{2}:\d{2})$/.exec(part)
+    const first = WEEKDAYS.indexOf(match?.[1] as Weekday)
+    const last = match?.[2] === undefined ? first : WEEKDAYS.indexOf(match[2] as Weekday)
+    if (match === null || first === -1 || last === -1 || last < first) {
+      return `"${part}" is not of the form mon-fri=08:00-22:00 (days mon…sun)`
+    }
+    for (let day = first; day <= last; day++) hours[WEEKDAYS[day] ?? 'mon'] = { open: match[3] ?? '', close: match[4] ?? '' }
+  }
+  return Object.keys(hours).length === 0 ? 'give the hours of at least one day, e.g. mon-sun=08:00-22:00' : hours
+}
+
 export type SlotStatus = 'available' | 'reserved' | 'booked' | 'blocked'
 
 export interface Interval {

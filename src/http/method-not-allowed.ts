@@ -6,20 +6,33 @@
 import type { FastifyInstance, HTTPMethods } from 'fastify'
 import { ProblemError, requestPath } from './problems.js'
 
-export function collectRouteMethods(app: FastifyInstance, isCovered: (url: string) => boolean): Map<string, Set<HTTPMethods>> {
-  const byUrl = new Map<string, Set<HTTPMethods>>()
-  app.addHook('onRoute', (route) => {
-    if (!isCovered(route.url)) return
-    const methods = byUrl.get(route.url) ?? new Set<HTTPMethods>()
-    for (const method of [route.method].flat()) methods.add(method)
-    byUrl.set(route.url, methods)
-  })
-  return byUrl
+export interface RouteMethods {
+  readonly byUrl: Map<string, Set<HTTPMethods>>
+  /** Wildcard routes (`/prefix*`, e.g. the CORS preflight handler) answer their methods for every path below them. */
+  readonly wildcards: Map<string, Set<HTTPMethods>>
 }
 
-export function registerMethodNotAllowed(app: FastifyInstance, byUrl: ReadonlyMap<string, ReadonlySet<HTTPMethods>>): void {
+export function collectRouteMethods(app: FastifyInstance, isCovered: (url: string) => boolean): RouteMethods {
+  const collected: RouteMethods = { byUrl: new Map(), wildcards: new Map() }
+  app.addHook('onRoute', (route) => {
+    if (!isCovered(route.url)) return
+    const wildcard = route.url.endsWith('*')
+    const map = wildcard ? collected.wildcards : collected.byUrl
+    const key = wildcard ? route.url.slice(0, -1) : route.url
+    const methods = map.get(key) ?? new Set<HTTPMethods>()
+    for (const method of [route.method].flat()) methods.add(method)
+    map.set(key, methods)
+  })
+  return collected
+}
+
+export function registerMethodNotAllowed(app: FastifyInstance, routes: RouteMethods): void {
   const supported = app.supportedMethods as HTTPMethods[]
-  for (const [url, registered] of [...byUrl]) {
+  for (const [url, own] of [...routes.byUrl]) {
+    const registered = new Set(own)
+    for (const [prefix, methods] of routes.wildcards) {
+      if (url.startsWith(prefix)) for (const method of methods) registered.add(method)
+    }
     const missing = supported.filter((method) => !registered.has(method))
     if (missing.length === 0) continue
     const allow = supported.filter((method) => registered.has(method)).join(', ')

@@ -9,6 +9,7 @@ import type { Clock } from '../clock.js'
 import { findClubBySlug, updateClub } from '../db/repositories/clubs.js'
 import type { Database } from '../db/schema.js'
 import { SCOPES } from '../domain/scopes.js'
+import { addDays, localDateOf, localToInstant } from '../domain/zoned-time.js'
 import type { ImportDocument } from '../schemas/import.js'
 import { createApiKey } from './api-keys.js'
 import type { ApiKeyAuthenticator } from './api-keys.js'
@@ -49,6 +50,8 @@ export function demoDocument(now: number): ImportDocument {
   ].map(([name = '', email = '']) => ({ id: demoId(`member:${email}`), name, email }))
   const member = (i: number) => members[i]?.id ?? ''
   const group = (name: string) => demoId(`group:${name}`)
+  const court = (name: string) => demoId(`court:${name}`)
+  const tomorrow = addDays(localDateOf(now, DEMO_CLUB.timezone), 1)
   return {
     members,
     groups: [
@@ -99,7 +102,28 @@ export function demoDocument(now: number): ImportDocument {
       { id: demoId('result:4'), member_id: member(5), group_id: group('seniors'), competition_name: 'Club doubles ladder',
         discipline: 'doubles', placement: null, points: null, competition_date: null },
     ],
+    courts: [
+      { id: court('1'), name: 'Court 1', opening_hours: weekHours('08:00', '22:00') },
+      { id: court('2'), name: 'Court 2', opening_hours: weekHours('08:00', '22:00') },
+      { id: court('3'), name: 'Court 3', opening_hours: weekHours('08:00', '22:00') },
+      { id: court('hall'), name: 'Hall court (covered)', slot_minutes: 30, max_slots_per_booking: 4,
+        opening_hours: weekHours('07:00', '23:00') },
+    ],
+    court_holds: [
+      ...(['tue', 'thu'] as const).flatMap((weekday) => ['1', '2'].map((n) => ({
+        id: demoId(`hold:training:${weekday}:${n}`), court_id: court(n), kind: 'reservation' as const, reason: 'Junior training',
+        weekday, start_time: '17:00', end_time: '19:00',
+      }))),
+      { id: demoId('hold:maintenance'), court_id: court('3'), kind: 'block', reason: 'Line repainting',
+        starts_at: new Date(localToInstant(tomorrow, 8 * 60, DEMO_CLUB.timezone)).toISOString(),
+        ends_at: new Date(localToInstant(tomorrow, 12 * 60, DEMO_CLUB.timezone)).toISOString() },
+    ],
   }
+}
+
+function weekHours(open: string, close: string) {
+  return { mon: { open, close }, tue: { open, close }, wed: { open, close }, thu: { open, close }, fri: { open, close },
+    sat: { open, close }, sun: { open, close } }
 }
 
 /** Creates or refreshes the demo club and creates a new key with every scope. */
