@@ -173,14 +173,14 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     .option('--max-slots <n>', 'most slots one booking may cover', '2')
     .option('--inactive', 'create it inactive (not listed, not bookable)')
     .addOption(jsonOption())
-    .action(async (options: { club: string, name: string, sport: string, slotMinutes: string, hours: string
-      horizonDays: string, maxSlots: string, inactive?: boolean, json?: boolean }) => {
+    .action(async (options: CourtOptions) => {
       const openingHours = parseOpeningHours(options.hours)
       if (typeof openingHours === 'string') throw new InvalidInput(`--hours: ${openingHours}`)
       const ctx = await migrated(open)
       const club = await requireClub(ctx.db, options.club)
       const court = {
-        id: randomUUID(), name: options.name, sport: options.sport, active: options.inactive !== true, opening_hours: openingHours,
+        id: randomUUID(), name: options.name, sport: options.sport, active: options.inactive !== true,
+        opening_hours: openingHours,
         slot_minutes: integerOption('--slot-minutes', options.slotMinutes),
         booking_horizon_days: integerOption('--horizon-days', options.horizonDays),
         max_slots_per_booking: integerOption('--max-slots', options.maxSlots),
@@ -215,18 +215,15 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     .option('--valid-until <date>', 'weekly: last date (YYYY-MM-DD)')
     .option('--reason <text>', 'for the club\'s records; never shown publicly')
     .addOption(jsonOption())
-    .action(async (options: { club: string, court: string, kind: 'block' | 'reservation', from?: string, to?: string
-      weekly?: string, start?: string, end?: string, validFrom?: string, validUntil?: string, reason?: string, json?: boolean }) => {
+    .action(async (options: HoldOptions) => {
       const ctx = await migrated(open)
       const club = await requireClub(ctx.db, options.club)
-      const hold = {
+      // Options not given are left out (JSON drops undefined), as an import file would leave them out.
+      const hold = JSON.parse(JSON.stringify({
         id: randomUUID(), court_id: options.court, kind: options.kind, reason: options.reason ?? null,
-        ...(options.from === undefined ? {} : { starts_at: options.from }), ...(options.to === undefined ? {} : { ends_at: options.to }),
-        ...(options.weekly === undefined ? {} : { weekday: options.weekly }),
-        ...(options.start === undefined ? {} : { start_time: options.start }), ...(options.end === undefined ? {} : { end_time: options.end }),
-        ...(options.validFrom === undefined ? {} : { valid_from: options.validFrom }),
-        ...(options.validUntil === undefined ? {} : { valid_until: options.validUntil }),
-      }
+        starts_at: options.from, ends_at: options.to, weekday: options.weekly, start_time: options.start, end_time: options.end,
+        valid_from: options.validFrom, valid_until: options.validUntil,
+      })) as { id: string }
       await importSingle(ctx, club.id, 'court_holds', hold)
       print(options.json === true, hold, `Added ${options.kind} ${hold.id}.`)
     })
@@ -301,6 +298,33 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   } finally {
     await context?.close()
   }
+}
+
+interface CourtOptions {
+  club: string
+  name: string
+  sport: string
+  slotMinutes: string
+  hours: string
+  horizonDays: string
+  maxSlots: string
+  inactive?: boolean
+  json?: boolean
+}
+
+interface HoldOptions {
+  club: string
+  court: string
+  kind: 'block' | 'reservation'
+  from?: string
+  to?: string
+  weekly?: string
+  start?: string
+  end?: string
+  validFrom?: string
+  validUntil?: string
+  reason?: string
+  json?: boolean
 }
 
 function integerOption(name: string, value: string): number {
