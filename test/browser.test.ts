@@ -95,7 +95,7 @@ describe.skipIf(!available)('a club website in a real browser', () => {
     const tab = await browser.newPage()
     await tab.goto(site)
     const out = await tab.evaluate(async ([apiBase, apiKey, court, day]) =>
-      (window as unknown as { run: (...args: string[]) => Promise<Record<string, unknown>> }).run(apiBase, apiKey, court, day),
+      (globalThis as unknown as { run: (...args: string[]) => Promise<Record<string, unknown>> }).run(apiBase, apiKey, court, day),
     [api, key, COURT.a, TUESDAY] as const)
     expect(await tab.locator('#slots li').count()).toBeGreaterThan(20)
     expect(await tab.locator('#slots li').first().textContent()).toMatch(/^Court A 08:00 available$/)
