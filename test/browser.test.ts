@@ -94,9 +94,9 @@ describe.skipIf(!available)('a club website in a real browser', () => {
   it('lists the courts and books a slot through CORS, and cannot read the authenticated API', async () => {
     const tab = await browser.newPage()
     await tab.goto(site)
+    type Run = (...args: string[]) => Promise<Record<string, unknown>>
     const out = await tab.evaluate(async ([apiBase, apiKey, court, day]) =>
-      (globalThis as unknown as { run: (...args: string[]) => Promise<Record<string, unknown>> }).run(apiBase, apiKey, court, day),
-    [api, key, COURT.a, TUESDAY] as const)
+      (globalThis as unknown as { run: Run }).run(apiBase, apiKey, court, day), [api, key, COURT.a, TUESDAY] as const)
     expect(await tab.locator('#slots li').count()).toBeGreaterThan(20)
     expect(await tab.locator('#slots li').first().textContent()).toMatch(/^Court A 08:00 available$/)
     expect(out.bookStatus).toBe(201)
