@@ -184,7 +184,6 @@ describeEachDatabase('club-platform command line', (dialect) => {
 
 describe('club-platform as a real process', () => {
   it('runs from bin/ with DATA_DIR and prints JSON', async () => {
-    await run('npx', ['tsc', '-p', 'tsconfig.build.json'], { cwd: process.cwd() })
     const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'club-platform-bin-'))
     try {
       const { stdout } = await run(process.execPath, ['bin/club-platform.js', 'demo', '--json'],
@@ -205,7 +204,6 @@ describe('club-platform as a real process', () => {
   }, 120_000)
 
   it('serves the demo: the printed curl line returns the demo club\'s groups, and SIGTERM stops it cleanly', async () => {
-    await run('npx', ['tsc', '-p', 'tsconfig.build.json'], { cwd: process.cwd() })
     const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'club-platform-demo-'))
     const server = spawn(process.execPath, ['dist/server.js', '--demo'],
       { env: { ...process.env, DATA_DIR: dataDir, PORT: '0', DATABASE_URL: '', LOG_LEVEL: 'warn' } })

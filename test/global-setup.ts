@@ -2,6 +2,7 @@
  * Finds out once whether PostgreSQL is reachable. Suites that need it are skipped, loudly, when it
  * is not — unless CLUB_PLATFORM_REQUIRE_SERVICES=1 (as in CI), which turns that into a failure.
  */
+import { execFileSync } from 'node:child_process'
 import pg from 'pg'
 import type { TestProject } from 'vitest/node'
 
@@ -14,6 +15,9 @@ declare module 'vitest' {
 export const DEFAULT_POSTGRES_URL = 'postgres://postgres@127.0.0.1:5432/test'
 
 export default async function setup(project: TestProject): Promise<void> {
+  // Tests that run the real command line or server processes use the compiled code; build it once here.
+  execFileSync('npx', ['tsc', '-p', 'tsconfig.build.json'], { stdio: 'inherit' })
+
   const url = process.env.TEST_POSTGRES_URL ?? DEFAULT_POSTGRES_URL
   const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 3_000 })
   let reachable = false

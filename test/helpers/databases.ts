@@ -70,3 +70,9 @@ export function describeEachDatabase(title: string, body: (dialect: DialectName)
     }
   }
 }
+
+/** A suite that only makes sense on PostgreSQL (several processes on one database); skipped visibly without it. */
+export function describePostgres(title: string, body: () => void): void {
+  if (inject('postgresAdminUrl') === null) describe.skip(`${title} [postgres — SKIPPED: PostgreSQL unreachable]`, body)
+  else describe(`${title} [postgres]`, body)
+}
