@@ -98,17 +98,8 @@ function fromDomainError(error: DomainError): ProblemError {
   if (error instanceof RateLimited) {
     return new ProblemError('rate-limited', error.message, { 'retry-after': String(error.retryAfterSeconds) })
   }
-  switch (error.kind) {
-    case 'invalid-booking':
-    case 'slot-conflict':
-    case 'club-not-found':
-      return new ProblemError(error.kind, error.message)
-    case 'invalid-api-key':
-    case 'insufficient-scope':
-    case 'validation-error':
-    case 'rate-limited':
-      return new ProblemError('internal-error', 'The service failed to answer this request.')
-  }
+  // Every domain error kind is a problem kind; the ones above only add headers or parameters.
+  return new ProblemError(error.kind, error.message)
 }
 
 /** Ajv's errors, rewritten to name the parameter as the client wrote it. */
