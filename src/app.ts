@@ -92,6 +92,8 @@ export async function buildApp(context: AppContext, options: AppOptions = {}): P
 
   registerProblemHandlers(app)
   registerAccessControl(app, context.apiKeys, {
+    limiter: context.limiter,
+    defaultLimits: context.config.rateLimit,
     isPublicInfrastructure: (route) => route.url.startsWith(DOCS_PATH)
       // @fastify/cors answers preflights of the public endpoints through one OPTIONS wildcard route.
       || (route.url === `${PUBLIC_PREFIX}*` && [route.method].flat().every((method) => method === 'OPTIONS')),

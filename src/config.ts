@@ -26,6 +26,15 @@ export interface Config {
     /** Open (not yet ended) bookings one e-mail address may hold per club. */
     readonly maxOpenPerEmail: number
   }
+  /** The authenticated endpoints' limits per key (contract §8); keys may override them. */
+  readonly rateLimit: {
+    readonly capacity: number
+    readonly perMinute: number
+    readonly dailyQuota: number
+    /** redis:// or rediss://: one budget shared by every instance; undefined: in this process. */
+    readonly redisUrl: string | undefined
+    readonly redisKeyPrefix: string
+  }
   readonly publicRateLimit: {
     /** Per client IP, for the public courts listing. */
     readonly listing: TokenBucketSettings
@@ -64,6 +73,13 @@ export function readConfig(env: Env = process.env): Config {
     booking: {
       maxOpenPerEmail: readInteger(env, 'BOOKING_MAX_OPEN_PER_EMAIL', 2, 1, 1000),
     },
+    rateLimit: {
+      capacity: readInteger(env, 'RATE_LIMIT_CAPACITY', 60, 1, 1_000_000),
+      perMinute: readInteger(env, 'RATE_LIMIT_PER_MINUTE', 60, 1, 60_000_000),
+      dailyQuota: readInteger(env, 'DAILY_QUOTA', 10_000, 1, 1_000_000_000),
+      redisUrl: readRedisUrl(env.REDIS_URL),
+      redisKeyPrefix: nonEmpty(env.REDIS_KEY_PREFIX) ?? 'club-platform:',
+    },
     publicRateLimit: {
       listing: {
         capacity: readInteger(env, 'PUBLIC_RATE_CAPACITY', 60, 1, 1_000_000),
@@ -90,6 +106,13 @@ function readSmtpUrl(raw: string | undefined): string | undefined {
   const value = nonEmpty(raw)
   if (value === undefined) return undefined
   if (!/^smtps?:\/\/[^/]/i.test(value)) throw new ConfigError('SMTP_URL', 'an smtp:// or smtps:// URL, e.g. smtp://user:pass@relay:587', value)
+  return value
+}
+
+function readRedisUrl(raw: string | undefined): string | undefined {
+  const value = nonEmpty(raw)
+  if (value === undefined) return undefined
+  if (!/^rediss?:\/\/[^/]/i.test(value)) throw new ConfigError('REDIS_URL', 'a redis:// or rediss:// URL, e.g. redis://127.0.0.1:6379', value)
   return value
 }
 

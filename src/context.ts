@@ -14,6 +14,9 @@ import path from 'node:path'
 import { ClientRateLimiter } from './http/client-rate-limit.js'
 import { fileTransport, smtpTransport } from './mail/transport.js'
 import { MailWorker } from './mail/worker.js'
+import { MemoryLimiterStore } from './limits/memory-store.js'
+import { RedisLimiterStore } from './limits/redis-store.js'
+import type { LimiterStore } from './limits/store.js'
 import type { MailWorkerOptions } from './mail/worker.js'
 import { ApiKeyAuthenticator } from './services/api-keys.js'
 import type { AuthenticatorOptions } from './services/api-keys.js'
@@ -27,6 +30,8 @@ export interface AppContext {
   /** Delivers the outbox; the server starts it, the command line does not. */
   readonly mail: MailWorker
   readonly publicLimits: { readonly listing: ClientRateLimiter, readonly booking: ClientRateLimiter }
+  /** The per-key budgets of the authenticated endpoints: in this process, or in Redis (REDIS_URL). */
+  readonly limiter: LimiterStore
   close(): Promise<void>
 }
 
@@ -35,6 +40,8 @@ export interface ContextOptions {
   readonly onQuery?: (event: LogEvent) => void
   readonly authenticator?: AuthenticatorOptions
   readonly mailWorker?: MailWorkerOptions
+  /** For the Redis store only: decide on this clock instead of the Redis server's (tests). */
+  readonly limiterClock?: Clock
   /** Apply pending migrations before returning (the server does; the command line's `migrate` does it explicitly). */
   readonly migrate?: boolean
 }
@@ -53,6 +60,10 @@ export async function createContext(config: Config, options: ContextOptions = {}
     ? fileTransport(path.join(config.dataDir, 'mail'))
     : smtpTransport(config.mail.smtpUrl)
   const mail = new MailWorker(database.db, clock, transport, config.mail.from, options.mailWorker)
+  const limiter: LimiterStore = config.rateLimit.redisUrl === undefined
+    ? await MemoryLimiterStore.open(clock, path.join(config.dataDir, 'rate-limits.json'))
+    : new RedisLimiterStore({ url: config.rateLimit.redisUrl, keyPrefix: config.rateLimit.redisKeyPrefix,
+        ...(options.limiterClock === undefined ? {} : { clock: options.limiterClock }) })
   return {
     config,
     db: database.db,
@@ -60,12 +71,14 @@ export async function createContext(config: Config, options: ContextOptions = {}
     clock,
     apiKeys,
     mail,
+    limiter,
     publicLimits: {
       listing: new ClientRateLimiter(config.publicRateLimit.listing, clock),
       booking: new ClientRateLimiter(config.publicRateLimit.booking, clock),
     },
     async close() {
       await mail.stop()
+      await limiter.close()
       await apiKeys.flush()
       await database.close()
     },

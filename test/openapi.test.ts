@@ -36,9 +36,15 @@ describe('the served OpenAPI description', () => {
     const parameters = Object.fromEntries((operation?.parameters ?? []).map((p) => [p.name, p]))
     expect(parameters.limit).toMatchObject({ in: 'query', schema: { type: 'integer', minimum: 1, maximum: 100, default: 50 } })
     expect(parameters.offset).toMatchObject({ in: 'query', schema: { type: 'integer', minimum: 0, maximum: 10000, default: 0 } })
-    expect(Object.keys(operation?.responses ?? {}).sort()).toEqual(['200', '400', '401', '403', '500', '503'])
+    expect(Object.keys(operation?.responses ?? {}).sort()).toEqual(['200', '400', '401', '403', '429', '500', '503'])
+    for (const status of ['200', '400', '429']) {
+      expect(Object.keys(operation?.responses[status]?.headers ?? {})).toEqual(expect.arrayContaining(['x-ratelimit-limit',
+        'x-ratelimit-remaining', 'x-ratelimit-reset', 'x-ratelimit-day-limit', 'x-ratelimit-day-remaining', 'x-ratelimit-day-reset',
+        'ratelimit-policy', 'ratelimit']))
+    }
+    expect(operation?.responses['429']?.headers).toHaveProperty('retry-after')
     expect(Object.keys(operation?.responses['200']?.content ?? {})).toEqual(['application/json'])
-    for (const status of ['400', '401', '403', '500', '503']) {
+    for (const status of ['400', '401', '403', '429', '500', '503']) {
       expect(operation?.responses[status]?.content?.['application/problem+json']?.schema).toEqual({ $ref: '#/components/schemas/Problem' })
     }
     expect(operation?.responses['401']?.headers).toHaveProperty('www-authenticate')

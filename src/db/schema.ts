@@ -91,6 +91,10 @@ export interface ApiKeysTable {
   created_at: Timestamp
   last_used_at: NullableTimestamp
   revoked_at: NullableTimestamp
+  /** Overrides of the configured rate limits for this key; null: the default. */
+  rate_capacity: number | null
+  rate_per_minute: number | null
+  daily_quota: number | null
 }
 
 export interface CourtsTable {

@@ -9,7 +9,7 @@ export abstract class DomainError extends Error {
 }
 
 export type DomainErrorKind = InvalidApiKey['kind'] | InsufficientScope['kind'] | InvalidRequest['kind'] | InvalidBooking['kind']
-  | SlotConflict['kind'] | ClubNotFound['kind'] | RateLimited['kind']
+  | SlotConflict['kind'] | ClubNotFound['kind'] | RateLimited['kind'] | QuotaExceeded['kind']
 
 export type InvalidApiKeyReason = 'missing' | 'malformed' | 'unknown' | 'expired' | 'revoked'
 
@@ -67,6 +67,17 @@ export class RateLimited extends DomainError {
   readonly kind = 'rate-limited'
   constructor(readonly retryAfterSeconds: number) {
     super(`Too many requests; retry in ${String(retryAfterSeconds)} s.`)
+  }
+}
+
+/** An API key's token bucket is empty or its daily quota used; `headers` carry the budget and Retry-After. */
+export class QuotaExceeded extends DomainError {
+  readonly kind: 'rate-limited' | 'daily-quota-exhausted'
+  constructor(refusal: 'burst' | 'daily', readonly headers: Readonly<Record<string, string>>) {
+    super(refusal === 'daily'
+      ? 'This API key has used its requests for today (UTC); the quota renews at 00:00 UTC.'
+      : 'This API key sent requests faster than its limit allows; retry after the time in Retry-After.')
+    this.kind = refusal === 'daily' ? 'daily-quota-exhausted' : 'rate-limited'
   }
 }
 

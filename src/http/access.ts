@@ -5,8 +5,12 @@
  * check as their first onRequest hook, before the body is read or the query validated.
  */
 import type { FastifyInstance, FastifyRequest, onRequestAsyncHookHandler } from 'fastify'
-import { InsufficientScope, InvalidApiKey } from '../domain/errors.js'
+import type { LimitOverrides } from '../db/repositories/api-keys.js'
+import { InsufficientScope, InvalidApiKey, QuotaExceeded } from '../domain/errors.js'
+import { rateLimitHeaders } from '../domain/rate-limit.js'
+import type { KeyLimits } from '../domain/rate-limit.js'
 import type { Scope } from '../domain/scopes.js'
+import type { LimiterStore } from '../limits/store.js'
 import type { ApiKeyAuthenticator, Principal } from '../services/api-keys.js'
 
 export type RouteAccess = { readonly public: true } | { readonly scope: Scope }
@@ -17,6 +21,8 @@ declare module 'fastify' {
   }
   interface FastifyRequest {
     principal: Principal | null
+    /** When the limiter admitted this request (its day is refunded if the service fails with 503). */
+    admittedAt: number | null
   }
 }
 
@@ -26,10 +32,21 @@ declare module 'fastify' {
  */
 export interface AccessOptions {
   readonly isPublicInfrastructure: (route: { method: string | string[], url: string }) => boolean
+  readonly limiter: LimiterStore
+  /** The configured limits; a key's overrides replace single fields. */
+  readonly defaultLimits: { readonly capacity: number, readonly perMinute: number, readonly dailyQuota: number }
 }
 
 export function registerAccessControl(app: FastifyInstance, authenticator: ApiKeyAuthenticator, options: AccessOptions): void {
   app.decorateRequest('principal', null)
+  app.decorateRequest('admittedAt', null)
+  // A 503 is the service's failure, not the caller's: it gives the day's unit back.
+  app.addHook('onResponse', (request, reply, done) => {
+    if (request.admittedAt !== null && request.principal !== null && reply.statusCode === 503) {
+      void options.limiter.refundDay(request.principal.keyId, request.admittedAt)
+    }
+    done()
+  })
   app.addHook('onRoute', (route) => {
     const access = route.config?.access
     if (access === undefined) {
@@ -41,16 +58,33 @@ export function registerAccessControl(app: FastifyInstance, authenticator: ApiKe
     }
     if ('scope' in access) {
       const existing = route.onRequest === undefined ? [] : [route.onRequest].flat()
-      route.onRequest = [requireScope(authenticator, access.scope), ...existing]
+      route.onRequest = [requireScope(authenticator, access.scope, options), ...existing]
     }
   })
 }
 
-function requireScope(authenticator: ApiKeyAuthenticator, scope: Scope): onRequestAsyncHookHandler {
-  return async function authenticate(request) {
+/**
+ * The checks of a scoped route, in the contract's order: 401 (key), 403 (scope), 429 (budget);
+ * the query is validated after this hook, so a 400 has been charged. 401 and 403 cost nothing.
+ */
+function requireScope(authenticator: ApiKeyAuthenticator, scope: Scope, options: AccessOptions): onRequestAsyncHookHandler {
+  return async function authenticate(request, reply) {
     const principal = await authenticator.authenticate(request.headers.authorization)
     if (!principal.scopes.has(scope)) throw new InsufficientScope(scope)
     request.principal = principal
+    const decision = await options.limiter.consume(principal.keyId, effectiveLimits(principal.limits, options.defaultLimits))
+    const headers = rateLimitHeaders(decision)
+    if (!decision.admitted) throw new QuotaExceeded(decision.refusal ?? 'burst', headers)
+    void reply.headers(headers)
+    request.admittedAt = decision.now
+  }
+}
+
+export function effectiveLimits(overrides: LimitOverrides, defaults: AccessOptions['defaultLimits']): KeyLimits {
+  return {
+    capacity: overrides.capacity ?? defaults.capacity,
+    refillPerSecond: (overrides.perMinute ?? defaults.perMinute) / 60,
+    dailyQuota: overrides.dailyQuota ?? defaults.dailyQuota,
   }
 }
 

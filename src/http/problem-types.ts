@@ -66,7 +66,14 @@ export const PROBLEM_TYPES = {
   'rate-limited': {
     status: 429,
     title: 'Too many requests',
-    description: 'The request budget is used up. Retry after the number of seconds in `Retry-After`.',
+    description: 'The token bucket is empty: the API key (or, on public endpoints, the client) sent requests faster than '
+      + 'its refill. Retry after the number of seconds in `Retry-After`; the X-RateLimit-* headers show the budget.',
+  },
+  'daily-quota-exhausted': {
+    status: 429,
+    title: 'Daily quota exhausted',
+    description: 'The API key has used all its authorised requests for the current UTC day. `Retry-After` counts the seconds '
+      + 'to 00:00 UTC, when the quota is available again.',
   },
   'internal-error': {
     status: 500,

@@ -5,7 +5,8 @@
  */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { isDatabaseUnavailable } from '../db/dialect.js'
-import { DomainError, InsufficientScope, InvalidApiKey, InvalidRequest, RateLimited } from '../domain/errors.js'
+import { DomainError, InsufficientScope, InvalidApiKey, InvalidRequest, QuotaExceeded, RateLimited } from '../domain/errors.js'
+import { LimiterUnavailable } from '../limits/store.js'
 import type { Problem } from '../schemas/problem.js'
 import { PROBLEM_TYPES, problemTypeUri } from './problem-types.js'
 import type { ProblemKind } from './problem-types.js'
@@ -61,6 +62,9 @@ const FRAMEWORK_ERRORS: Readonly<Record<string, readonly [ProblemKind, string]>>
 export function toProblemError(error: unknown): ProblemError {
   if (error instanceof ProblemError) return error
   if (error instanceof DomainError) return fromDomainError(error)
+  if (error instanceof LimiterUnavailable) {
+    return new ProblemError('service-unavailable', 'The rate limiter is temporarily unavailable.', { 'retry-after': '1' })
+  }
   if (isDatabaseUnavailable(error)) {
     return new ProblemError('service-unavailable', 'The database is temporarily unavailable.',
       { 'retry-after': String(RETRY_AFTER_UNAVAILABLE_SECONDS) })
@@ -98,6 +102,7 @@ function fromDomainError(error: DomainError): ProblemError {
   if (error instanceof RateLimited) {
     return new ProblemError('rate-limited', error.message, { 'retry-after': String(error.retryAfterSeconds) })
   }
+  if (error instanceof QuotaExceeded) return new ProblemError(error.kind, error.message, error.headers)
   // Every domain error kind is a problem kind; the ones above only add headers or parameters.
   return new ProblemError(error.kind, error.message)
 }

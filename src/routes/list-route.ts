@@ -10,7 +10,7 @@ import type { Scope } from '../domain/scopes.js'
 import { principalOf } from '../http/access.js'
 import { SECURITY_SCHEME } from '../http/openapi.js'
 import { API_PREFIX } from '../http/problem-types.js'
-import { jsonResponse, problemResponse, RETRY_AFTER_HEADER, WWW_AUTHENTICATE_HEADER } from '../http/responses.js'
+import { jsonResponse, problemResponse, RATE_LIMIT_HEADERS, RETRY_AFTER_HEADER, WWW_AUTHENTICATE_HEADER } from '../http/responses.js'
 import { LIST_LIMIT, LIST_OFFSET, ListEnvelope, ListQuery } from '../schemas/common.js'
 
 export interface ListEndpoint<Item extends TSchema> {
@@ -35,12 +35,16 @@ export function registerListEndpoint<Item extends TSchema>(app: FastifyInstance,
       security: [{ [SECURITY_SCHEME]: [endpoint.scope] }],
       querystring: ListQuery,
       response: {
-        200: jsonResponse('The page and the number of matching records.', envelope),
-        400: problemResponse('A query parameter is unknown, repeated, not a base-10 integer or out of range.'),
+        200: jsonResponse('The page and the number of matching records.', envelope, RATE_LIMIT_HEADERS),
+        400: problemResponse('A query parameter is unknown, repeated, not a base-10 integer or out of range. Counts as a call.',
+          RATE_LIMIT_HEADERS),
         401: problemResponse('The API key is missing, malformed, unknown, expired or revoked.', WWW_AUTHENTICATE_HEADER),
         403: problemResponse(`The API key lacks the scope \`${endpoint.scope}\`.`, WWW_AUTHENTICATE_HEADER),
+        429: problemResponse('The key\'s token bucket is empty (`rate-limited`) or its daily quota is used (`daily-quota-exhausted`). '
+          + 'Costs nothing.', { ...RATE_LIMIT_HEADERS, ...RETRY_AFTER_HEADER }),
         500: problemResponse('The service failed unexpectedly.'),
-        503: problemResponse('The service is temporarily unavailable.', RETRY_AFTER_HEADER),
+        503: problemResponse('The service or its rate limiter is temporarily unavailable; not charged to the daily quota.',
+          RETRY_AFTER_HEADER),
       },
     },
     handler: async (request) => {

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto'
 import type { Kysely } from 'kysely'
 import type { Clock } from '../clock.js'
 import * as keys from '../db/repositories/api-keys.js'
-import type { ApiKeyRecord } from '../db/repositories/api-keys.js'
+import type { ApiKeyRecord, LimitOverrides } from '../db/repositories/api-keys.js'
 import type { Database } from '../db/schema.js'
 import { displayPrefix, generateApiKey, hashApiKey, isWellFormedApiKey } from '../domain/api-key.js'
 import { InvalidApiKey } from '../domain/errors.js'
@@ -17,7 +17,7 @@ export interface CreatedApiKey {
 export async function createApiKey(
   db: Kysely<Database>,
   clock: Clock,
-  input: { clubId: string, name: string, scopes: readonly Scope[], expiresAt: string | null },
+  input: { clubId: string, name: string, scopes: readonly Scope[], expiresAt: string | null, limits?: LimitOverrides },
 ): Promise<CreatedApiKey> {
   const key = generateApiKey()
   const record = await keys.insertApiKey(db, {
@@ -28,6 +28,7 @@ export async function createApiKey(
     secretHash: hashApiKey(key),
     scopes: input.scopes,
     expiresAt: input.expiresAt,
+    ...(input.limits === undefined ? {} : { limits: input.limits }),
   }, clock.now())
   return { key, record }
 }
@@ -37,6 +38,7 @@ export interface Principal {
   readonly keyId: string
   readonly clubId: string
   readonly scopes: ReadonlySet<string>
+  readonly limits: LimitOverrides
 }
 
 interface CachedKey {
@@ -93,7 +95,7 @@ export class ApiKeyAuthenticator {
     if (record.revokedAt !== null) throw new InvalidApiKey('revoked')
     if (record.expiresAt !== null && Date.parse(record.expiresAt) <= now) throw new InvalidApiKey('expired')
     this.touch(entry, record.id, now)
-    return { keyId: record.id, clubId: record.clubId, scopes: new Set(record.scopes) }
+    return { keyId: record.id, clubId: record.clubId, scopes: new Set(record.scopes), limits: record.limits }
   }
 
   /** Forget cached keys, so that a change made in this process applies to the next request. */

@@ -36,13 +36,18 @@ export async function createTestDatabase(dialect: DialectName): Promise<TestData
   })
   const url = new URL(adminUrl)
   url.pathname = `/${name}`
+  // Local state besides the database (mail files, the limiter's saved counts) gets a directory of its own too.
+  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'club-platform-test-'))
   return {
     dialect,
     settings: { kind: 'postgres', url: url.toString() },
-    env: { DATABASE_URL: url.toString() },
-    drop: () => withAdmin(adminUrl, async (client) => {
-      await client.query(`drop database if exists ${name} with (force)`)
-    }),
+    env: { DATABASE_URL: url.toString(), DATA_DIR: dir },
+    drop: async () => {
+      await withAdmin(adminUrl, async (client) => {
+        await client.query(`drop database if exists ${name} with (force)`)
+      })
+      await fs.rm(dir, { recursive: true, force: true })
+    },
   }
 }
 

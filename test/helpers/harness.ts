@@ -66,9 +66,9 @@ export async function startHarness(
   const clock = new ManualClock(START)
   const queries: string[] = []
   const statements: { sql: string, parameters: readonly unknown[] }[] = []
-  // Public rate limits are generous unless a test sets them: most tests are not about them.
-  const config = readConfig({ PUBLIC_RATE_CAPACITY: '100000', BOOKING_RATE_CAPACITY: '100000', ...database.env, LOG_LEVEL: 'silent',
-    ...options.env })
+  // Rate limits are generous unless a test sets them: most tests are not about them.
+  const config = readConfig({ PUBLIC_RATE_CAPACITY: '100000', BOOKING_RATE_CAPACITY: '100000', RATE_LIMIT_CAPACITY: '100000',
+    ...database.env, LOG_LEVEL: 'silent', ...options.env })
   const context = await createContext(config, {
     clock,
     migrate: true,

@@ -1,9 +1,11 @@
 import type { Migration } from 'kysely'
 import * as initial from './0001-initial.js'
 import * as courts from './0002-courts.js'
+import * as keyLimits from './0003-key-limits.js'
 
 /** Every migration, in order. Names are permanent: they are recorded in the database. */
 export const migrations: Record<string, Migration> = {
   '0001-initial': initial,
   '0002-courts': courts,
+  '0003-key-limits': keyLimits,
 }

@@ -12,6 +12,14 @@ export interface ApiKeyRecord {
   readonly createdAt: string
   readonly lastUsedAt: string | null
   readonly revokedAt: string | null
+  readonly limits: LimitOverrides
+}
+
+/** Per-key overrides of the configured rate limits; absent fields take the default. */
+export interface LimitOverrides {
+  readonly capacity?: number
+  readonly perMinute?: number
+  readonly dailyQuota?: number
 }
 
 export interface NewApiKey {
@@ -22,10 +30,11 @@ export interface NewApiKey {
   readonly secretHash: string
   readonly scopes: readonly string[]
   readonly expiresAt: string | null
+  readonly limits?: LimitOverrides
 }
 
 const COLUMNS = ['id', 'club_id', 'name', 'display_prefix', 'scopes', 'expires_at', 'created_at', 'last_used_at',
-  'revoked_at'] as const
+  'revoked_at', 'rate_capacity', 'rate_per_minute', 'daily_quota'] as const
 
 function toRecord(row: Pick<Selectable<ApiKeysTable>, (typeof COLUMNS)[number]>): ApiKeyRecord {
   return {
@@ -38,6 +47,11 @@ function toRecord(row: Pick<Selectable<ApiKeysTable>, (typeof COLUMNS)[number]>)
     createdAt: isoFromDb(row.created_at),
     lastUsedAt: isoFromDbOrNull(row.last_used_at),
     revokedAt: isoFromDbOrNull(row.revoked_at),
+    limits: {
+      ...(row.rate_capacity === null ? {} : { capacity: row.rate_capacity }),
+      ...(row.rate_per_minute === null ? {} : { perMinute: row.rate_per_minute }),
+      ...(row.daily_quota === null ? {} : { dailyQuota: row.daily_quota }),
+    },
   }
 }
 
@@ -51,6 +65,9 @@ export async function insertApiKey(db: Kysely<Database>, key: NewApiKey, now: nu
     scopes: key.scopes.join(' '),
     expires_at: key.expiresAt === null ? null : isoForDb(key.expiresAt),
     created_at: isoForDb(now),
+    rate_capacity: key.limits?.capacity ?? null,
+    rate_per_minute: key.limits?.perMinute ?? null,
+    daily_quota: key.limits?.dailyQuota ?? null,
   }).returning(COLUMNS).executeTakeFirstOrThrow()
   return toRecord(row)
 }
@@ -76,6 +93,20 @@ export async function findApiKeyById(db: Kysely<Database>, id: string): Promise<
 export async function revokeApiKey(db: Kysely<Database>, id: string, now: number): Promise<boolean> {
   const result = await db.updateTable('api_keys').set({ revoked_at: isoForDb(now) })
     .where('id', '=', id).where('revoked_at', 'is', null).executeTakeFirst()
+  return result.numUpdatedRows > 0n
+}
+
+/** Sets a key's overrides; a field given as null returns to the default. Returns false for an unknown key. */
+export async function setKeyLimits(
+  db: Kysely<Database>,
+  id: string,
+  limits: { capacity?: number | null, perMinute?: number | null, dailyQuota?: number | null },
+): Promise<boolean> {
+  const result = await db.updateTable('api_keys').set({
+    ...(limits.capacity === undefined ? {} : { rate_capacity: limits.capacity }),
+    ...(limits.perMinute === undefined ? {} : { rate_per_minute: limits.perMinute }),
+    ...(limits.dailyQuota === undefined ? {} : { daily_quota: limits.dailyQuota }),
+  }).where('id', '=', id).executeTakeFirst()
   return result.numUpdatedRows > 0n
 }
 

@@ -1,0 +1,81 @@
+/**
+ * The authenticated endpoints' limits (contract §8), pure: a token bucket (capacity, continuous
+ * refill) and a count of admitted requests per UTC day. A request is admitted only when a whole
+ * token is there and the day's quota is not used up; an admitted request takes one of each.
+ * The Redis store runs the same arithmetic in Lua (src/limits/redis-store.ts).
+ */
+export interface KeyLimits {
+  readonly capacity: number
+  readonly refillPerSecond: number
+  readonly dailyQuota: number
+}
+
+export interface KeyState {
+  readonly tokens: number
+  readonly updatedAt: number
+  /** UTC day number (days since the epoch) that `used` counts. */
+  readonly day: number
+  readonly used: number
+}
+
+export type Refusal = 'burst' | 'daily'
+
+/** The outcome of one request, with the state after it; enough to write every header. */
+export interface Decision {
+  readonly admitted: boolean
+  readonly refusal?: Refusal
+  readonly tokens: number
+  readonly used: number
+  readonly now: number
+  readonly limits: KeyLimits
+}
+
+const DAY = 86_400_000
+
+export function utcDay(now: number): number {
+  return Math.floor(now / DAY)
+}
+
+export function decide(state: KeyState | undefined, limits: KeyLimits, now: number): { decision: Decision, state: KeyState } {
+  const day = utcDay(now)
+  const elapsed = state === undefined ? 0 : Math.max(0, now - state.updatedAt)
+  let tokens = state === undefined ? limits.capacity : Math.min(limits.capacity, state.tokens + elapsed * limits.refillPerSecond / 1000)
+  let used = state?.day === day ? state.used : 0
+  let refusal: Refusal | undefined
+  if (used >= limits.dailyQuota) refusal = 'daily'
+  else if (tokens < 1) refusal = 'burst'
+  else {
+    tokens -= 1
+    used += 1
+  }
+  const decision: Decision = { admitted: refusal === undefined, tokens, used, now, limits, ...(refusal ? { refusal } : {}) }
+  return { decision, state: { tokens, updatedAt: now, day, used } }
+}
+
+/** Seconds a refused request should wait: to the next whole token, or to 00:00 UTC when the day's quota is the reason. */
+export function retryAfterSeconds(decision: Decision): number {
+  if (decision.refusal === 'daily') return Math.ceil(((utcDay(decision.now) + 1) * DAY - decision.now) / 1000)
+  return Math.max(1, Math.ceil((1 - decision.tokens) / decision.limits.refillPerSecond))
+}
+
+/** The contract's X-RateLimit-* headers, and the IETF draft's RateLimit-Policy and RateLimit. */
+export function rateLimitHeaders(decision: Decision): Record<string, string> {
+  const { limits, now } = decision
+  const fullAt = now + ((limits.capacity - decision.tokens) / limits.refillPerSecond) * 1000
+  const dayReset = (utcDay(now) + 1) * DAY
+  const remaining = Math.floor(decision.tokens)
+  const dayRemaining = Math.max(0, limits.dailyQuota - decision.used)
+  const window = Math.ceil(limits.capacity / limits.refillPerSecond)
+  return {
+    'x-ratelimit-limit': String(limits.capacity),
+    'x-ratelimit-remaining': String(remaining),
+    'x-ratelimit-reset': String(Math.ceil(fullAt / 1000)),
+    'x-ratelimit-day-limit': String(limits.dailyQuota),
+    'x-ratelimit-day-remaining': String(dayRemaining),
+    'x-ratelimit-day-reset': String(dayReset / 1000),
+    'ratelimit-policy': `"burst";q=${String(limits.capacity)};w=${String(window)}, "daily";q=${String(limits.dailyQuota)};w=86400`,
+    'ratelimit': `"burst";r=${String(remaining)};t=${String(Math.max(0, Math.ceil((fullAt - now) / 1000)))}, `
+      + `"daily";r=${String(dayRemaining)};t=${String(Math.ceil((dayReset - now) / 1000))}`,
+    ...(decision.admitted ? {} : { 'retry-after': String(retryAfterSeconds(decision)) }),
+  }
+}
