@@ -8,6 +8,7 @@ export default defineConfig({
     hookTimeout: 60_000,
     // Each file creates its own databases; two workers fit the two cores.
     pool: 'forks',
-    poolOptions: { forks: { maxForks: 2, minForks: 1 } },
+    // --expose-gc: the limiter's memory test measures the heap after a collection.
+    poolOptions: { forks: { maxForks: 2, minForks: 1, execArgv: ['--expose-gc'] } },
   },
 })

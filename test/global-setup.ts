@@ -9,6 +9,24 @@ import type { TestProject } from 'vitest/node'
 declare module 'vitest' {
   export interface ProvidedContext {
     postgresAdminUrl: string | null
+    redisUrl: string | null
+  }
+}
+
+export const DEFAULT_REDIS_URL = 'redis://127.0.0.1:6379'
+
+async function redisReachable(url: string): Promise<string | undefined> {
+  const { Redis } = await import('ioredis')
+  const redis = new Redis(url, { lazyConnect: true, connectTimeout: 2_000, maxRetriesPerRequest: 0, retryStrategy: () => null })
+  redis.on('error', () => undefined)
+  try {
+    await redis.connect()
+    await redis.ping()
+    return undefined
+  } catch (error) {
+    return error instanceof Error ? error.message : String(error)
+  } finally {
+    redis.disconnect()
   }
 }
 
@@ -38,4 +56,15 @@ export default async function setup(project: TestProject): Promise<void> {
     await client.end().catch(() => undefined)
   }
   project.provide('postgresAdminUrl', reachable ? url : null)
+
+  const redisUrl = process.env.TEST_REDIS_URL ?? DEFAULT_REDIS_URL
+  const redisProblem = await redisReachable(redisUrl)
+  if (redisProblem !== undefined) {
+    if (process.env.CLUB_PLATFORM_REQUIRE_SERVICES === '1') {
+      throw new Error(`Redis at ${redisUrl} is required (CLUB_PLATFORM_REQUIRE_SERVICES=1) but unreachable: ${redisProblem}`)
+    }
+    console.warn(`\n${'!'.repeat(78)}\n!! Redis at ${redisUrl} is unreachable (${redisProblem}).\n`
+      + `!! Every Redis variant of the rate-limit tests is SKIPPED.\n${'!'.repeat(78)}\n`)
+  }
+  project.provide('redisUrl', redisProblem === undefined ? redisUrl : null)
 }

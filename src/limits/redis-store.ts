@@ -36,7 +36,8 @@ elseif tokens < 1 then refusal = 'burst'
 else tokens = tokens - 1; used = used + 1 end
 redis.call('HSET', KEYS[1], 'tokens', string.format('%.17g', tokens), 'ts', now, 'day', day, 'used', used)
 local full_at = now + math.ceil((capacity - tokens) / per_ms)
-redis.call('PEXPIREAT', KEYS[1], math.max(full_at, (day + 1) * 86400000) + 60000)
+-- Relative, so that it is right whichever clock decided: until the bucket is full and the day over.
+redis.call('PEXPIRE', KEYS[1], math.max(full_at, (day + 1) * 86400000) - now + 60000)
 return { refusal, string.format('%.17g', tokens), used, now }
 `
 
@@ -66,9 +67,12 @@ export interface RedisStoreOptions {
 export class RedisLimiterStore implements LimiterStore {
   readonly kind = 'redis'
   private readonly redis: ScriptedRedis
+  private readonly timeoutMs: number
+  private connecting: Promise<void> | undefined
 
   constructor(private readonly options: RedisStoreOptions) {
     const timeout = options.timeoutMs ?? 1_000
+    this.timeoutMs = timeout
     this.redis = new Redis(options.url, {
       enableOfflineQueue: false,
       maxRetriesPerRequest: 0,
@@ -84,23 +88,32 @@ export class RedisLimiterStore implements LimiterStore {
     this.redis.defineCommand('clubPlatformRefund', { numberOfKeys: 1, lua: REFUND })
   }
 
-  /** Resolves once connected (or rejects): lets a service start fail loudly on a wrong REDIS_URL. */
-  async ready(): Promise<void> {
-    if (this.redis.status === 'ready') return
-    await new Promise<void>((resolve, reject) => {
+  /**
+   * The first connection: requests that arrive while the client is still connecting wait for it,
+   * at most the timeout. Later outages fail at once (the client reconnects in the background).
+   */
+  private firstConnection(): Promise<void> {
+    this.connecting ??= new Promise<void>((resolve, reject) => {
+      if (this.redis.status === 'ready') {
+        resolve()
+        return
+      }
       const timer = setTimeout(() => {
-        reject(new LimiterUnavailable(new Error(`Redis did not answer within ${String(this.options.timeoutMs ?? 1_000)} ms`)))
-      }, (this.options.timeoutMs ?? 1_000) * 3)
+        this.connecting = undefined
+        reject(new Error(`Redis did not answer within ${String(this.timeoutMs)} ms`))
+      }, this.timeoutMs)
       this.redis.once('ready', () => {
         clearTimeout(timer)
         resolve()
       })
     })
+    return this.connecting
   }
 
   async consume(keyId: string, limits: KeyLimits): Promise<Decision> {
     let reply: TakeReply
     try {
+      await this.firstConnection()
       reply = await this.redis.clubPlatformTake(this.key(keyId), limits.capacity, String(limits.refillPerSecond / 1000),
         limits.dailyQuota, this.options.clock === undefined ? '' : String(this.options.clock.now()))
     } catch (error) {

@@ -56,13 +56,17 @@ export interface Harness {
 export interface HarnessOptions {
   /** Settings on top of the test database's (e.g. rate limits, SMTP_URL). */
   readonly env?: Record<string, string>
+  /** With REDIS_URL: let the Redis store decide on the harness clock rather than the Redis server's. */
+  readonly redisOnHarnessClock?: boolean
+  /** Use this database instead of creating one (a second instance on the same data). */
+  readonly database?: TestDatabase
 }
 
 export async function startHarness(
   dialect: DialectName,
   options: HarnessOptions = {},
 ): Promise<Harness & { close(): Promise<void> }> {
-  const database = await createTestDatabase(dialect)
+  const database = options.database ?? await createTestDatabase(dialect)
   const clock = new ManualClock(START)
   const queries: string[] = []
   const statements: { sql: string, parameters: readonly unknown[] }[] = []
@@ -72,6 +76,7 @@ export async function startHarness(
   const context = await createContext(config, {
     clock,
     migrate: true,
+    ...(options.redisOnHarnessClock === true ? { limiterClock: clock } : {}),
     onQuery: (event) => {
       queries.push(event.query.sql)
       statements.push({ sql: event.query.sql, parameters: event.query.parameters })
@@ -119,7 +124,7 @@ export async function startHarness(
     async close() {
       await app.close()
       await context.close()
-      await database.drop()
+      if (options.database === undefined) await database.drop()
     },
   }
 }
