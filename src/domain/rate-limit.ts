@@ -39,7 +39,9 @@ export function utcDay(now: number): number {
 export function decide(state: KeyState | undefined, limits: KeyLimits, now: number): { decision: Decision, state: KeyState } {
   const day = utcDay(now)
   const elapsed = state === undefined ? 0 : Math.max(0, now - state.updatedAt)
-  let tokens = state === undefined ? limits.capacity : Math.min(limits.capacity, state.tokens + elapsed * limits.refillPerSecond / 1000)
+  let tokens = state === undefined
+    ? limits.capacity
+    : Math.min(limits.capacity, state.tokens + (elapsed * limits.refillPerSecond) / 1000)
   let used = state?.day === day ? state.used : 0
   let refusal: Refusal | undefined
   if (used >= limits.dailyQuota) refusal = 'daily'

@@ -88,8 +88,8 @@ export class MemoryLimiterStore implements LimiterStore {
     if (saved.version !== FILE_VERSION || !Array.isArray(saved.entries)) return
     for (const row of saved.entries) {
       if (!Array.isArray(row) || row.length !== 7) continue
-      const [keyId, tokens, updatedAt, day, used, capacity, refillPerSecond] = row as [string, number, number, number, number, number,
-        number]
+      type Saved = [string, number, number, number, number, number, number]
+      const [keyId, tokens, updatedAt, day, used, capacity, refillPerSecond] = row as Saved
       this.entries.set(keyId, { state: { tokens, updatedAt, day, used }, capacity, refillPerSecond })
     }
   }

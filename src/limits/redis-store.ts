@@ -124,8 +124,8 @@ export class RedisLimiterStore implements LimiterStore {
       admitted: refusal === '',
       ...(refusal === '' ? {} : { refusal: refusal as Refusal }),
       tokens: Number(tokens),
-      used: Number(used),
-      now: Number(now),
+      used,
+      now,
       limits,
     }
   }

@@ -37,7 +37,8 @@ export function storeSetup(store: StoreKind): StoreSetup {
 export function describeEachStore(title: string, body: (dialect: DialectName, setup: StoreSetup) => void): void {
   for (const dialect of DIALECTS) {
     for (const store of ['memory', 'redis'] as const) {
-      const missing = dialect === 'postgres' && inject('postgresAdminUrl') === null ? 'PostgreSQL'
+      const missing = dialect === 'postgres' && inject('postgresAdminUrl') === null
+        ? 'PostgreSQL'
         : store === 'redis' && inject('redisUrl') === null ? 'Redis' : undefined
       const name = `${title} [${dialect}, ${store}]`
       if (missing !== undefined) {
