@@ -228,3 +228,32 @@ describe('club-platform as a real process', () => {
     }
   }, 120_000)
 })
+
+describeEachDatabase('club-platform keys and rate limits', (dialect) => {
+  const harness = useHarness(dialect, undefined, { env: { RATE_LIMIT_CAPACITY: '60', RATE_LIMIT_PER_MINUTE: '60', DAILY_QUOTA: '10000' } })
+  const admin = (...args: string[]) => cli(harness.current.database.env, args, harness.current.clock)
+
+  it('gives a key its own limits at creation and changes them later, back to the default too', async () => {
+    await admin('clubs', 'create', '--slug', 'plans', '--name', 'Plans', '--timezone', 'UTC')
+    const created = await admin('keys', 'create', '--club', 'plans', '--scopes', 'read:groups', '--name', 'premium', '--capacity', '300',
+      '--per-minute', '300', '--daily-quota', '100000', '--json')
+    expect(created.code, created.stderr).toBe(0)
+    const { id, key, limits } = created.json<{ id: string, key: string, limits: Record<string, number> }>()
+    expect(limits).toEqual({ capacity: 300, perMinute: 300, dailyQuota: 100000 })
+    const first = await harness.current.request({ url: '/api/v1/groups', key })
+    expect(first.headers).toMatchObject({ 'x-ratelimit-limit': '300', 'x-ratelimit-day-limit': '100000' })
+    const changed = await admin('keys', 'limits', id, '--capacity', 'default', '--daily-quota', '500', '--json')
+    expect(changed.code, changed.stderr).toBe(0)
+    expect(changed.json<{ limits: unknown }>().limits).toEqual({ perMinute: 300, dailyQuota: 500 })
+    harness.current.clock.advance(1_000)
+    try {
+      const after = await harness.current.request({ url: '/api/v1/groups', key })
+      expect(after.headers).toMatchObject({ 'x-ratelimit-limit': '60', 'x-ratelimit-day-limit': '500' })
+    } finally {
+      harness.current.clock.set(START)
+    }
+    expect((await admin('keys', 'list', '--club', 'plans')).stdout).toContain('300/min, 500/day')
+    expect((await admin('keys', 'limits', id, '--capacity', '0')).stderr).toContain('positive whole number')
+    expect((await admin('keys', 'limits', id)).stderr).toContain('at least one')
+  })
+})

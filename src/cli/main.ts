@@ -13,8 +13,8 @@ import type { Clock } from '../clock.js'
 import { ConfigError, readConfig, redactUrl } from '../config.js'
 import { createContext } from '../context.js'
 import type { AppContext } from '../context.js'
-import { findApiKeyById, listApiKeys, revokeApiKey } from '../db/repositories/api-keys.js'
-import type { ApiKeyRecord } from '../db/repositories/api-keys.js'
+import { findApiKeyById, listApiKeys, revokeApiKey, setKeyLimits } from '../db/repositories/api-keys.js'
+import type { ApiKeyRecord, LimitOverrides } from '../db/repositories/api-keys.js'
 import { listClubs } from '../db/repositories/clubs.js'
 import { listCourts } from '../db/repositories/courts.js'
 import { listMails, retryMail } from '../db/repositories/outbox.js'
@@ -92,8 +92,11 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     .requiredOption('--scopes <scopes>', 'comma-separated, e.g. read:groups,read:events')
     .requiredOption('--name <name>', 'what the key is for, e.g. "club website"')
     .option('--expires-at <iso>', 'expiry, RFC 3339 with an offset, e.g. 2027-01-01T00:00:00Z')
+    .option('--capacity <n>', 'this key\'s burst (token bucket capacity) instead of RATE_LIMIT_CAPACITY')
+    .option('--per-minute <n>', 'this key\'s refill per minute instead of RATE_LIMIT_PER_MINUTE')
+    .option('--daily-quota <n>', 'this key\'s requests per UTC day instead of DAILY_QUOTA')
     .addOption(jsonOption())
-    .action(async (options: { club: string, scopes: string, name: string, expiresAt?: string, json?: boolean }) => {
+    .action(async (options: KeyCreateOptions) => {
       const parsed = parseScopes(options.scopes)
       if ('error' in parsed) throw new InvalidInput(`--scopes: ${parsed.error}`)
       const name = options.name.trim()
@@ -101,7 +104,13 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       const expiresAt = options.expiresAt === undefined ? null : parseFutureInstant(options.expiresAt, clock)
       const ctx = await migrated(open)
       const club = await requireClub(ctx.db, options.club)
-      const { key, record } = await createApiKey(ctx.db, clock, { clubId: club.id, name, scopes: parsed.scopes, expiresAt })
+      const limits = limitOptions(options)
+      const { key, record } = await createApiKey(ctx.db, clock, {
+        clubId: club.id, name, scopes: parsed.scopes, expiresAt,
+        limits: { ...(limits.capacity == null ? {} : { capacity: limits.capacity }),
+          ...(limits.perMinute == null ? {} : { perMinute: limits.perMinute }),
+          ...(limits.dailyQuota == null ? {} : { dailyQuota: limits.dailyQuota }) },
+      })
       print(options.json === true, { ...keyJson(record), key },
         `Created API key ${record.id} for ${club.slug} (${record.scopes.join(', ')}).\n`
         + 'Store it server-side now (e.g. in an environment variable); it cannot be shown again:\n\n'
@@ -116,10 +125,27 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       const records = await listApiKeys(ctx.db, club.id)
       print(options.json === true, records.map(keyJson), records.length === 0
         ? `No API keys for ${club.slug}.`
-        : table(['id', 'name', 'key', 'scopes', 'status', 'created', 'last used'], records.map((record) => [
+        : table(['id', 'name', 'key', 'scopes', 'status', 'limits', 'created', 'last used'], records.map((record) => [
             record.id, record.name, `${record.displayPrefix}…`, record.scopes.join(','), keyStatus(record, clock),
-            record.createdAt, record.lastUsedAt ?? 'never',
+            describeLimits(record.limits), record.createdAt, record.lastUsedAt ?? 'never',
           ])))
+    })
+  keys.command('limits').description('change a key\'s own rate limits ("default" returns to the configured value); '
+    + 'running servers apply it within one second')
+    .argument('<key-id>', 'the id shown by keys list')
+    .option('--capacity <n|default>', 'burst (token bucket capacity)')
+    .option('--per-minute <n|default>', 'refill per minute')
+    .option('--daily-quota <n|default>', 'requests per UTC day')
+    .addOption(jsonOption())
+    .action(async (keyId: string, options: LimitOptions & { json?: boolean }) => {
+      if (!UUID.test(keyId)) throw new InvalidInput(`"${keyId}" is not a key id (a UUID, as shown by keys list)`)
+      const limits = limitOptions(options)
+      if (Object.keys(limits).length === 0) throw new InvalidInput('give at least one of --capacity, --per-minute, --daily-quota')
+      const ctx = await migrated(open)
+      const id = keyId.toLowerCase()
+      if (!await setKeyLimits(ctx.db, id, limits)) throw new InvalidInput(`no API key with the id ${id}`)
+      const record = await findApiKeyById(ctx.db, id)
+      print(options.json === true, record === undefined ? {} : keyJson(record), `Limits of ${id}: ${describeLimits(record?.limits ?? {})}.`)
     })
   keys.command('revoke').description('revoke an API key; it stops working within one second')
     .argument('<key-id>', 'the id shown by keys list')
@@ -379,6 +405,49 @@ function keyStatus(record: ApiKeyRecord, clock: Clock): string {
   return record.expiresAt === null ? 'active' : `active until ${record.expiresAt}`
 }
 
+interface LimitOptions {
+  capacity?: string
+  perMinute?: string
+  dailyQuota?: string
+}
+
+interface KeyCreateOptions extends LimitOptions {
+  club: string
+  scopes: string
+  name: string
+  expiresAt?: string
+  json?: boolean
+}
+
+/** --capacity/--per-minute/--daily-quota: a positive integer, or "default" (null: back to the configured value). */
+type LimitChanges = { capacity?: number | null, perMinute?: number | null, dailyQuota?: number | null }
+
+function limitOptions(options: LimitOptions): LimitChanges {
+  const parse = (flag: string, value: string | undefined) => {
+    if (value === undefined) return undefined
+    if (value === 'default') return null
+    if (!/^\d{1,9}$/.test(value) || Number(value) < 1) throw new InvalidInput(`${flag} must be a positive whole number or "default"`)
+    return Number(value)
+  }
+  const capacity = parse('--capacity', options.capacity)
+  const perMinute = parse('--per-minute', options.perMinute)
+  const dailyQuota = parse('--daily-quota', options.dailyQuota)
+  return {
+    ...(capacity === undefined ? {} : { capacity }),
+    ...(perMinute === undefined ? {} : { perMinute }),
+    ...(dailyQuota === undefined ? {} : { dailyQuota }),
+  }
+}
+
+function describeLimits(limits: LimitOverrides): string {
+  const parts = [
+    limits.capacity === undefined ? undefined : `burst ${String(limits.capacity)}`,
+    limits.perMinute === undefined ? undefined : `${String(limits.perMinute)}/min`,
+    limits.dailyQuota === undefined ? undefined : `${String(limits.dailyQuota)}/day`,
+  ].filter((part) => part !== undefined)
+  return parts.length === 0 ? 'default' : parts.join(', ')
+}
+
 function keyJson(record: ApiKeyRecord) {
   return {
     id: record.id,
@@ -389,6 +458,7 @@ function keyJson(record: ApiKeyRecord) {
     created_at: record.createdAt,
     last_used_at: record.lastUsedAt,
     revoked_at: record.revokedAt,
+    limits: record.limits,
   }
 }
 
