@@ -70,6 +70,29 @@ describe('the daily quota of the contract', () => {
   })
 })
 
+describe.skipIf(redisUrl === null)('the Redis store', () => {
+  it('gives every key it writes an expiry: until the bucket is full and the day is over', async () => {
+    const { Redis } = await import('ioredis')
+    const setup = storeSetup('redis')
+    const clock = new ManualClock(Date.parse('2026-06-15T23:59:30Z'))
+    const store = new RedisLimiterStore({ url: redisUrl ?? '', keyPrefix: setup.env.REDIS_KEY_PREFIX ?? '', clock })
+    const redis = new Redis(redisUrl ?? '')
+    try {
+      await store.consume('ttl-key', CONTRACT)
+      const keys = await redis.keys(`${setup.env.REDIS_KEY_PREFIX ?? ''}*`)
+      expect(keys).toHaveLength(1)
+      // 30 s to midnight, plus a minute's margin.
+      const ttl = await redis.pttl(keys[0] ?? '')
+      expect(ttl).toBeGreaterThan(89_000)
+      expect(ttl).toBeLessThanOrEqual(90_000)
+    } finally {
+      redis.disconnect()
+      await store.close()
+      await setup.cleanUp()
+    }
+  })
+})
+
 describe('the in-process store', () => {
   it('keeps the day\'s counts and buckets across a graceful restart', async () => {
     const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'club-platform-limits-')), 'rate-limits.json')
