@@ -138,11 +138,10 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     .option('--daily-quota <n|default>', 'requests per UTC day')
     .addOption(jsonOption())
     .action(async (keyId: string, options: LimitOptions & { json?: boolean }) => {
-      if (!UUID.test(keyId)) throw new InvalidInput(`"${keyId}" is not a key id (a UUID, as shown by keys list)`)
+      const id = idArgument(keyId, 'key', 'keys list')
       const limits = limitOptions(options)
       if (Object.keys(limits).length === 0) throw new InvalidInput('give at least one of --capacity, --per-minute, --daily-quota')
       const ctx = await migrated(open)
-      const id = keyId.toLowerCase()
       if (!await setKeyLimits(ctx.db, id, limits)) throw new InvalidInput(`no API key with the id ${id}`)
       const record = await findApiKeyById(ctx.db, id)
       print(options.json === true, record === undefined ? {} : keyJson(record), `Limits of ${id}: ${describeLimits(record?.limits ?? {})}.`)
@@ -151,9 +150,8 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     .argument('<key-id>', 'the id shown by keys list')
     .addOption(jsonOption())
     .action(async (keyId: string, options: { json?: boolean }) => {
-      if (!UUID.test(keyId)) throw new InvalidInput(`"${keyId}" is not a key id (a UUID, as shown by keys list)`)
+      const id = idArgument(keyId, 'key', 'keys list')
       const ctx = await migrated(open)
-      const id = keyId.toLowerCase()
       const existing = await findApiKeyById(ctx.db, id)
       if (existing === undefined) throw new InvalidInput(`no API key with the id ${id}`)
       const revoked = await revokeApiKey(ctx.db, id, clock.now())
@@ -256,10 +254,10 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   courts.command('unhold').description('remove a block or reservation').argument('<hold-id>', 'the id printed by courts hold')
     .requiredOption('--club <slug>', 'the club')
     .action(async (holdId: string, options: { club: string }) => {
-      if (!UUID.test(holdId)) throw new InvalidInput(`"${holdId}" is not a hold id`)
+      const id = idArgument(holdId, 'hold', 'courts hold')
       const ctx = await migrated(open)
       const club = await requireClub(ctx.db, options.club)
-      const result = await ctx.db.deleteFrom('court_holds').where('club_id', '=', club.id).where('id', '=', holdId.toLowerCase())
+      const result = await ctx.db.deleteFrom('court_holds').where('club_id', '=', club.id).where('id', '=', id)
         .executeTakeFirst()
       if (result.numDeletedRows === 0n) throw new InvalidInput(`no block or reservation ${holdId} at ${club.slug}`)
       io.stdout(`Removed ${holdId}.\n`)
@@ -286,12 +284,12 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     .argument('<mail-id>', 'the id shown by mail list')
     .addOption(jsonOption())
     .action(async (mailId: string, options: { json?: boolean }) => {
-      if (!UUID.test(mailId)) throw new InvalidInput(`"${mailId}" is not a mail id (a UUID, as shown by mail list)`)
+      const id = idArgument(mailId, 'mail', 'mail list')
       const ctx = await migrated(open)
-      if (!await retryMail(ctx.db, mailId.toLowerCase(), clock.now())) {
+      if (!await retryMail(ctx.db, id, clock.now())) {
         throw new InvalidInput(`no failed or waiting mail with the id ${mailId} (see: club-platform mail list)`)
       }
-      print(options.json === true, { id: mailId.toLowerCase(), status: 'pending' }, `Mail ${mailId} will be sent again.`)
+      print(options.json === true, { id, status: 'pending' }, `Mail ${id} will be sent again.`)
     })
 
   program.command('openapi').description('write the OpenAPI description the server serves')
@@ -351,6 +349,12 @@ interface HoldOptions {
   validUntil?: string
   reason?: string
   json?: boolean
+}
+
+/** An id argument (a UUID), lower-cased as stored; `shownBy` is the command that lists such ids. */
+function idArgument(value: string, what: string, shownBy: string): string {
+  if (!UUID.test(value)) throw new InvalidInput(`"${value}" is not a ${what} id (a UUID, as shown by ${shownBy})`)
+  return value.toLowerCase()
 }
 
 function integerOption(name: string, value: string): number {
