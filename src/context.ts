@@ -42,6 +42,11 @@ export interface ContextOptions {
   readonly mailWorker?: MailWorkerOptions
   /** For the Redis store only: decide on this clock instead of the Redis server's (tests). */
   readonly limiterClock?: Clock
+  /**
+   * `server` (default) keeps the limiter's state across restarts and connects to Redis at once;
+   * `admin` (the command line) serves no API traffic: its limiter keeps nothing and connects only if used.
+   */
+  readonly role?: 'server' | 'admin'
   /** Apply pending migrations before returning (the server does; the command line's `migrate` does it explicitly). */
   readonly migrate?: boolean
 }
@@ -60,9 +65,10 @@ export async function createContext(config: Config, options: ContextOptions = {}
     ? fileTransport(path.join(config.dataDir, 'mail'))
     : smtpTransport(config.mail.smtpUrl)
   const mail = new MailWorker(database.db, clock, transport, config.mail.from, options.mailWorker)
+  const admin = options.role === 'admin'
   const limiter: LimiterStore = config.rateLimit.redisUrl === undefined
-    ? await MemoryLimiterStore.open(clock, path.join(config.dataDir, 'rate-limits.json'))
-    : new RedisLimiterStore({ url: config.rateLimit.redisUrl, keyPrefix: config.rateLimit.redisKeyPrefix,
+    ? await MemoryLimiterStore.open(clock, admin ? undefined : path.join(config.dataDir, 'rate-limits.json'))
+    : new RedisLimiterStore({ url: config.rateLimit.redisUrl, keyPrefix: config.rateLimit.redisKeyPrefix, lazy: admin,
         ...(options.limiterClock === undefined ? {} : { clock: options.limiterClock }) })
   return {
     config,

@@ -168,6 +168,15 @@ describeEachDatabase('club-platform command line', (dialect) => {
     expect((await admin('courts', 'unhold', holdId, '--club', 'courts-cli')).code).toBe(1)
   })
 
+  it('leaves the limiter alone: no saved state written, no wait for an unreachable Redis', async () => {
+    const env = harness.current.database.env
+    expect((await cli(env, ['clubs', 'list'], harness.current.clock)).code).toBe(0)
+    const { existsSync } = await import('node:fs')
+    expect(existsSync(path.join(env.DATA_DIR ?? '', 'rate-limits.json'))).toBe(false)
+    const unreachable = await cli({ ...env, REDIS_URL: 'redis://127.0.0.1:1' }, ['clubs', 'list', '--json'], harness.current.clock)
+    expect(unreachable.code, unreachable.stderr).toBe(0)
+  })
+
   it('prints help for every command and refuses unknown ones', async () => {
     for (const args of [['--help'], ['clubs', 'create', '--help'], ['keys', 'create', '--help'], ['keys', 'revoke', '--help'],
       ['import', '--help'], ['demo', '--help'], ['migrate', '--help'], ['courts', 'create', '--help'], ['courts', 'hold', '--help'],

@@ -42,7 +42,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   const clock = io.clock ?? systemClock
   let context: AppContext | undefined
   const open = async (): Promise<AppContext> => {
-    context ??= await createContext(readConfig(io.env), { clock })
+    context ??= await createContext(readConfig(io.env), { clock, role: 'admin' })
     return context
   }
   const print = (json: boolean, value: unknown, text: string) => {

@@ -62,6 +62,8 @@ export interface RedisStoreOptions {
   /** Tests pass their clock; in service the script reads the Redis server's. */
   readonly clock?: Clock
   readonly timeoutMs?: number
+  /** Connect on first use rather than at once. */
+  readonly lazy?: boolean
 }
 
 export class RedisLimiterStore implements LimiterStore {
@@ -80,7 +82,7 @@ export class RedisLimiterStore implements LimiterStore {
       commandTimeout: timeout,
       // Reconnect forever in the background; requests meanwhile fail at once.
       retryStrategy: (attempt) => Math.min(attempt * 100, 1_000),
-      lazyConnect: false,
+      lazyConnect: options.lazy === true,
     }) as ScriptedRedis
     // Connection errors surface per command; the event must still be handled.
     this.redis.on('error', () => undefined)
@@ -98,6 +100,7 @@ export class RedisLimiterStore implements LimiterStore {
         resolve()
         return
       }
+      if (this.redis.status === 'wait') void this.redis.connect().catch(() => undefined)
       const timer = setTimeout(() => {
         this.connecting = undefined
         reject(new Error(`Redis did not answer within ${String(this.timeoutMs)} ms`))
