@@ -11,6 +11,7 @@ import type { AppContext } from './context.js'
 import { registerAccessControl } from './http/access.js'
 import { collectRouteMethods, registerMethodNotAllowed } from './http/method-not-allowed.js'
 import { DOCS_PATH, registerOpenApi } from './http/openapi.js'
+import { createMetrics, opsRoutes } from './http/ops.js'
 import { API_PREFIX } from './http/problem-types.js'
 import { frameworkErrorHandler, registerProblemHandlers, requestPath } from './http/problems.js'
 import { clientErrorHandler } from './http/client-errors.js'
@@ -74,10 +75,14 @@ export async function buildApp(context: AppContext, options: AppOptions = {}): P
 
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id)
+    // While stopping, every answer asks the client to reconnect (to another instance) for its next request.
+    if (context.lifecycle.draining) reply.header('connection', 'close')
     done()
   })
+  const metrics = createMetrics(context)
   // One log line per request, without the Authorization header or the query's values.
   app.addHook('onResponse', (request, reply, done) => {
+    metrics.observe(request, reply.statusCode, reply.elapsedTime / 1000)
     request.log.info({
       method: request.method,
       path: requestPath(request.url),
@@ -112,6 +117,7 @@ export async function buildApp(context: AppContext, options: AppOptions = {}): P
   competitionResultsRoutes(app, context)
   problemsRoutes(app)
   await publicCourtsRoutes(app, context)
+  opsRoutes(app, context, metrics)
 
   await app.after()
   registerMethodNotAllowed(app, routeMethods)

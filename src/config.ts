@@ -1,4 +1,8 @@
+import { isIP } from 'node:net'
+import { availableParallelism } from 'node:os'
 import path from 'node:path'
+import { parseEnv } from 'node:util'
+import fs from 'node:fs'
 
 export type DatabaseSettings
   = | { readonly kind: 'sqlite', readonly file: string }
@@ -15,6 +19,12 @@ export interface Config {
   readonly dataDir: string
   readonly database: DatabaseSettings
   readonly logLevel: LogLevel
+  /** Addresses (CIDRs) that may call /healthz, /readyz and /metrics; everyone else gets 404. */
+  readonly opsAllow: readonly string[]
+  /** How long a stopping server waits for requests in flight before it closes their connections. */
+  readonly shutdownGraceMs: number
+  /** Server processes on this machine (WORKERS=N or auto); more than one needs PostgreSQL and Redis. */
+  readonly workers: number
   /** Fastify's trustProxy: false, true, a hop count, or addresses/CIDRs of trusted proxies. */
   readonly trustProxy: boolean | number | string
   readonly mail: {
@@ -56,6 +66,23 @@ export class ConfigError extends Error {
 
 type Env = Readonly<Record<string, string | undefined>>
 
+/**
+ * The process environment, over the settings of a `.env` file in the working directory (or the
+ * file ENV_FILE names), which never override a variable that is set.
+ */
+export function environment(env: Env = process.env, cwd = process.cwd()): Env {
+  const file = nonEmpty(env.ENV_FILE) ?? path.join(cwd, '.env')
+  let text: string
+  try {
+    text = fs.readFileSync(file, 'utf8')
+  } catch (error) {
+    if (env.ENV_FILE !== undefined) throw new ConfigError('ENV_FILE', 'a readable file of NAME=value lines', env.ENV_FILE)
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return env
+    throw error
+  }
+  return { ...parseEnv(text), ...env }
+}
+
 /** Reads every setting once, from the environment shared by the server and the command line. */
 export function readConfig(env: Env = process.env): Config {
   const dataDir = path.resolve(nonEmpty(env.DATA_DIR) ?? './data')
@@ -65,6 +92,9 @@ export function readConfig(env: Env = process.env): Config {
     dataDir,
     database: readDatabase(env.DATABASE_URL, dataDir),
     logLevel: readLogLevel(env.LOG_LEVEL),
+    opsAllow: readOpsAllow(env.OPS_ALLOW),
+    shutdownGraceMs: readInteger(env, 'SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
+    workers: readWorkers(env.WORKERS),
     trustProxy: readTrustProxy(env.TRUST_PROXY),
     mail: {
       smtpUrl: readSmtpUrl(env.SMTP_URL),
@@ -107,6 +137,31 @@ function readSmtpUrl(raw: string | undefined): string | undefined {
   if (value === undefined) return undefined
   if (!/^smtps?:\/\/[^/]/i.test(value)) throw new ConfigError('SMTP_URL', 'an smtp:// or smtps:// URL, e.g. smtp://user:pass@relay:587', value)
   return value
+}
+
+function readOpsAllow(raw: string | undefined): readonly string[] {
+  const value = nonEmpty(raw)
+  if (value === undefined) return ['127.0.0.0/8', '::1/128']
+  const entries = value.split(',').map((entry) => entry.trim()).filter((entry) => entry !== '')
+  for (const entry of entries) {
+    const [address = '', bits] = entry.split('/')
+    const family = isIP(address)
+    const max = family === 6 ? 128 : 32
+    if (family === 0 || (bits !== undefined && (!/^\d{1,3}$/.test(bits) || Number(bits) > max))) {
+      throw new ConfigError('OPS_ALLOW', 'comma-separated addresses or CIDRs, e.g. 127.0.0.1/32,10.0.0.0/8', value)
+    }
+  }
+  return entries
+}
+
+function readWorkers(raw: string | undefined): number {
+  const value = nonEmpty(raw)
+  if (value === undefined) return 1
+  if (value === 'auto') return availableParallelism()
+  if (!/^\d{1,3}$/.test(value) || Number(value) < 1 || Number(value) > 256) {
+    throw new ConfigError('WORKERS', 'a number of processes from 1 to 256, or auto (one per core)', value)
+  }
+  return Number(value)
 }
 
 function readRedisUrl(raw: string | undefined): string | undefined {

@@ -7,7 +7,7 @@ import { systemClock } from './clock.js'
 import type { Clock } from './clock.js'
 import type { Config } from './config.js'
 import { openDatabase } from './db/dialect.js'
-import type { DialectName } from './db/dialect.js'
+import type { DialectName, PoolStats } from './db/dialect.js'
 import { migrateToLatest } from './db/migrate.js'
 import type { Database } from './db/schema.js'
 import path from 'node:path'
@@ -32,6 +32,9 @@ export interface AppContext {
   readonly publicLimits: { readonly listing: ClientRateLimiter, readonly booking: ClientRateLimiter }
   /** The per-key budgets of the authenticated endpoints: in this process, or in Redis (REDIS_URL). */
   readonly limiter: LimiterStore
+  readonly poolStats: () => PoolStats | undefined
+  /** Set when the server is stopping: /readyz answers 503 and responses ask clients to close their connections. */
+  readonly lifecycle: { draining: boolean }
   close(): Promise<void>
 }
 
@@ -78,6 +81,8 @@ export async function createContext(config: Config, options: ContextOptions = {}
     apiKeys,
     mail,
     limiter,
+    poolStats: () => database.poolStats(),
+    lifecycle: { draining: false },
     publicLimits: {
       listing: new ClientRateLimiter(config.publicRateLimit.listing, clock),
       booking: new ClientRateLimiter(config.publicRateLimit.booking, clock),

@@ -1,44 +1,138 @@
 /**
  * Starts the service: reads the configuration, builds the context (migrating the database), builds
  * the app and listens. `--demo` loads the demo club first and prints a key and a curl line.
+ * With WORKERS=N (N > 1) this process becomes a supervisor: it migrates once, starts N server
+ * processes that share the port, replaces any that crash, and stops them all on SIGTERM/SIGINT.
  */
+import cluster from 'node:cluster'
 import type { FastifyInstance } from 'fastify'
 import { buildApp } from './app.js'
-import { ConfigError, readConfig } from './config.js'
+import { ConfigError, environment, readConfig } from './config.js'
+import type { Config } from './config.js'
 import { createContext } from './context.js'
 import type { AppContext } from './context.js'
 import { loadDemo } from './services/demo.js'
+import type { DemoResult } from './services/demo.js'
 
 async function main(argv: readonly string[]): Promise<void> {
-  const config = readConfig()
-  const context = await createContext(config, { migrate: true })
-  let app: FastifyInstance | undefined
-  try {
-    const demo = argv.includes('--demo') ? await loadDemo(context.db, context.clock, { apiKeys: context.apiKeys }) : undefined
-    app = await buildApp(context)
-    const address = await app.listen({ port: config.port, host: config.host })
-    context.mail.start()
-    app.log.info({ mail: context.mail.transportDescription }, 'mail worker started')
-    if (demo !== undefined) {
-      const base = address.replace('://[::1]', '://localhost').replace('://127.0.0.1', '://localhost')
-      process.stdout.write(`\nDemo club "${demo.clubSlug}" is loaded. Its API key (all scopes), shown once:\n\n`
-        + `  ${demo.apiKey}\n\nTry:\n\n  curl -H "Authorization: Bearer ${demo.apiKey}" ${base}/api/v1/groups\n\n`
-        + `Court availability (public, no key): ${base}/api/v1/public/${demo.clubSlug}/courts\n`
-        + `API reference: ${base}/api/v1/docs\n\n`)
-    }
-  } catch (error) {
-    await shutdown(app, context)
-    throw error
+  const config = readConfig(environment())
+  if (config.workers > 1 && cluster.isPrimary) {
+    await supervise(config, argv)
+    return
   }
+  await serve(config, cluster.isPrimary && argv.includes('--demo'))
+}
+
+/** Several processes need shared state: PostgreSQL for data and Redis for the rate-limit budgets. */
+function refuseEmbeddedDefaults(config: Config): void {
+  const missing = [
+    config.database.kind === 'sqlite' ? 'DATABASE_URL (PostgreSQL; SQLite serves one process)' : undefined,
+    config.rateLimit.redisUrl === undefined ? 'REDIS_URL (without it each process would grant its own rate-limit budget)' : undefined,
+  ].filter((item) => item !== undefined)
+  if (missing.length > 0) {
+    throw new ConfigError('WORKERS', `1 unless ${missing.join(' and ')} ${missing.length > 1 ? 'are' : 'is'} set`,
+      String(config.workers))
+  }
+}
+
+async function supervise(config: Config, argv: readonly string[]): Promise<void> {
+  refuseEmbeddedDefaults(config)
+  // Migrate (and load the demo) once, before the workers start.
+  const context = await createContext(config, { migrate: true, role: 'admin' })
+  const demo = argv.includes('--demo') ? await loadDemo(context.db, context.clock) : undefined
+  await context.close()
+  let stopping = false
+  const start = () => cluster.fork()
+  for (let i = 0; i < config.workers; i++) start()
+  let announced = false
+  cluster.on('listening', (_worker, address) => {
+    if (demo === undefined || announced) return
+    announced = true
+    printDemo(demo, `http://localhost:${String(address.port)}`)
+  })
+  cluster.on('exit', (worker, code, signal) => {
+    if (stopping) {
+      if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(0)
+      return
+    }
+    process.stderr.write(`club-platform: worker ${String(worker.process.pid)} exited (${signal || String(code)}); starting another\n`)
+    start()
+  })
   const stop = () => {
-    void shutdown(app, context).then(() => process.exit(0), () => process.exit(1))
+    if (stopping) return
+    stopping = true
+    for (const worker of Object.values(cluster.workers ?? {})) worker?.kill('SIGTERM')
+    // Workers finish in-flight requests within the grace period; give them that plus a margin.
+    setTimeout(() => process.exit(1), config.shutdownGraceMs + 5_000).unref()
+    if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(0)
   }
   process.once('SIGTERM', stop)
   process.once('SIGINT', stop)
 }
 
-async function shutdown(app: FastifyInstance | undefined, context: AppContext): Promise<void> {
-  await app?.close()
+async function serve(config: Config, withDemo: boolean): Promise<void> {
+  const context = await createContext(config, { migrate: cluster.isPrimary })
+  let app: FastifyInstance | undefined
+  try {
+    const demo = withDemo ? await loadDemo(context.db, context.clock, { apiKeys: context.apiKeys }) : undefined
+    app = await buildApp(context)
+    const address = await app.listen({ port: config.port, host: config.host })
+    context.mail.start()
+    app.log.info({ mail: context.mail.transportDescription, limiter: context.limiter.kind }, 'serving')
+    if (demo !== undefined) printDemo(demo, address.replace('://[::1]', '://localhost').replace('://127.0.0.1', '://localhost'))
+  } catch (error) {
+    await shutdown(app, context, config)
+    throw error
+  }
+  const stop = () => {
+    void shutdown(app, context, config).then(() => process.exit(0), (error: unknown) => {
+      process.stderr.write(`club-platform: shutdown failed: ${error instanceof Error ? error.message : String(error)}\n`)
+      process.exit(1)
+    })
+  }
+  process.once('SIGTERM', stop)
+  process.once('SIGINT', stop)
+}
+
+function printDemo(demo: DemoResult, base: string): void {
+  process.stdout.write(`\nDemo club "${demo.clubSlug}" is loaded. Its API key (all scopes), shown once:\n\n`
+    + `  ${demo.apiKey}\n\nTry:\n\n  curl -H "Authorization: Bearer ${demo.apiKey}" ${base}/api/v1/groups\n\n`
+    + `Court availability (public, no key): ${base}/api/v1/public/${demo.clubSlug}/courts\n`
+    + `API reference: ${base}/api/v1/docs\n\n`)
+}
+
+const QUIET_MS = 250
+
+/**
+ * A graceful stop. First the server drains: it keeps answering, reports not ready (/readyz 503, so
+ * a load balancer stops sending), and asks every client to close its connection, until no new
+ * connection has arrived for a moment (at most half the grace period). Closing the listener any
+ * earlier would reset connections the kernel has already accepted but Node has not yet taken.
+ * Then it stops listening and finishes the requests in flight; when the grace period is over, the
+ * remaining connections are closed. Last, the mail worker finishes the mail in hand, the limiter
+ * saves its state, and the pools close.
+ */
+async function shutdown(app: FastifyInstance | undefined, context: AppContext, config: Config): Promise<void> {
+  if (app !== undefined) {
+    const deadline = Date.now() + config.shutdownGraceMs
+    context.lifecycle.draining = true
+    let lastConnection = Date.now()
+    const onConnection = () => {
+      lastConnection = Date.now()
+    }
+    app.server.on('connection', onConnection)
+    const drainUntil = Date.now() + config.shutdownGraceMs / 2
+    while (Date.now() < drainUntil && Date.now() - lastConnection < QUIET_MS) {
+      await new Promise((resolve) => setTimeout(resolve, 50))
+    }
+    app.server.off('connection', onConnection)
+    const forced = setTimeout(() => {
+      app.server.closeAllConnections()
+    }, Math.max(0, deadline - Date.now()))
+    forced.unref()
+    await app.close()
+    clearTimeout(forced)
+  }
   await context.close()
 }
 

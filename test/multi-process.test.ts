@@ -31,7 +31,8 @@ describePostgres('two server processes', () => {
     await context.close()
     for (let i = 0; i < 2; i++) {
       const child = spawn(process.execPath, ['dist/server.js'], {
-        env: { ...process.env, ...database.env, DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'info', BOOKING_RATE_CAPACITY: '1000' },
+        env: { ...process.env, ...database.env, DATA_DIR: path.join(dataDir, String(i)), PORT: '0', LOG_LEVEL: 'info',
+          BOOKING_RATE_CAPACITY: '1000' },
       })
       const url = await new Promise<string>((resolve, reject) => {
         let output = ''

@@ -30,9 +30,17 @@ export interface OpenDatabaseOptions {
   readonly poolSize?: number
 }
 
+export interface PoolStats {
+  readonly total: number
+  readonly idle: number
+  readonly waiting: number
+}
+
 export interface DatabaseHandle {
   readonly db: Kysely<Database>
   readonly dialect: DialectName
+  /** Connection pool use (PostgreSQL); SQLite has one connection and no pool. */
+  poolStats(): PoolStats | undefined
   close(): Promise<void>
 }
 
@@ -54,7 +62,7 @@ export function openDatabase(settings: DatabaseSettings, options: OpenDatabaseOp
       plugins: [new SqliteBooleanPlugin()],
       ...(log ? { log } : {}),
     })
-    return { db, dialect: 'sqlite', close: () => db.destroy() }
+    return { db, dialect: 'sqlite', poolStats: () => undefined, close: () => db.destroy() }
   }
   const pool = new pg.Pool({
     connectionString: settings.url,
@@ -68,7 +76,12 @@ export function openDatabase(settings: DatabaseSettings, options: OpenDatabaseOp
   // An idle client losing its connection must not crash the process; the pool replaces it.
   pool.on('error', () => undefined)
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), ...(log ? { log } : {}) })
-  return { db, dialect: 'postgres', close: () => db.destroy() }
+  return {
+    db,
+    dialect: 'postgres',
+    poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
+    close: () => db.destroy(),
+  }
 }
 
 type TextParser = (value: string) => unknown

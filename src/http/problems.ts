@@ -11,6 +11,13 @@ import type { Problem } from '../schemas/problem.js'
 import { PROBLEM_TYPES, problemTypeUri } from './problem-types.js'
 import type { ProblemKind } from './problem-types.js'
 
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The kind of problem this request was answered with, if any (for metrics). */
+    problemKind: ProblemKind | null
+  }
+}
+
 export const PROBLEM_CONTENT_TYPE = 'application/problem+json'
 const RETRY_AFTER_UNAVAILABLE_SECONDS = 5
 
@@ -29,6 +36,7 @@ export class ProblemError extends Error {
 
 export function sendProblem(request: FastifyRequest, reply: FastifyReply, error: ProblemError): FastifyReply {
   const spec = PROBLEM_TYPES[error.kind]
+  request.problemKind = error.kind
   const body: Problem = {
     type: problemTypeUri(error.kind),
     title: spec.title,
@@ -142,6 +150,7 @@ export function frameworkErrorHandler(error: FastifyError, request: FastifyReque
 }
 
 export function registerProblemHandlers(app: FastifyInstance): void {
+  app.decorateRequest('problemKind', null)
   app.setErrorHandler((error, request, reply) => {
     const problem = toProblemError(error)
     if (PROBLEM_TYPES[problem.kind].status >= 500) {

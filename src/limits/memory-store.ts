@@ -67,14 +67,20 @@ export class MemoryLimiterStore implements LimiterStore {
     }
   }
 
+  ping(): Promise<void> {
+    return Promise.resolve()
+  }
+
   async close(): Promise<void> {
     if (this.file === undefined) return
     this.sweep()
     const entries = [...this.entries].map(([keyId, { state, capacity, refillPerSecond }]) =>
       [keyId, state.tokens, state.updatedAt, state.day, state.used, capacity, refillPerSecond])
     await fs.mkdir(path.dirname(this.file), { recursive: true })
-    await fs.writeFile(`${this.file}.tmp`, JSON.stringify({ version: FILE_VERSION, entries }))
-    await fs.rename(`${this.file}.tmp`, this.file)
+    // A temporary name of this process's own: two processes sharing a DATA_DIR never rename each other's half-written file.
+    const temporary = `${this.file}.${String(process.pid)}.tmp`
+    await fs.writeFile(temporary, JSON.stringify({ version: FILE_VERSION, entries }))
+    await fs.rename(temporary, this.file)
   }
 
   private async load(file: string): Promise<void> {

@@ -141,6 +141,11 @@ export class RedisLimiterStore implements LimiterStore {
     }
   }
 
+  async ping(): Promise<void> {
+    await this.firstConnection()
+    await this.redis.ping()
+  }
+
   async close(): Promise<void> {
     this.redis.disconnect()
     return Promise.resolve()

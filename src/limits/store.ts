@@ -7,6 +7,8 @@ export interface LimiterStore {
   consume(keyId: string, limits: KeyLimits): Promise<Decision>
   /** Gives back the day's unit of an admitted request that the service then failed (503). */
   refundDay(keyId: string, admittedAt: number): Promise<void>
+  /** Resolves when the store can decide now (readiness probe). */
+  ping(): Promise<void>
   close(): Promise<void>
 }
 

@@ -1,0 +1,95 @@
+import { execFile } from 'node:child_process'
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { promisify } from 'node:util'
+import { describe, expect, it } from 'vitest'
+import { environment, readConfig } from '../src/config.js'
+import { describeEachDatabase } from './helpers/databases.js'
+import { startHarness, useHarness } from './helpers/harness.js'
+
+const run = promisify(execFile)
+
+describeEachDatabase('probes and metrics', (dialect) => {
+  let key = ''
+  const harness = useHarness(dialect, async (h) => {
+    key = (await h.createKey((await h.createClub('ops')).id, ['read:groups'], null)).key
+  }, { env: { RATE_LIMIT_CAPACITY: '2' } })
+
+  it('answers /healthz and /readyz from loopback', async () => {
+    const { app } = harness.current
+    const health = await app.inject({ url: '/healthz' })
+    expect(health.statusCode).toBe(200)
+    expect(health.json()).toEqual({ status: 'ok' })
+    const ready = await app.inject({ url: '/readyz' })
+    expect(ready.statusCode).toBe(200)
+    expect(ready.json()).toEqual({ status: 'ready', database: dialect, limiter: 'memory' })
+  })
+
+  it('hides the probes and metrics from addresses outside OPS_ALLOW', async () => {
+    for (const url of ['/healthz', '/readyz', '/metrics']) {
+      const response = await harness.current.app.inject({ url, remoteAddress: '203.0.113.9' })
+      expect(response.statusCode).toBe(404)
+      expect(response.json<{ type: string }>().type).toBe('/api/v1/problems/not-found')
+    }
+  })
+
+  it('exports request counts and latency by route and status, 429s by limit, outbox and failed mail gauges', async () => {
+    const h = harness.current
+    for (let i = 0; i < 3; i++) await h.request({ url: '/api/v1/groups', key })
+    const response = await h.app.inject({ url: '/metrics' })
+    expect(response.statusCode).toBe(200)
+    expect(response.headers['content-type']).toMatch(/^text\/plain/)
+    const text = response.body
+    expect(text).toMatch(/http_requests_total\{route="\/api\/v1\/groups",method="GET",status="200"\} 2/)
+    expect(text).toMatch(/http_requests_total\{route="\/api\/v1\/groups",method="GET",status="429"\} 1/)
+    expect(text).toMatch(/http_request_duration_seconds_count\{route="\/api\/v1\/groups",method="GET",status="200"\} 2/)
+    expect(text).toMatch(/rate_limit_refusals_total\{limit="burst"\} 1/)
+    expect(text).toMatch(/^mail_outbox_pending 0$/m)
+    expect(text).toMatch(/^mail_outbox_oldest_pending_age_seconds 0$/m)
+    expect(text).toMatch(/^mail_failed 0$/m)
+    if (dialect === 'postgres') expect(text).toMatch(/db_pool_connections\{state="total"\} \d+/)
+    expect(text).toContain('process_resident_memory_bytes')
+  })
+})
+
+describe('readiness without Redis', () => {
+  it('reports not ready (503) while the configured Redis is unreachable', async () => {
+    const h = await startHarness('sqlite', { env: { REDIS_URL: 'redis://127.0.0.1:1' } })
+    try {
+      const response = await h.app.inject({ url: '/readyz' })
+      expect(response.statusCode).toBe(503)
+      expect(response.json<{ detail: string }>().detail).toContain('rate limiter (Redis) unreachable')
+    } finally {
+      await h.close()
+    }
+  })
+})
+
+describe('configuration', () => {
+  it('reads a .env file under the environment, which wins', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'club-platform-env-'))
+    fs.writeFileSync(path.join(dir, '.env'), 'PORT=4100\nLOG_LEVEL=debug\n# a comment\nDAILY_QUOTA=500\n')
+    const env = environment({ LOG_LEVEL: 'warn' }, dir)
+    const config = readConfig(env)
+    expect(config).toMatchObject({ port: 4100, logLevel: 'warn', rateLimit: { dailyQuota: 500 } })
+    expect(() => environment({ ENV_FILE: path.join(dir, 'missing.env') }, dir)).toThrow(/ENV_FILE/)
+    fs.rmSync(dir, { recursive: true, force: true })
+  })
+
+  it.each([
+    [{ PORT: 'abc' }, 'PORT'],
+    [{ DATABASE_URL: 'mysql://root:secret@db/club' }, 'DATABASE_URL'],
+    [{ WORKERS: 'many' }, 'WORKERS'],
+    [{ OPS_ALLOW: 'everyone' }, 'OPS_ALLOW'],
+    [{ REDIS_URL: 'localhost:6379' }, 'REDIS_URL'],
+  ])('stops the server with one line naming the variable: %o', async (env, variable) => {
+    const failed = await run(process.execPath, ['dist/server.js'], { env: { ...process.env, ...env, DATA_DIR: os.tmpdir() } })
+      .catch((error: unknown) => error as { code: number, stderr: string })
+    expect(failed).toMatchObject({ code: 1 })
+    const stderr = (failed as { stderr: string }).stderr.trim()
+    expect(stderr.split('\n')).toHaveLength(1)
+    expect(stderr).toMatch(new RegExp(`^club-platform: ${variable}=`))
+    expect(stderr).not.toContain('secret')
+  })
+})

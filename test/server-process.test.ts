@@ -1,0 +1,131 @@
+/**
+ * The real server process: several workers sharing a port, refusal where that cannot be correct,
+ * and a graceful stop during a burst of requests.
+ */
+import { execFile, spawn } from 'node:child_process'
+import type { ChildProcess } from 'node:child_process'
+import fs from 'node:fs/promises'
+import os from 'node:os'
+import path from 'node:path'
+import { promisify } from 'node:util'
+import { describe, expect, inject, it } from 'vitest'
+import { readConfig } from '../src/config.js'
+import { createContext } from '../src/context.js'
+import { createApiKey } from '../src/services/api-keys.js'
+import { createClub } from '../src/services/clubs.js'
+import { createTestDatabase, describePostgres } from './helpers/databases.js'
+
+const run = promisify(execFile)
+
+interface Started { child: ChildProcess, url: string, logs: string[] }
+
+async function startServer(env: Record<string, string>, processes = 1): Promise<Started> {
+  const child = spawn(process.execPath, ['dist/server.js'], { env: { ...process.env, PORT: '0', LOG_LEVEL: 'info', ...env } })
+  const logs: string[] = []
+  let buffer = ''
+  const url = await new Promise<string>((resolve, reject) => {
+    child.stdout.on('data', (chunk: Buffer) => {
+      buffer += chunk.toString()
+      const lines = buffer.split('\n')
+      buffer = lines.pop() ?? ''
+      logs.push(...lines)
+      const listening = [...logs.join('\n').matchAll(/Server listening at (http:\/\/127\.0\.0\.1:\d+)/g)]
+      if (listening.length >= processes && listening[0]?.[1] !== undefined) resolve(listening[0][1])
+    })
+    child.on('exit', (code) => {
+      reject(new Error(`server exited with ${String(code)}: ${logs.join('\n')}`))
+    })
+  })
+  return { child, url, logs }
+}
+
+const exitOf = (child: ChildProcess) => new Promise<number | null>((resolve) => child.on('exit', (code) => {
+  resolve(code)
+}))
+
+describe('WORKERS on the embedded defaults', () => {
+  it('refuses to start several processes on SQLite or without Redis, saying why', async () => {
+    const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'club-platform-workers-'))
+    const failed = await run(process.execPath, ['dist/server.js'], { env: { ...process.env, WORKERS: '2', DATA_DIR: dataDir,
+      DATABASE_URL: '', REDIS_URL: '' } }).catch((error: unknown) => error as { code: number, stderr: string })
+    expect(failed).toMatchObject({ code: 1 })
+    const stderr = (failed as { stderr: string }).stderr.trim()
+    expect(stderr.split('\n')).toHaveLength(1)
+    expect(stderr).toMatch(/^club-platform: WORKERS="2" is invalid: expected 1 unless DATABASE_URL \(PostgreSQL.*\)/)
+    expect(stderr).toContain('and REDIS_URL')
+    await fs.rm(dataDir, { recursive: true, force: true })
+  })
+})
+
+describePostgres('WORKERS=2 on PostgreSQL and Redis', () => {
+  it('runs two processes on one port, both answering, and stops them all on SIGTERM with exit 0', async () => {
+    const database = await createTestDatabase('postgres')
+    const context = await createContext(readConfig({ ...database.env, LOG_LEVEL: 'silent' }), { migrate: true })
+    const club = await createClub(context.db, context.clock, { slug: 'cluster', name: 'Cluster', timezone: 'UTC' })
+    const { key } = await createApiKey(context.db, context.clock, { clubId: club.id, name: 'c', scopes: ['read:groups'], expiresAt: null })
+    await context.close()
+    const server = await startServer({ ...database.env, WORKERS: '2', REDIS_URL: inject('redisUrl') ?? '',
+      REDIS_KEY_PREFIX: `cp-test-cluster-${String(process.pid)}:` }, 2)
+    try {
+      const statuses = await Promise.all(Array.from({ length: 40 }, async () =>
+        (await fetch(`${server.url}/api/v1/groups`, { headers: { authorization: `Bearer ${key}`, connection: 'close' } })).status))
+      expect(statuses.every((status) => status === 200)).toBe(true)
+      const pids = new Set(server.logs.filter((line) => line.includes('"msg":"request"'))
+        .map((line) => (JSON.parse(line) as { pid: number }).pid))
+      expect(pids.size).toBe(2)
+      const exit = exitOf(server.child)
+      server.child.kill('SIGTERM')
+      expect(await exit).toBe(0)
+    } finally {
+      server.child.kill('SIGKILL')
+      await database.drop()
+    }
+  }, 60_000)
+})
+
+describe('SIGTERM during a burst', () => {
+  it('gives every accepted request a complete response and exits 0 within the grace period', async () => {
+    const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'club-platform-sigterm-'))
+    const context = await createContext(readConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent' }), { migrate: true })
+    const club = await createClub(context.db, context.clock, { slug: 'burst', name: 'Burst', timezone: 'UTC' })
+    const { key } = await createApiKey(context.db, context.clock, { clubId: club.id, name: 'b', scopes: ['read:groups'], expiresAt: null,
+      limits: { capacity: 1000 } })
+    await context.close()
+    const server = await startServer({ DATA_DIR: dataDir, DATABASE_URL: '', SHUTDOWN_GRACE_MS: '5000' })
+    const exit = exitOf(server.child)
+    let signalledAt = 0
+    try {
+      let signalled = false
+      const outcomes = await Promise.all(Array.from({ length: 200 }, async () => {
+        try {
+          // One connection per request: a request is either accepted (and must be answered) or refused.
+          const response = await fetch(`${server.url}/api/v1/groups`, { headers: { authorization: `Bearer ${key}`, connection: 'close' } })
+          // The first answer means the burst is in flight: stop the server now.
+          if (!signalled) {
+            signalled = true
+            signalledAt = performance.now()
+            server.child.kill('SIGTERM')
+          }
+          const body = await response.text()
+          JSON.parse(body)
+          return String(response.status)
+        } catch (error) {
+          const cause = (error as { cause?: { code?: string } }).cause
+          return cause?.code === 'ECONNREFUSED' ? 'refused' : `broken: ${String(cause?.code ?? error)}`
+        }
+      }))
+      expect(outcomes.filter((outcome) => outcome.startsWith('broken'))).toEqual([])
+      expect(outcomes.every((outcome) => ['200', '503', 'refused'].includes(outcome))).toBe(true)
+      expect(outcomes.filter((outcome) => outcome === '200').length).toBeGreaterThan(0)
+      const counts = new Map<string, number>()
+      for (const outcome of outcomes) counts.set(outcome, (counts.get(outcome) ?? 0) + 1)
+      console.info('SIGTERM during a burst:', [...counts].map(([outcome, n]) => `${outcome} × ${String(n)}`).join(', '))
+      expect(await exit).toBe(0)
+      // The configured grace period is 5 s; the stop must not take longer (a second of margin for process exit).
+      expect(performance.now() - signalledAt).toBeLessThan(6_000)
+    } finally {
+      server.child.kill('SIGKILL')
+      await fs.rm(dataDir, { recursive: true, force: true })
+    }
+  }, 60_000)
+})
