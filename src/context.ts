@@ -35,6 +35,8 @@ export interface AppContext {
   readonly poolStats: () => PoolStats | undefined
   /** Set when the server is stopping: /readyz answers 503 and responses ask clients to close their connections. */
   readonly lifecycle: { draining: boolean }
+  /** Only on SQLite: see DatabaseHandle.backup. */
+  readonly backup: ((file: string) => Promise<void>) | undefined
   close(): Promise<void>
 }
 
@@ -83,6 +85,7 @@ export async function createContext(config: Config, options: ContextOptions = {}
     limiter,
     poolStats: () => database.poolStats(),
     lifecycle: { draining: false },
+    backup: database.backup === undefined ? undefined : (file) => database.backup?.(file) ?? Promise.resolve(),
     publicLimits: {
       listing: new ClientRateLimiter(config.publicRateLimit.listing, clock),
       booking: new ClientRateLimiter(config.publicRateLimit.booking, clock),

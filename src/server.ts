@@ -77,6 +77,7 @@ async function serve(config: Config, withDemo: boolean): Promise<void> {
     const demo = withDemo ? await loadDemo(context.db, context.clock, { apiKeys: context.apiKeys }) : undefined
     app = await buildApp(context)
     const address = await app.listen({ port: config.port, host: config.host })
+    context.mail.reportTo(app.log)
     context.mail.start()
     app.log.info({ mail: context.mail.transportDescription, limiter: context.limiter.kind }, 'serving')
     if (demo !== undefined) printDemo(demo, address.replace('://[::1]', '://localhost').replace('://127.0.0.1', '://localhost'))

@@ -177,6 +177,23 @@ describeEachDatabase('club-platform command line', (dialect) => {
     expect(unreachable.code, unreachable.stderr).toBe(0)
   })
 
+  it('backs up a SQLite database while it is in use, and points PostgreSQL users to pg_dump', async () => {
+    const env = harness.current.database.env
+    const target = path.join(os.tmpdir(), `club-platform-backup-${String(process.pid)}-${dialect}.sqlite`)
+    await fs.rm(target, { force: true })
+    const result = await cli(env, ['backup', target], harness.current.clock)
+    if (dialect === 'postgres') {
+      expect(result.code).toBe(1)
+      expect(result.stderr).toContain('pg_dump')
+      return
+    }
+    expect(result.code, result.stderr).toBe(0)
+    const copy = await cli({ DATA_DIR: path.dirname(target), DATABASE_URL: `sqlite:${target}` }, ['clubs', 'list', '--json'])
+    expect(copy.json<{ slug: string }[]>().map((club) => club.slug)).toContain('tc-cli')
+    expect((await cli(env, ['backup', target], harness.current.clock)).stderr).toContain('exists already')
+    await fs.rm(target, { force: true })
+  })
+
   it('prints help for every command and refuses unknown ones', async () => {
     for (const args of [['--help'], ['clubs', 'create', '--help'], ['keys', 'create', '--help'], ['keys', 'revoke', '--help'],
       ['import', '--help'], ['demo', '--help'], ['migrate', '--help'], ['courts', 'create', '--help'], ['courts', 'hold', '--help'],

@@ -113,8 +113,13 @@ describeEachDatabase('confirmation mail', (dialect) => {
 
   it('marks a mail the relay refuses for good as failed, lists it, and sends it again on request', async () => {
     smtp.rejectRecipients = true
+    const warnings: object[] = []
+    h.context.mail.reportTo({ warn: (entry) => warnings.push(entry), error: (entry) => warnings.push(entry) })
     const bookingId = await book()
     await h.context.mail.runOnce()
+    expect(warnings).toHaveLength(1)
+    expect(JSON.stringify(warnings)).toMatch(/550/)
+    expect(JSON.stringify(warnings)).not.toContain('@example.org')
     smtp.rejectRecipients = false
     expect(await statusOf(bookingId)).toMatchObject({ status: 'failed' })
     const env = { ...h.database.env, SMTP_URL: smtp.url }

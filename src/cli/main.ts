@@ -173,6 +173,23 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       + Object.entries(summary).map(([section, count]) => `${String(count)} ${section}`).join(', '))
     })
 
+  program.command('backup').description('copy the SQLite database while the server runs (PostgreSQL: use pg_dump)')
+    .argument('<file>', 'where to write the copy; it must not exist yet')
+    .action(async (file: string) => {
+      const ctx = await open()
+      if (ctx.backup === undefined) {
+        throw new InvalidInput('the database is PostgreSQL: back it up with pg_dump (see docs/operations.md)')
+      }
+      try {
+        await fs.access(file)
+        throw new InvalidInput(`${file} exists already; choose a new file`)
+      } catch (error) {
+        if (error instanceof InvalidInput) throw error
+      }
+      await ctx.backup(path.resolve(file))
+      io.stdout(`Backed up the database to ${path.resolve(file)}.\n`)
+    })
+
   program.command('import-schema').description('print the JSON Schema of the import file').action(() => {
     io.stdout(`${JSON.stringify(ImportDocument, null, 2)}\n`)
   })

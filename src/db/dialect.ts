@@ -41,6 +41,8 @@ export interface DatabaseHandle {
   readonly dialect: DialectName
   /** Connection pool use (PostgreSQL); SQLite has one connection and no pool. */
   poolStats(): PoolStats | undefined
+  /** SQLite: a consistent copy of the live database (online backup API). PostgreSQL: use pg_dump. */
+  backup?(file: string): Promise<void>
   close(): Promise<void>
 }
 
@@ -62,7 +64,15 @@ export function openDatabase(settings: DatabaseSettings, options: OpenDatabaseOp
       plugins: [new SqliteBooleanPlugin()],
       ...(log ? { log } : {}),
     })
-    return { db, dialect: 'sqlite', poolStats: () => undefined, close: () => db.destroy() }
+    return {
+      db,
+      dialect: 'sqlite',
+      poolStats: () => undefined,
+      backup: async (file) => {
+        await database.backup(file)
+      },
+      close: () => db.destroy(),
+    }
   }
   const pool = new pg.Pool({
     connectionString: settings.url,

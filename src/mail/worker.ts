@@ -28,12 +28,18 @@ export function retryDelayMs(attempts: number): number {
   return Math.min(RETRY_BASE_MS * 2 ** Math.max(0, attempts - 1), RETRY_CAP_MS)
 }
 
+/** Logs never hold e-mail addresses; relays like to quote them in their errors. */
+export function redactEmails(text: string): string {
+  return text.replace(/[^\s<>"'(),;:@]+@[^\s<>"'(),;:]+/g, '[address]')
+}
+
 export class MailWorker {
   private readonly pollMs: number
   private readonly batchSize: number
   private readonly leaseMs: number
   private readonly maxAttempts: number
-  private readonly onError: (error: unknown, context: string) => void
+  private onError: (error: unknown, context: string) => void
+  private onRetry: (mailId: string, attempts: number, reason: string) => void = () => undefined
   private timer: NodeJS.Timeout | undefined
   private running: Promise<void> | undefined
   private again = false
@@ -54,6 +60,16 @@ export class MailWorker {
     this.leaseMs = options.leaseMs ?? 5 * 60_000
     this.maxAttempts = options.maxAttempts ?? 15
     this.onError = options.onError ?? (() => undefined)
+  }
+
+  /** Where the worker reports its failures (the server's log); the recipient's address is never included. */
+  reportTo(log: { warn(object: object, message: string): void, error(object: object, message: string): void }): void {
+    this.onError = (error, context) => {
+      log.error({ error: redactEmails(error instanceof Error ? error.message : String(error)) }, `mail worker: ${context}`)
+    }
+    this.onRetry = (mailId, attempts, reason) => {
+      log.warn({ mail_id: mailId, attempts, reason: redactEmails(reason) }, 'mail not delivered; will retry or has failed')
+    }
   }
 
   get transportDescription(): string {
@@ -135,6 +151,7 @@ export class MailWorker {
       })
     } catch (error) {
       const reason = error instanceof Error ? error.message.slice(0, 500) : String(error)
+      this.onRetry(mail.id, mail.attempts, reason)
       try {
         if (isPermanentMailError(error) || mail.attempts >= this.maxAttempts) await markFailed(this.db, mail.id, reason)
         else await markRetry(this.db, mail.id, this.clock.now() + retryDelayMs(mail.attempts), reason)
