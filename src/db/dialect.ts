@@ -81,6 +81,8 @@ export function openDatabase(settings: DatabaseSettings, options: OpenDatabaseOp
     connectionTimeoutMillis: 2_000,
     idleTimeoutMillis: 30_000,
     statement_timeout: 5_000,
+    // The server-side timeout cannot help when the server or the network hangs; this one can.
+    query_timeout: 6_000,
     types: { getTypeParser: typeParser as typeof pg.types.getTypeParser },
   })
   // An idle client losing its connection must not crash the process; the pool replaces it.
@@ -218,5 +220,5 @@ export function isDatabaseUnavailable(error: unknown): boolean {
     if (PG_UNAVAILABLE_CODES.has(code) || NODE_NETWORK_CODES.has(code)) return true
     if (code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED') return true
   }
-  return /timeout exceeded when trying to connect|Connection terminated|connection timeout/i.test(error.message)
+  return /timeout exceeded when trying to connect|Connection terminated|connection timeout|Query read timeout/i.test(error.message)
 }
