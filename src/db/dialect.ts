@@ -220,5 +220,6 @@ export function isDatabaseUnavailable(error: unknown): boolean {
     if (PG_UNAVAILABLE_CODES.has(code) || NODE_NETWORK_CODES.has(code)) return true
     if (code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED') return true
   }
-  return /timeout exceeded when trying to connect|Connection terminated|connection timeout|Query read timeout/i.test(error.message)
+  return /timeout exceeded when trying to connect|Connection terminated|connection timeout|Query read timeout/i
+    .test(error.message)
 }
