@@ -1,38 +1,53 @@
 /**
- * Two real server processes on one PostgreSQL database: of 50 simultaneous booking requests for
- * one slot, split between them, exactly one succeeds. Then both stop cleanly on SIGTERM.
+ * Two real server processes on one PostgreSQL database and one Redis, with a real SMTP server on
+ * loopback: one rate-limit budget per key across both, exactly one winner of 50 simultaneous
+ * bookings of a slot, every confirmation mail delivered exactly once, and a clean SIGTERM.
  */
 import { spawn } from 'node:child_process'
 import type { ChildProcess } from 'node:child_process'
 import fs from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
-import { afterAll, beforeAll, expect, it } from 'vitest'
+import { afterAll, beforeAll, expect, inject, it } from 'vitest'
 import { readConfig } from '../src/config.js'
 import { createContext } from '../src/context.js'
 import { addDays, localDateOf, localToInstant } from '../src/domain/zoned-time.js'
+import { createApiKey } from '../src/services/api-keys.js'
 import { createClub } from '../src/services/clubs.js'
 import { importClubData } from '../src/services/import.js'
 import { COURT } from './helpers/courts.js'
 import { createTestDatabase, describePostgres } from './helpers/databases.js'
 import type { TestDatabase } from './helpers/databases.js'
+import { storeSetup } from './helpers/limiters.js'
+import type { StoreSetup } from './helpers/limiters.js'
+import { TestSmtpServer } from './helpers/smtp.js'
 
 describePostgres('two server processes', () => {
   let database: TestDatabase
+  let redis: StoreSetup
   let dataDir = ''
+  let key = ''
+  const smtp = new TestSmtpServer()
   const servers: { process: ChildProcess, url: string }[] = []
+  const tomorrow = addDays(localDateOf(Date.now(), 'Europe/Berlin'), 1)
+  const instant = (minutes: number) => new Date(localToInstant(tomorrow, minutes, 'Europe/Berlin')).toISOString()
 
   beforeAll(async () => {
     database = await createTestDatabase('postgres')
+    redis = storeSetup(inject('redisUrl') === null ? 'memory' : 'redis')
+    await smtp.start()
     dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'club-platform-multi-'))
     const context = await createContext(readConfig({ ...database.env, LOG_LEVEL: 'silent' }), { migrate: true })
     const club = await createClub(context.db, context.clock, { slug: 'twin', name: 'Twin', timezone: 'Europe/Berlin' })
     await importClubData(context.db, context.clock, club.id, { courts: [{ id: COURT.a, name: 'Court A' }] })
+    key = (await createApiKey(context.db, context.clock, { clubId: club.id, name: 'twin', scopes: ['read:groups'], expiresAt: null })).key
     await context.close()
     for (let i = 0; i < 2; i++) {
       const child = spawn(process.execPath, ['dist/server.js'], {
-        env: { ...process.env, ...database.env, DATA_DIR: path.join(dataDir, String(i)), PORT: '0', LOG_LEVEL: 'info',
-          BOOKING_RATE_CAPACITY: '1000' },
+        env: { ...process.env, ...database.env, ...redis.env, SMTP_URL: smtp.url, DATA_DIR: path.join(dataDir, String(i)), PORT: '0',
+          LOG_LEVEL: 'info', BOOKING_RATE_CAPACITY: '1000', BOOKING_MAX_OPEN_PER_EMAIL: '100',
+          // A refill of one a minute keeps the shared budget exact however long the burst takes.
+          RATE_LIMIT_CAPACITY: '60', RATE_LIMIT_PER_MINUTE: '1' },
       })
       const url = await new Promise<string>((resolve, reject) => {
         let output = ''
@@ -52,27 +67,50 @@ describePostgres('two server processes', () => {
   afterAll(async () => {
     for (const server of servers) server.process.kill('SIGKILL')
     await database.drop()
+    await redis.cleanUp()
+    await smtp.stop()
     await fs.rm(dataDir, { recursive: true, force: true })
   })
 
+  const book = (i: number, start: string, end: string) => fetch(`${servers[i % 2]?.url ?? ''}/api/v1/public/twin/courts/book`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ court_id: COURT.a, start_time: start, end_time: end, booker_name: `Racer ${String(i)}`,
+      booker_email: `racer${String(i)}@example.org` }),
+  })
+
+  it.skipIf(inject('redisUrl') === null)('shares one rate-limit budget per key: 60 of 200 requests split across both', async () => {
+    const statuses = await Promise.all(Array.from({ length: 200 }, async (_, i) =>
+      (await fetch(`${servers[i % 2]?.url ?? ''}/api/v1/groups`, { headers: { authorization: `Bearer ${key}` } })).status))
+    expect(statuses.filter((status) => status === 200)).toHaveLength(60)
+    expect(statuses.filter((status) => status === 429)).toHaveLength(140)
+  })
+
   it('lets exactly one of 50 simultaneous requests split across both processes book the slot', async () => {
-    const tomorrow = addDays(localDateOf(Date.now(), 'Europe/Berlin'), 1)
-    const start = new Date(localToInstant(tomorrow, 10 * 60, 'Europe/Berlin')).toISOString()
-    const end = new Date(localToInstant(tomorrow, 11 * 60, 'Europe/Berlin')).toISOString()
     const responses = await Promise.all(Array.from({ length: 50 }, async (_, i) => {
-      const server = servers[i % 2]
-      const response = await fetch(`${server?.url ?? ''}/api/v1/public/twin/courts/book`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ court_id: COURT.a, start_time: start, end_time: end, booker_name: `Racer ${String(i)}`,
-          booker_email: `racer${String(i)}@example.org` }),
-      })
+      const response = await book(i, instant(10 * 60), instant(11 * 60))
       return { status: response.status, body: await response.json() as { type?: string } }
     }))
     expect(responses.filter((response) => response.status === 201)).toHaveLength(1)
     const conflicts = responses.filter((response) => response.status === 400)
     expect(conflicts).toHaveLength(49)
     for (const conflict of conflicts) expect(conflict.body.type).toBe('/api/v1/problems/slot-conflict')
+  })
+
+  it('delivers every confirmation mail exactly once, whichever process took the booking', async () => {
+    const ids: string[] = []
+    for (let i = 0; i < 10; i++) {
+      const response = await book(100 + i, instant((12 + i) * 60), instant((13 + i) * 60))
+      expect(response.status).toBe(201)
+      ids.push((await response.json() as { booking_id: string }).booking_id)
+    }
+    const delivered = () => smtp.received.filter((mail) => ids.some((id) => mail.parsed.text?.includes(id)))
+    for (let i = 0; i < 100 && delivered().length < ids.length; i++) await new Promise((resolve) => setTimeout(resolve, 100))
+    // Both workers poll every second; give a duplicate time to show up before counting.
+    await new Promise((resolve) => setTimeout(resolve, 2_500))
+    const all = smtp.received.map((mail) => mail.parsed.messageId)
+    expect(new Set(all).size).toBe(all.length)
+    for (const id of ids) expect(smtp.received.filter((mail) => mail.parsed.text?.includes(id))).toHaveLength(1)
   })
 
   it('stops both processes with exit code 0 on SIGTERM', async () => {
