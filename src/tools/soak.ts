@@ -93,7 +93,8 @@ async function main(): Promise<number> {
   const club = await createClub(context.db, context.clock, { slug: 'soak', name: 'Soak TC', timezone: 'Europe/Berlin' })
   await importClubData(context.db, context.clock, club.id, demoDocument(Date.now()))
   const key = (await createApiKey(context.db, context.clock, { clubId: club.id, name: 'soak', expiresAt: null,
-    scopes: ['read:groups', 'read:events', 'read:news', 'read:competition_results'], limits: { capacity: 1_000_000, perMinute: 6_000_000 } })).key
+    scopes: ['read:groups', 'read:events', 'read:news', 'read:competition_results'],
+    limits: { capacity: 1_000_000, perMinute: 6_000_000, dailyQuota: 1_000_000_000 } })).key
   const tiny = (await createApiKey(context.db, context.clock, { clubId: club.id, name: 'tiny', expiresAt: null, scopes: ['read:groups'],
     limits: { capacity: 1, perMinute: 1 } })).key
   const courts = await context.db.selectFrom('courts').select('id').where('club_id', '=', club.id).execute()
