@@ -85,8 +85,12 @@ export function openDatabase(settings: DatabaseSettings, options: OpenDatabaseOp
     query_timeout: 6_000,
     types: { getTypeParser: typeParser as typeof pg.types.getTypeParser },
   })
-  // An idle client losing its connection must not crash the process; the pool replaces it.
+  // A client losing its connection must not crash the process: idle ones report on the pool, busy
+  // ones on themselves (their query fails and becomes a 503); the pool replaces them either way.
   pool.on('error', () => undefined)
+  pool.on('connect', (client) => {
+    client.on('error', () => undefined)
+  })
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), ...(log ? { log } : {}) })
   return {
     db,
