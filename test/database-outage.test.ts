@@ -9,6 +9,7 @@ import net from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
+import { COURT, TUESDAY, setUpCourts } from './helpers/courts.js'
 import { startHarness } from './helpers/harness.js'
 
 const versions = fs.existsSync('/usr/lib/postgresql') ? fs.readdirSync('/usr/lib/postgresql') : []
@@ -57,15 +58,26 @@ describe.skipIf(!available)('when PostgreSQL goes away', () => {
       drop: () => Promise.resolve(),
     } })
     try {
-      const club = await h.createClub('outage')
-      const { key } = await h.createKey(club.id, ['read:groups'])
+      await setUpCourts(h, 'outage')
+      const { key } = await h.createKey((await h.context.db.selectFrom('clubs').select('id').executeTakeFirstOrThrow()).id,
+        ['read:groups'])
       expect((await h.request({ url: '/api/v1/groups', key })).status).toBe(200)
+      const booked = await h.request({ method: 'POST', url: '/api/v1/public/outage/courts/book', payload: { court_id: COURT.a,
+        start_time: `${TUESDAY}T09:00:00+02:00`, end_time: `${TUESDAY}T10:00:00+02:00`, booker_name: 'B', booker_email: 'b@example.org' } })
+      expect(booked.status).toBe(201)
 
       stop()
-      for (const request of [{ url: '/api/v1/groups', key }, { url: '/api/v1/public/outage/courts' }]) {
-        const started = performance.now()
-        const response = await h.request(request)
-        expect(performance.now() - started).toBeLessThan(5_000)
+      // Under load: every kind of request at once, each answered 503 within the bound, none hanging, none 500.
+      const started = performance.now()
+      const during = await Promise.all(Array.from({ length: 30 }, (_, i) => h.request([
+        { url: '/api/v1/groups', key },
+        { url: `/api/v1/public/outage/courts?date=${TUESDAY}` },
+        { method: 'POST' as const, url: '/api/v1/public/outage/courts/book', payload: { court_id: COURT.a,
+          start_time: `${TUESDAY}T1${String(i % 10)}:00:00+02:00`, end_time: `${TUESDAY}T1${String(i % 10)}:30:00+02:00`,
+          booker_name: 'C', booker_email: `c${String(i)}@example.org` } },
+      ][i % 3] ?? { url: '/healthz' })))
+      expect(performance.now() - started).toBeLessThan(10_000)
+      for (const response of during) {
         expect(response.status).toBe(503)
         expect(response.json<{ type: string }>().type).toBe('/api/v1/problems/service-unavailable')
         expect(response.headers['retry-after']).toBeDefined()
@@ -80,6 +92,10 @@ describe.skipIf(!available)('when PostgreSQL goes away', () => {
       }
       expect(status).toBe(200)
       expect((await h.app.inject({ url: '/readyz' })).statusCode).toBe(200)
+      // Nothing booked was lost, and nothing was booked by the requests that got 503.
+      const slots = (await h.request({ url: `/api/v1/public/outage/courts?date=${TUESDAY}` }))
+        .json<{ courts: { court_id: string, start_time: string, status: string }[] }>().courts.filter((slot) => slot.court_id === COURT.a)
+      expect(slots.filter((slot) => slot.status === 'booked').map((slot) => slot.start_time)).toEqual([`${TUESDAY}T09:00:00+02:00`])
     } finally {
       await h.close()
       try {
