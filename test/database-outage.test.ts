@@ -93,8 +93,9 @@ describe.skipIf(!available)('when PostgreSQL goes away', () => {
       expect(status).toBe(200)
       expect((await h.app.inject({ url: '/readyz' })).statusCode).toBe(200)
       // Nothing booked was lost, and nothing was booked by the requests that got 503.
-      const slots = (await h.request({ url: `/api/v1/public/outage/courts?date=${TUESDAY}` }))
-        .json<{ courts: { court_id: string, start_time: string, status: string }[] }>().courts.filter((slot) => slot.court_id === COURT.a)
+      type Slots = { courts: { court_id: string, start_time: string, status: string }[] }
+      const slots = (await h.request({ url: `/api/v1/public/outage/courts?date=${TUESDAY}` })).json<Slots>().courts
+        .filter((slot) => slot.court_id === COURT.a)
       expect(slots.filter((slot) => slot.status === 'booked').map((slot) => slot.start_time)).toEqual([`${TUESDAY}T09:00:00+02:00`])
     } finally {
       await h.close()
