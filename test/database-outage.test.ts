@@ -5,12 +5,12 @@
  */
 import { execFileSync } from 'node:child_process'
 import fs from 'node:fs'
-import net from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { COURT, TUESDAY, setUpCourts } from './helpers/courts.js'
 import { startHarness } from './helpers/harness.js'
+import { freePort } from './helpers/ports.js'
 
 const versions = fs.existsSync('/usr/lib/postgresql') ? fs.readdirSync('/usr/lib/postgresql') : []
 const bin = versions.map((version) => `/usr/lib/postgresql/${version}/bin`).find((dir) => fs.existsSync(path.join(dir, 'initdb')))
@@ -26,14 +26,6 @@ function pgTool(tool: string, args: string[]): void {
   const command = path.join(bin ?? '', tool)
   if (runningAsRoot) execFileSync('runuser', ['-u', 'postgres', '--', command, ...args], { stdio: 'pipe' })
   else execFileSync(command, args, { stdio: 'pipe' })
-}
-
-async function freePort(): Promise<number> {
-  const server = net.createServer()
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const port = (server.address() as net.AddressInfo).port
-  await new Promise((resolve) => server.close(resolve))
-  return port
 }
 
 describe.skipIf(!available)('when PostgreSQL goes away', () => {

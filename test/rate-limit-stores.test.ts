@@ -1,7 +1,6 @@
 import { spawn } from 'node:child_process'
 import type { ChildProcess } from 'node:child_process'
 import fs from 'node:fs'
-import net from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
 import { afterAll, describe, expect, inject, it } from 'vitest'
@@ -13,6 +12,7 @@ import { createApiKey } from '../src/services/api-keys.js'
 import { START, startHarness } from './helpers/harness.js'
 import type { Harness } from './helpers/harness.js'
 import { describeEachStore, storeSetup } from './helpers/limiters.js'
+import { freePort } from './helpers/ports.js'
 
 const CONTRACT = { capacity: 60, refillPerSecond: 1, dailyQuota: 10_000 }
 const redisUrl = inject('redisUrl')
@@ -169,15 +169,6 @@ describeEachStore('two instances sharing one budget', (dialect, setup) => {
     expect(afterSkew.status).toBe(429)
   })
 })
-
-/** A redis-server of the test's own on a free loopback port, so stopping it disturbs nothing else. */
-async function freePort(): Promise<number> {
-  const server = net.createServer()
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const port = (server.address() as net.AddressInfo).port
-  await new Promise((resolve) => server.close(resolve))
-  return port
-}
 
 function startRedis(port: number): Promise<ChildProcess> {
   const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'])
