@@ -98,3 +98,22 @@ describe('configuration', () => {
     expect(redactUrl('postgres://club:s3cret@db:5432/x')).toBe('postgres://club:***@db:5432/x')
   })
 })
+
+describe('per-client limiter of the public endpoints', () => {
+  it('keeps at most maxClients buckets, and forgets refilled ones', async () => {
+    const { ClientRateLimiter } = await import('../src/http/client-rate-limit.js')
+    const { ManualClock } = await import('../src/clock.js')
+    const clock = new ManualClock(0)
+    const limiter = new ClientRateLimiter({ capacity: 2, refillPerSecond: 1 }, clock, 100)
+    for (let i = 0; i < 1_000; i++) limiter.consume(`198.51.100.${String(i)}`)
+    expect(limiter.size).toBeLessThanOrEqual(100)
+    limiter.consume('203.0.113.1')
+    limiter.consume('203.0.113.1')
+    expect(() => {
+      limiter.consume('203.0.113.1')
+    }).toThrow(/retry in 1 s/)
+    clock.advance(10_000)
+    for (let i = 0; i < 1_000; i++) limiter.consume(`192.0.2.${String(i % 10)}`)
+    expect(limiter.size).toBeLessThanOrEqual(100)
+  })
+})
