@@ -36,8 +36,10 @@ describe('the served OpenAPI description', () => {
     const parameters = Object.fromEntries((operation?.parameters ?? []).map((p) => [p.name, p]))
     expect(parameters.limit).toMatchObject({ in: 'query', schema: { type: 'integer', minimum: 1, maximum: 100, default: 50 } })
     expect(parameters.offset).toMatchObject({ in: 'query', schema: { type: 'integer', minimum: 0, maximum: 10000, default: 0 } })
-    expect(Object.keys(operation?.responses ?? {}).sort()).toEqual(['200', '400', '401', '403', '429', '500', '503'])
-    for (const status of ['200', '400', '429']) {
+    expect(Object.keys(operation?.responses ?? {}).sort()).toEqual(['200', '304', '400', '401', '403', '429', '500', '503'])
+    expect(parameters['if-none-match']).toMatchObject({ in: 'header' })
+    expect(Object.keys(operation?.responses['304']?.headers ?? {})).toEqual(expect.arrayContaining(['etag', 'x-ratelimit-remaining']))
+    for (const status of ['200', '304', '400', '429']) {
       expect(Object.keys(operation?.responses[status]?.headers ?? {})).toEqual(expect.arrayContaining(['x-ratelimit-limit',
         'x-ratelimit-remaining', 'x-ratelimit-reset', 'x-ratelimit-day-limit', 'x-ratelimit-day-remaining', 'x-ratelimit-day-reset',
         'ratelimit-policy', 'ratelimit']))

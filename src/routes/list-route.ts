@@ -10,7 +10,9 @@ import type { Scope } from '../domain/scopes.js'
 import { principalOf } from '../http/access.js'
 import { SECURITY_SCHEME } from '../http/openapi.js'
 import { API_PREFIX } from '../http/problem-types.js'
-import { jsonResponse, problemResponse, RATE_LIMIT_HEADERS, RETRY_AFTER_HEADER, WWW_AUTHENTICATE_HEADER } from '../http/responses.js'
+import { CONDITIONAL_HEADERS, conditionalGet, IF_NONE_MATCH } from '../http/conditional.js'
+import { jsonResponse, problemResponse, RATE_LIMIT_HEADERS, REQUEST_ID_HEADER, RETRY_AFTER_HEADER, WWW_AUTHENTICATE_HEADER }
+  from '../http/responses.js'
 import { LIST_LIMIT, LIST_OFFSET, ListEnvelope, ListQuery } from '../schemas/common.js'
 
 export interface ListEndpoint<Item extends TSchema> {
@@ -27,6 +29,8 @@ export function registerListEndpoint<Item extends TSchema>(app: FastifyInstance,
   const envelope = ListEnvelope(endpoint.item, `A page of ${endpoint.summary.toLowerCase()}.`)
   app.get(`${API_PREFIX}${endpoint.path}`, {
     config: { access: { scope: endpoint.scope } },
+    // Private: one club's data must never sit in a shared cache. no-cache: revalidate (cheaply, 304) every time.
+    onSend: conditionalGet('private, no-cache', 'Authorization'),
     schema: {
       operationId: endpoint.operationId,
       summary: endpoint.summary,
@@ -34,8 +38,11 @@ export function registerListEndpoint<Item extends TSchema>(app: FastifyInstance,
       tags: ['Club data'],
       security: [{ [SECURITY_SCHEME]: [endpoint.scope] }],
       querystring: ListQuery,
+      headers: IF_NONE_MATCH,
       response: {
-        200: jsonResponse('The page and the number of matching records.', envelope, RATE_LIMIT_HEADERS),
+        200: jsonResponse('The page and the number of matching records.', envelope, { ...RATE_LIMIT_HEADERS, ...CONDITIONAL_HEADERS }),
+        304: { description: 'The copy named in If-None-Match is current. Counts as a call.', type: 'null',
+          headers: { ...REQUEST_ID_HEADER, ...RATE_LIMIT_HEADERS, ...CONDITIONAL_HEADERS } },
         400: problemResponse('A query parameter is unknown, repeated, not a base-10 integer or out of range. Counts as a call.',
           RATE_LIMIT_HEADERS),
         401: problemResponse('The API key is missing, malformed, unknown, expired or revoked.', WWW_AUTHENTICATE_HEADER),

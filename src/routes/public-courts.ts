@@ -13,7 +13,8 @@ import { ClubNotFound, InvalidBooking } from '../domain/errors.js'
 import { localDateOf } from '../domain/zoned-time.js'
 import { API_PREFIX, PROBLEM_TYPES } from '../http/problem-types.js'
 import { ProblemError, sendProblem, toProblemError } from '../http/problems.js'
-import { jsonResponse, problemResponse, RETRY_AFTER_HEADER } from '../http/responses.js'
+import { CONDITIONAL_HEADERS, conditionalGet, IF_NONE_MATCH } from '../http/conditional.js'
+import { jsonResponse, problemResponse, REQUEST_ID_HEADER, RETRY_AFTER_HEADER } from '../http/responses.js'
 import { Reference } from '../schemas/common.js'
 import { BookingCreated, BookingRequest, ClubSlugParams, CourtsQuery, CourtsResponse } from '../schemas/court.js'
 import { bookCourt, courtDay } from '../services/bookings.js'
@@ -41,8 +42,8 @@ export async function publicCourtsRoutes(app: FastifyInstance, context: AppConte
     await scope.register(cors, {
       origin: '*',
       methods: ['GET', 'POST'],
-      allowedHeaders: ['Content-Type', 'Idempotency-Key'],
-      exposedHeaders: ['Retry-After', 'X-Request-Id', 'Idempotent-Replayed'],
+      allowedHeaders: ['Content-Type', 'Idempotency-Key', 'If-None-Match'],
+      exposedHeaders: ['Retry-After', 'X-Request-Id', 'Idempotent-Replayed', 'ETag'],
       credentials: false,
       maxAge: 600,
     })
@@ -50,6 +51,8 @@ export async function publicCourtsRoutes(app: FastifyInstance, context: AppConte
     scope.get('/:clubSlug/courts', {
       config: { access: { public: true } },
       onRequest: context.publicLimits.listing.hook(),
+      // Availability changes with every booking: browsers may reuse it briefly, then revalidate.
+      onSend: conditionalGet('public, max-age=10'),
       schema: {
         operationId: 'listCourtSlots',
         summary: 'Court availability',
@@ -59,8 +62,11 @@ export async function publicCourtsRoutes(app: FastifyInstance, context: AppConte
         security: [],
         params: ClubSlugParams,
         querystring: CourtsQuery,
+        headers: IF_NONE_MATCH,
         response: {
-          200: jsonResponse('The slots of every active court on the date.', CourtsResponse),
+          200: jsonResponse('The slots of every active court on the date.', CourtsResponse, CONDITIONAL_HEADERS),
+          304: { description: 'The copy named in If-None-Match is current.', type: 'null',
+            headers: { ...REQUEST_ID_HEADER, ...CONDITIONAL_HEADERS } },
           400: problemResponse('The date is not a valid YYYY-MM-DD date, or an unknown parameter was sent.'),
           404: problemResponse('No club has this slug (`club-not-found`).'),
           429: problemResponse('Too many requests from this client.', RETRY_AFTER_HEADER),
