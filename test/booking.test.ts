@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto'
 import { sql } from 'kysely'
 import { expect, it } from 'vitest'
 import { isoForDb } from '../src/db/values.js'
-import { describeEachDatabase } from './helpers/databases.js'
+import { describeEachDatabase, describePostgres } from './helpers/databases.js'
 import { COURT, TUESDAY, setUpCourts } from './helpers/courts.js'
 import { START, useHarness } from './helpers/harness.js'
 import type { ApiResponse } from './helpers/harness.js'
@@ -12,10 +12,9 @@ const BOOK = '/api/v1/public/riverside/courts/book'
 const at = (time: string, date = TUESDAY) => `${date}T${time}:00+02:00`
 
 describeEachDatabase('court booking', (dialect) => {
-  let clubId = ''
   let otherCourt = ''
   const harness = useHarness(dialect, async (h) => {
-    ({ clubId } = await setUpCourts(h, 'riverside'))
+    await setUpCourts(h, 'riverside')
     const other = await h.createClub('elsewhere')
     otherCourt = randomUUID()
     const { importClubData } = await import('../src/services/import.js')
@@ -183,8 +182,15 @@ describeEachDatabase('court booking', (dialect) => {
     expect(conflicts).toHaveLength(49)
     for (const conflict of conflicts) expect(conflict.json<Problem>().type).toBe('/api/v1/problems/slot-conflict')
   })
+})
 
-  it.runIf(dialect === 'postgres')('has a database constraint that refuses overlapping bookings whatever the application does', async () => {
+describePostgres('the booking constraint', () => {
+  let clubId = ''
+  const harness = useHarness('postgres', async (h) => {
+    ({ clubId } = await setUpCourts(h, 'constraint'))
+  })
+
+  it('has a database constraint that refuses overlapping bookings whatever the application does', async () => {
     const db = harness.current.context.db
     const row = (start: string, end: string) => ({
       id: randomUUID(), club_id: clubId, court_id: COURT.allDay, starts_at: isoForDb(start), ends_at: isoForDb(end),
