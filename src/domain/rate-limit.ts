@@ -4,6 +4,8 @@
  * token is there and the day's quota is not used up; an admitted request takes one of each.
  * The Redis store runs the same arithmetic in Lua (src/limits/redis-store.ts).
  */
+import { tokensAt } from './token-bucket.js'
+
 export interface KeyLimits {
   readonly capacity: number
   readonly refillPerSecond: number
@@ -38,10 +40,7 @@ export function utcDay(now: number): number {
 
 export function decide(state: KeyState | undefined, limits: KeyLimits, now: number): { decision: Decision, state: KeyState } {
   const day = utcDay(now)
-  const elapsed = state === undefined ? 0 : Math.max(0, now - state.updatedAt)
-  let tokens = state === undefined
-    ? limits.capacity
-    : Math.min(limits.capacity, state.tokens + (elapsed * limits.refillPerSecond) / 1000)
+  let tokens = tokensAt(state, limits, now)
   let used = state?.day === day ? state.used : 0
   let refusal: Refusal | undefined
   if (used >= limits.dailyQuota) refusal = 'daily'

@@ -9,6 +9,7 @@ import fs from 'node:fs/promises'
 import path from 'node:path'
 import type { Clock } from '../clock.js'
 import { decide, utcDay } from '../domain/rate-limit.js'
+import { tokensAt } from '../domain/token-bucket.js'
 import type { Decision, KeyLimits, KeyState } from '../domain/rate-limit.js'
 import type { LimiterStore } from './store.js'
 
@@ -62,8 +63,7 @@ export class MemoryLimiterStore implements LimiterStore {
     const today = utcDay(now)
     for (const [keyId, { state, capacity, refillPerSecond }] of this.entries) {
       if (state.day === today && state.used > 0) continue
-      const tokens = state.tokens + (Math.max(0, now - state.updatedAt) * refillPerSecond) / 1000
-      if (tokens >= capacity) this.entries.delete(keyId)
+      if (tokensAt(state, { capacity, refillPerSecond }, now) >= capacity) this.entries.delete(keyId)
     }
   }
 

@@ -14,12 +14,14 @@ import { isExclusionViolation, isTransientConflict, isUniqueViolation, lockCourt
 import type { Database } from '../db/schema.js'
 import { isoForDb } from '../db/values.js'
 import { InvalidBooking, SlotConflict } from '../domain/errors.js'
-import { daySlots, openingInterval, overlaps, slotStatus, weeklyHoldOn } from '../domain/slots.js'
+import { daySlots, openingInterval, slotStatus, weeklyHoldOn } from '../domain/slots.js'
 import type { Interval, Occupancy, SlotStatus } from '../domain/slots.js'
 import { formatInZone, localDateOf, localToInstant } from '../domain/zoned-time.js'
 import { renderBookingConfirmation } from '../mail/booking-confirmation.js'
 
 const DAY = 86_400_000
+
+const CONFLICT_WORDING = { blocked: 'blocked', reserved: 'reserved by the club', booked: 'already booked' } as const
 
 export interface CourtSlot {
   court_id: string
@@ -108,12 +110,9 @@ export async function bookCourt(
       }
       const stored = (await occupancyOf(trx, club.id, [court.id], interval)).get(court.id)
       const occupancy = occupancyOn(stored, localDateOf(interval.start, club.timezone), club.timezone)
-      const taken = occupancy.blocks.some((hold) => overlaps(hold, interval))
-        ? 'blocked'
-        : occupancy.reservations.some((hold) => overlaps(hold, interval))
-          ? 'reserved by the club'
-          : occupancy.bookings.some((booking) => overlaps(booking, interval)) ? 'already booked' : undefined
-      if (taken !== undefined) throw new SlotConflict(`The requested time on ${court.name} is ${taken}.`)
+      // The same precedence as the listing shows: blocked > reserved > booked.
+      const status = slotStatus(interval, occupancy)
+      if (status !== 'available') throw new SlotConflict(`The requested time on ${court.name} is ${CONFLICT_WORDING[status]}.`)
 
       const member = await trx.selectFrom('members').select('id').where('club_id', '=', club.id).where('email', '=', email)
         .executeTakeFirst()
