@@ -10,7 +10,7 @@ import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { COURT, TUESDAY, setUpCourts } from './helpers/courts.js'
 import { startHarness } from './helpers/harness.js'
-import { freePort } from './helpers/ports.js'
+import { freePort } from '../src/tools/free-port.js'
 
 const versions = fs.existsSync('/usr/lib/postgresql') ? fs.readdirSync('/usr/lib/postgresql') : []
 const bin = versions.map((version) => `/usr/lib/postgresql/${version}/bin`).find((dir) => fs.existsSync(path.join(dir, 'initdb')))

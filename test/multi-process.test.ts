@@ -3,8 +3,6 @@
  * loopback: one rate-limit budget per key across both, exactly one winner of 50 simultaneous
  * bookings of a slot, every confirmation mail delivered exactly once, and a clean SIGTERM.
  */
-import { spawn } from 'node:child_process'
-import type { ChildProcess } from 'node:child_process'
 import fs from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
@@ -20,6 +18,8 @@ import { createTestDatabase, describePostgres } from './helpers/databases.js'
 import type { TestDatabase } from './helpers/databases.js'
 import { storeSetup } from './helpers/limiters.js'
 import type { StoreSetup } from './helpers/limiters.js'
+import { startServer } from './helpers/server-process.js'
+import type { StartedServer } from './helpers/server-process.js'
 import { TestSmtpServer } from './helpers/smtp.js'
 
 describePostgres('two server processes', () => {
@@ -28,7 +28,7 @@ describePostgres('two server processes', () => {
   let dataDir = ''
   let key = ''
   const smtp = new TestSmtpServer()
-  const servers: { process: ChildProcess, url: string }[] = []
+  const servers: StartedServer[] = []
   const tomorrow = addDays(localDateOf(Date.now(), 'Europe/Berlin'), 1)
   const instant = (minutes: number) => new Date(localToInstant(tomorrow, minutes, 'Europe/Berlin')).toISOString()
 
@@ -43,29 +43,16 @@ describePostgres('two server processes', () => {
     key = (await createApiKey(context.db, context.clock, { clubId: club.id, name: 'twin', scopes: ['read:groups'], expiresAt: null })).key
     await context.close()
     for (let i = 0; i < 2; i++) {
-      const child = spawn(process.execPath, ['dist/server.js'], {
-        env: { ...process.env, ...database.env, ...redis.env, SMTP_URL: smtp.url, DATA_DIR: path.join(dataDir, String(i)), PORT: '0',
-          LOG_LEVEL: 'info', BOOKING_RATE_CAPACITY: '1000', BOOKING_MAX_OPEN_PER_EMAIL: '100',
-          // A refill of one a minute keeps the shared budget exact however long the burst takes.
-          RATE_LIMIT_CAPACITY: '60', RATE_LIMIT_PER_MINUTE: '1' },
-      })
-      const url = await new Promise<string>((resolve, reject) => {
-        let output = ''
-        child.stdout.on('data', (chunk: Buffer) => {
-          output += chunk.toString()
-          const match = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(output)
-          if (match?.[1] !== undefined) resolve(match[1])
-        })
-        child.on('exit', (code) => {
-          reject(new Error(`server exited with ${String(code)}: ${output}`))
-        })
-      })
-      servers.push({ process: child, url })
+      const server = await startServer({ ...database.env, ...redis.env, SMTP_URL: smtp.url,
+        DATA_DIR: path.join(dataDir, String(i)), BOOKING_RATE_CAPACITY: '1000', BOOKING_MAX_OPEN_PER_EMAIL: '100',
+        // A refill of one a minute keeps the shared budget exact however long the burst takes.
+        RATE_LIMIT_CAPACITY: '60', RATE_LIMIT_PER_MINUTE: '1' })
+      servers.push(server)
     }
   }, 60_000)
 
   afterAll(async () => {
-    for (const server of servers) server.process.kill('SIGKILL')
+    for (const server of servers) server.child.kill('SIGKILL')
     await database.drop()
     await redis.cleanUp()
     await smtp.stop()
@@ -114,8 +101,8 @@ describePostgres('two server processes', () => {
   })
 
   it('stops both processes with exit code 0 on SIGTERM', async () => {
-    const exits = servers.map((server) => new Promise<number | null>((resolve) => server.process.on('exit', resolve)))
-    for (const server of servers) server.process.kill('SIGTERM')
+    const exits = servers.map((server) => new Promise<number | null>((resolve) => server.child.on('exit', resolve)))
+    for (const server of servers) server.child.kill('SIGTERM')
     expect(await Promise.all(exits)).toEqual([0, 0])
   })
 })

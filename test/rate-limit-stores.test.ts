@@ -12,7 +12,7 @@ import { createApiKey } from '../src/services/api-keys.js'
 import { START, startHarness } from './helpers/harness.js'
 import type { Harness } from './helpers/harness.js'
 import { describeEachStore, storeSetup } from './helpers/limiters.js'
-import { freePort } from './helpers/ports.js'
+import { freePort } from '../src/tools/free-port.js'
 
 const CONTRACT = { capacity: 60, refillPerSecond: 1, dailyQuota: 10_000 }
 const redisUrl = inject('redisUrl')

@@ -2,8 +2,7 @@
  * The real server process: several workers sharing a port, refusal where that cannot be correct,
  * and a graceful stop during a burst of requests.
  */
-import { execFile, spawn } from 'node:child_process'
-import type { ChildProcess } from 'node:child_process'
+import { execFile } from 'node:child_process'
 import fs from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
@@ -14,34 +13,9 @@ import { createContext } from '../src/context.js'
 import { createApiKey } from '../src/services/api-keys.js'
 import { createClub } from '../src/services/clubs.js'
 import { createTestDatabase, describePostgres } from './helpers/databases.js'
+import { exitOf, startServer } from './helpers/server-process.js'
 
 const run = promisify(execFile)
-
-interface Started { child: ChildProcess, url: string, logs: string[] }
-
-async function startServer(env: Record<string, string>, processes = 1): Promise<Started> {
-  const child = spawn(process.execPath, ['dist/server.js'], { env: { ...process.env, PORT: '0', LOG_LEVEL: 'info', ...env } })
-  const logs: string[] = []
-  let buffer = ''
-  const url = await new Promise<string>((resolve, reject) => {
-    child.stdout.on('data', (chunk: Buffer) => {
-      buffer += chunk.toString()
-      const lines = buffer.split('\n')
-      buffer = lines.pop() ?? ''
-      logs.push(...lines)
-      const listening = [...logs.join('\n').matchAll(/Server listening at (http:\/\/127\.0\.0\.1:\d+)/g)]
-      if (listening.length >= processes && listening[0]?.[1] !== undefined) resolve(listening[0][1])
-    })
-    child.on('exit', (code) => {
-      reject(new Error(`server exited with ${String(code)}: ${logs.join('\n')}`))
-    })
-  })
-  return { child, url, logs }
-}
-
-const exitOf = (child: ChildProcess) => new Promise<number | null>((resolve) => child.on('exit', (code) => {
-  resolve(code)
-}))
 
 describe('WORKERS on the embedded defaults', () => {
   it('refuses to start several processes on SQLite or without Redis, saying why', async () => {

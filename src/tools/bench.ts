@@ -26,6 +26,7 @@ import type { ImportDocument } from '../schemas/import.js'
 import { createApiKey } from '../services/api-keys.js'
 import { createClub } from '../services/clubs.js'
 import { importClubData } from '../services/import.js'
+import { freePort } from './free-port.js'
 
 const { values } = parseArgs({ options: {
   quick: { type: 'boolean', default: false },
@@ -70,14 +71,6 @@ function clubDocument(c: number, scale: number, now: number): ImportDocument {
     court_holds: [{ id: id(0, hex('a7'), c), court_id: id(0, hex('f6'), c), kind: 'reservation', weekday: 'tue', start_time: '17:00',
       end_time: '19:00' }],
   }
-}
-
-async function freePort(): Promise<number> {
-  const server = net.createServer()
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const port = (server.address() as net.AddressInfo).port
-  await new Promise((resolve) => server.close(resolve))
-  return port
 }
 
 async function waitFor(url: string): Promise<void> {

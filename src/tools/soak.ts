@@ -22,6 +22,7 @@ import { createApiKey } from '../services/api-keys.js'
 import { demoDocument } from '../services/demo.js'
 import { createClub } from '../services/clubs.js'
 import { importClubData } from '../services/import.js'
+import { freePort } from './free-port.js'
 
 const { values } = parseArgs({ options: { seconds: { type: 'string', default: '60' }, concurrency: { type: 'string', default: '16' } } })
 const seconds = Number(values.seconds)
@@ -37,15 +38,6 @@ function rssKb(pid: number): number {
   } catch {
     return 0
   }
-}
-
-async function freePort(): Promise<number> {
-  const { createServer } = await import('node:net')
-  const probe = createServer()
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve))
-  const address = probe.address()
-  await new Promise((resolve) => probe.close(resolve))
-  return typeof address === 'object' && address !== null ? address.port : 0
 }
 
 function childrenOf(pid: number): number[] {

@@ -1,6 +1,6 @@
 import net from 'node:net'
 
-/** A loopback port nobody listens on right now, for a server a test starts itself. */
+/** A loopback port nobody listens on right now, for a server the caller starts itself. */
 export async function freePort(): Promise<number> {
   const server = net.createServer()
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))

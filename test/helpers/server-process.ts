@@ -1,0 +1,37 @@
+/** The real server (dist/server.js) as a child process, for tests of what only a process shows. */
+import { spawn } from 'node:child_process'
+import type { ChildProcess } from 'node:child_process'
+
+export interface StartedServer {
+  readonly child: ChildProcess
+  readonly url: string
+  /** Lines the server has written to stdout so far (JSON log lines). */
+  readonly logs: string[]
+}
+
+/** Starts it on a free port (PORT=0) and resolves once `processes` of them (WORKERS) listen. */
+export async function startServer(env: Record<string, string>, processes = 1): Promise<StartedServer> {
+  const child = spawn(process.execPath, ['dist/server.js'], { env: { ...process.env, PORT: '0', LOG_LEVEL: 'info', ...env } })
+  const logs: string[] = []
+  let buffer = ''
+  const url = await new Promise<string>((resolve, reject) => {
+    child.stdout.on('data', (chunk: Buffer) => {
+      buffer += chunk.toString()
+      const lines = buffer.split('\n')
+      buffer = lines.pop() ?? ''
+      logs.push(...lines)
+      const listening = [...logs.join('\n').matchAll(/Server listening at (http:\/\/127\.0\.0\.1:\d+)/g)]
+      if (listening.length >= processes && listening[0]?.[1] !== undefined) resolve(listening[0][1])
+    })
+    child.on('exit', (code) => {
+      reject(new Error(`server exited with ${String(code)}: ${logs.join('\n')}`))
+    })
+  })
+  return { child, url, logs }
+}
+
+export function exitOf(child: ChildProcess): Promise<number | null> {
+  return new Promise((resolve) => child.on('exit', (code) => {
+    resolve(code)
+  }))
+}
