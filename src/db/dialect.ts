@@ -21,6 +21,8 @@ import type { KyselyPlugin, LogEvent, PluginTransformQueryArgs, PluginTransformR
 import pg from 'pg'
 import type { DatabaseSettings } from '../config.js'
 import type { Database } from './schema.js'
+import { PostgresChangeFeed, SqliteChangeFeed } from './changes.js'
+import type { ChangeFeed } from './changes.js'
 
 export type DialectName = 'sqlite' | 'postgres'
 
@@ -39,6 +41,8 @@ export interface PoolStats {
 export interface DatabaseHandle {
   readonly db: Kysely<Database>
   readonly dialect: DialectName
+  /** Which data changed since a cached answer was read (src/db/changes.ts). */
+  readonly changes: ChangeFeed
   /** Connection pool use (PostgreSQL); SQLite has one connection and no pool. */
   poolStats(): PoolStats | undefined
   /** SQLite: a consistent copy of the live database (online backup API). PostgreSQL: use pg_dump. */
@@ -64,14 +68,19 @@ export function openDatabase(settings: DatabaseSettings, options: OpenDatabaseOp
       plugins: [new SqliteBooleanPlugin()],
       ...(log ? { log } : {}),
     })
+    const changes = new SqliteChangeFeed(database)
     return {
       db,
       dialect: 'sqlite',
+      changes,
       poolStats: () => undefined,
       backup: async (file) => {
         await database.backup(file)
       },
-      close: () => db.destroy(),
+      close: async () => {
+        await changes.close()
+        await db.destroy()
+      },
     }
   }
   const pool = new pg.Pool({
@@ -92,11 +101,17 @@ export function openDatabase(settings: DatabaseSettings, options: OpenDatabaseOp
     client.on('error', () => undefined)
   })
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), ...(log ? { log } : {}) })
+  // Connects on first use: the command line never asks.
+  const changes = new PostgresChangeFeed({ connectionString: settings.url })
   return {
     db,
     dialect: 'postgres',
+    changes,
     poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
-    close: () => db.destroy(),
+    close: async () => {
+      await changes.close()
+      await db.destroy()
+    },
   }
 }
 

@@ -2,10 +2,12 @@ import type { Migration } from 'kysely'
 import * as initial from './0001-initial.js'
 import * as courts from './0002-courts.js'
 import * as keyLimits from './0003-key-limits.js'
+import * as changeTracking from './0004-change-tracking.js'
 
 /** Every migration, in order. Names are permanent: they are recorded in the database. */
 export const migrations: Record<string, Migration> = {
   '0001-initial': initial,
   '0002-courts': courts,
   '0003-key-limits': keyLimits,
+  '0004-change-tracking': changeTracking,
 }

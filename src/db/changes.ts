@@ -1,0 +1,195 @@
+/**
+ * What the response caches ask before serving a stored answer: has anything in this scope changed
+ * since? The triggers of migration 0004 record every change against a scope (`groups:<club id>`,
+ * `courts:<club id>`, `clubs`, …), whichever process or path made it.
+ *
+ * A version is a number that changes whenever the scope's data may have changed. An answer read
+ * from the database is cacheable under a version only if the version was the same before and
+ * after the read (`read`), so a change that commits while the query runs is never filed under
+ * the old version.
+ *
+ * - SQLite: the committed counter in data_versions, read with one prepared statement. Before and
+ *   after the read run while this process's only connection is held, so no transaction of this
+ *   process is half-way through; another process's uncommitted writes are invisible (WAL).
+ * - PostgreSQL: a connection LISTENing on club_platform_changes; each notification (sent at commit)
+ *   moves its scope to a new version. While that connection is down, `version` is undefined and
+ *   nothing is served from or filed into a cache; after a reconnect every earlier version is void.
+ */
+import type BetterSqlite3 from 'better-sqlite3'
+import type { Kysely } from 'kysely'
+import pg from 'pg'
+import { CHANGE_CHANNEL } from './migrations/0004-change-tracking.js'
+import type { Database } from './schema.js'
+
+export interface ChangeFeed {
+  /** The scope's version now, or undefined when changes cannot be observed (caches must not be used). */
+  version(scope: string): number | undefined
+  /**
+   * Runs a read and says under which version its result may be cached: undefined when the scope
+   * changed during the read or changes cannot be observed. The query learns the version it runs
+   * under, to combine its result with other values cached under that version.
+   */
+  read<T>(db: Kysely<Database>, scope: string, query: ReadQuery<T>): Promise<Versioned<T>>
+  /**
+   * Resolves once every change committed before the call has been seen. SQLite sees them at once;
+   * PostgreSQL delivers pending notifications before the answer to a query on the listening
+   * connection, so this costs one round trip there.
+   */
+  settle(): Promise<void>
+  close(): Promise<void>
+}
+
+export type ReadQuery<T> = (db: Kysely<Database>, version: number | undefined) => Promise<T>
+
+export interface Versioned<T> {
+  readonly value: T
+  readonly version: number | undefined
+}
+
+export class SqliteChangeFeed implements ChangeFeed {
+  private statement: BetterSqlite3.Statement<[string], number | undefined> | undefined
+  private available = true
+
+  constructor(private readonly database: BetterSqlite3.Database) {}
+
+  version(scope: string): number | undefined {
+    if (!this.available) return undefined
+    try {
+      // Prepared on first use: the table exists only once the migrations have run.
+      this.statement ??= this.database.prepare<[string], number | undefined>('select version from data_versions where scope = ?')
+        .pluck()
+      return this.statement.get(scope) ?? 0
+    } catch {
+      // The database is unreadable (closed, or the migration is missing): serve nothing cached.
+      return undefined
+    }
+  }
+
+  async read<T>(db: Kysely<Database>, scope: string, query: ReadQuery<T>): Promise<Versioned<T>> {
+    return db.connection().execute(async (connection) => {
+      const before = this.version(scope)
+      const value = await query(connection, before)
+      const after = this.version(scope)
+      return { value, version: before === after ? before : undefined }
+    })
+  }
+
+  settle(): Promise<void> {
+    return Promise.resolve()
+  }
+
+  close(): Promise<void> {
+    this.available = false
+    return Promise.resolve()
+  }
+}
+
+export interface PostgresChangeFeedOptions {
+  readonly connectionString: string
+  /** Delay before reconnecting after the listening connection is lost. */
+  readonly reconnectMs?: number
+  readonly onError?: (error: unknown) => void
+}
+
+export class PostgresChangeFeed implements ChangeFeed {
+  /** Every version handed out comes from this counter, so none is ever reused. */
+  private counter = 0
+  /** The version of every scope not notified since the connection was (re)established. */
+  private baseline = 0
+  private readonly versions = new Map<string, number>()
+  private client: pg.Client | undefined
+  private listening = false
+  private closed = false
+  private connecting: Promise<void> | undefined
+  private retry: NodeJS.Timeout | undefined
+
+  constructor(private readonly options: PostgresChangeFeedOptions) {}
+
+  /** Starts listening (the first call of `version` does too). */
+  start(): Promise<void> {
+    if (this.closed) return Promise.resolve()
+    this.connecting ??= this.connect().finally(() => {
+      this.connecting = undefined
+    })
+    return this.connecting
+  }
+
+  version(scope: string): number | undefined {
+    if (!this.listening) {
+      void this.start()
+      return undefined
+    }
+    return this.versions.get(scope) ?? this.baseline
+  }
+
+  async read<T>(db: Kysely<Database>, scope: string, query: ReadQuery<T>): Promise<Versioned<T>> {
+    const before = this.version(scope)
+    const value = await query(db, before)
+    const after = this.version(scope)
+    return { value, version: before === after ? before : undefined }
+  }
+
+  async settle(): Promise<void> {
+    await this.start()
+    await this.client?.query('select 1').catch(() => undefined)
+  }
+
+  async close(): Promise<void> {
+    this.closed = true
+    clearTimeout(this.retry)
+    this.listening = false
+    const client = this.client
+    this.client = undefined
+    await client?.end().catch(() => undefined)
+  }
+
+  private async connect(): Promise<void> {
+    if (this.client !== undefined || this.retry !== undefined) return
+    const client = new pg.Client({ connectionString: this.options.connectionString, connectionTimeoutMillis: 2_000 })
+    this.client = client
+    client.on('notification', (message) => {
+      this.changed(message.payload ?? '*')
+    })
+    client.on('error', (error) => {
+      this.lost(client, error)
+    })
+    client.on('end', () => {
+      this.lost(client, undefined)
+    })
+    try {
+      await client.connect()
+      await client.query(`listen ${CHANGE_CHANNEL}`)
+    } catch (error) {
+      this.lost(client, error)
+      return
+    }
+    if (this.client !== client) return
+    // Anything may have changed while nobody listened.
+    this.versions.clear()
+    this.baseline = ++this.counter
+    this.listening = true
+  }
+
+  private changed(scope: string): void {
+    if (scope === '*') {
+      this.versions.clear()
+      this.baseline = ++this.counter
+      return
+    }
+    this.versions.set(scope, ++this.counter)
+  }
+
+  private lost(client: pg.Client, error: unknown): void {
+    if (this.client !== client) return
+    this.client = undefined
+    this.listening = false
+    if (error !== undefined) this.options.onError?.(error)
+    void client.end().catch(() => undefined)
+    if (this.closed) return
+    this.retry = setTimeout(() => {
+      this.retry = undefined
+      void this.start()
+    }, this.options.reconnectMs ?? 1_000)
+    this.retry.unref()
+  }
+}
