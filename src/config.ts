@@ -27,6 +27,8 @@ export interface Config {
   readonly workers: number
   /** Fastify's trustProxy: false, true, a hop count, or addresses/CIDRs of trusted proxies. */
   readonly trustProxy: boolean | number | string
+  /** Bytes of serialised responses kept in memory (RESPONSE_CACHE_MB); 0 turns the cache off. */
+  readonly responseCacheBytes: number
   readonly mail: {
     /** smtp:// or smtps:// URL of the relay; undefined: mails are written as .eml files under DATA_DIR/mail. */
     readonly smtpUrl: string | undefined
@@ -96,6 +98,7 @@ export function readConfig(env: Env = process.env): Config {
     shutdownGraceMs: readInteger(env, 'SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
     workers: readWorkers(env.WORKERS),
     trustProxy: readTrustProxy(env.TRUST_PROXY),
+    responseCacheBytes: readInteger(env, 'RESPONSE_CACHE_MB', 32, 0, 4096) * 1024 * 1024,
     mail: {
       smtpUrl: readSmtpUrl(env.SMTP_URL),
       from: nonEmpty(env.MAIL_FROM) ?? 'Club Platform <no-reply@club-platform.invalid>',

@@ -10,6 +10,8 @@ import { openDatabase } from './db/dialect.js'
 import type { DialectName, PoolStats } from './db/dialect.js'
 import { migrateToLatest } from './db/migrate.js'
 import type { Database } from './db/schema.js'
+import type { ChangeFeed } from './db/changes.js'
+import { ResponseCache } from './http/response-cache.js'
 import path from 'node:path'
 import { ClientRateLimiter } from './http/client-rate-limit.js'
 import { fileTransport, smtpTransport } from './mail/transport.js'
@@ -32,6 +34,10 @@ export interface AppContext {
   readonly publicLimits: { readonly listing: ClientRateLimiter, readonly booking: ClientRateLimiter }
   /** The per-key budgets of the authenticated endpoints: in this process, or in Redis (REDIS_URL). */
   readonly limiter: LimiterStore
+  /** Which data changed since a cached answer was read; every process sees every writer's changes. */
+  readonly changes: ChangeFeed
+  /** Serialised answers of the read endpoints, valid while `changes` reports their data unchanged. */
+  readonly responses: ResponseCache
   readonly poolStats: () => PoolStats | undefined
   /** Set when the server is stopping: /readyz answers 503 and responses ask clients to close their connections. */
   readonly lifecycle: { draining: boolean }
@@ -83,6 +89,8 @@ export async function createContext(config: Config, options: ContextOptions = {}
     apiKeys,
     mail,
     limiter,
+    changes: database.changes,
+    responses: new ResponseCache(config.responseCacheBytes),
     poolStats: () => database.poolStats(),
     lifecycle: { draining: false },
     backup: database.backup === undefined ? undefined : (file) => database.backup?.(file) ?? Promise.resolve(),

@@ -38,6 +38,8 @@ describeEachDatabase('conditional requests', (dialect) => {
     const before = String((await get('/api/v1/groups')).headers.etag)
     const group = fixture.groups[0]
     await importClubData(harness.current.context.db, harness.current.clock, clubId, { groups: [{ ...group, name: 'Renamed for ETag' }] })
+    // This process wrote it: on PostgreSQL, wait for the notification that another process would get first.
+    await harness.current.context.changes.settle()
     const after = await get('/api/v1/groups', before)
     expect(after.status).toBe(200)
     expect(after.headers.etag).not.toBe(before)

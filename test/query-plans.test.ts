@@ -25,7 +25,8 @@ describeEachDatabase('list query plans', (dialect) => {
       key = (await h.createKey(club.id)).key
     }
     if (dialect === 'postgres') await sql`analyze`.execute(h.context.db)
-  })
+    // These tests are about the SQL: every request must reach the database.
+  }, { env: { RESPONSE_CACHE_MB: '0' } })
 
   it.each(LISTS)('%s reads %s in order', async (url, index) => {
     const h = harness.current
@@ -44,6 +45,18 @@ describeEachDatabase('list query plans', (dialect) => {
     const countPlan = await explain(count?.sql ?? '', count?.parameters ?? [])
     expect(countPlan, count?.sql).toMatch(/club_id/)
     expect(countPlan, count?.sql).not.toMatch(notAScan)
+  })
+
+  it('finds the next scheduled news item by index', async () => {
+    const h = harness.current
+    await sql`select 1`.execute(h.context.db)
+    h.statements.length = 0
+    await h.request({ url: '/api/v1/news', key })
+    const next = h.statements.find((statement) => /published_at" >/i.test(statement.sql))
+    expect(next).toBeDefined()
+    const plan = await explain(next?.sql ?? '', next?.parameters ?? [])
+    expect(plan, next?.sql).toContain('news_listing_idx')
+    expect(plan, next?.sql).not.toMatch(/\bSort\b|TEMP B-TREE|Seq Scan|SCAN news\b(?! USING)/)
   })
 
   async function explain(query: string, parameters: readonly unknown[]): Promise<string> {

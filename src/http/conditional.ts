@@ -5,7 +5,7 @@
  * and counted like a 200, and carries the same rate-limit headers.
  */
 import { createHash } from 'node:crypto'
-import type { onSendHookHandler } from 'fastify'
+import type { FastifyReply, onSendHookHandler } from 'fastify'
 import { Type } from '@sinclair/typebox'
 
 export function etagOf(payload: string | Buffer): string {
@@ -24,7 +24,8 @@ export function conditionalGet(cacheControl: string, vary?: string): onSendHookH
       done(null, payload)
       return
     }
-    const etag = etagOf(payload)
+    const known = reply.getHeader('etag')
+    const etag = typeof known === 'string' ? known : etagOf(payload)
     void reply.header('etag', etag).header('cache-control', cacheControl)
     if (vary !== undefined) void reply.header('vary', vary)
     const ifNoneMatch = request.headers['if-none-match']
@@ -35,6 +36,11 @@ export function conditionalGet(cacheControl: string, vary?: string): onSendHookH
     }
     done(null, payload)
   }
+}
+
+/** Sends an already serialised JSON body whose ETag is known (the conditionalGet hook then needs no hash). */
+export function sendJson(reply: FastifyReply, answer: { readonly body: Buffer, readonly etag: string }): FastifyReply {
+  return reply.header('etag', answer.etag).header('content-type', 'application/json; charset=utf-8').send(answer.body)
 }
 
 export const CONDITIONAL_HEADERS = {

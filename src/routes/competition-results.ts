@@ -5,7 +5,7 @@ import { CompetitionResult } from '../schemas/competition-result.js'
 import { registerListEndpoint } from './list-route.js'
 
 export function competitionResultsRoutes(app: FastifyInstance, context: AppContext): void {
-  registerListEndpoint(app, {
+  registerListEndpoint(app, context, {
     path: '/competition-results',
     operationId: 'listCompetitionResults',
     summary: 'Competition results',
@@ -13,6 +13,7 @@ export function competitionResultsRoutes(app: FastifyInstance, context: AppConte
       + 'time they were recorded (newest first), then by id.',
     scope: 'read:competition_results',
     item: CompetitionResult,
-    list: (clubId, page) => listCompetitionResults(context.db, clubId, page),
+    area: 'competition_results',
+    list: (db, clubId, page, _now, knownTotal) => listCompetitionResults(db, clubId, page, knownTotal),
   })
 }

@@ -5,13 +5,14 @@ import { Group } from '../schemas/group.js'
 import { registerListEndpoint } from './list-route.js'
 
 export function groupsRoutes(app: FastifyInstance, context: AppContext): void {
-  registerListEndpoint(app, {
+  registerListEndpoint(app, context, {
     path: '/groups',
     operationId: 'listGroups',
     summary: 'Training groups',
     description: 'The club\'s active training groups, ordered by name, then id.',
     scope: 'read:groups',
     item: Group,
-    list: (clubId, page) => listGroups(context.db, clubId, page),
+    area: 'groups',
+    list: (db, clubId, page, _now, knownTotal) => listGroups(db, clubId, page, knownTotal),
   })
 }

@@ -2,14 +2,22 @@
  * The shape shared by the four authenticated list endpoints: a scope, the list query, the list
  * envelope, and the documented problem responses. A resource module supplies its item schema
  * and one repository function.
+ *
+ * Answers are served from the response cache while the club's data in the listed table is
+ * unchanged (src/db/changes.ts); a miss reads the page (and the count, unless the count for that
+ * version is known), serialises it with the route's compiled schema and files it.
  */
 import type { TSchema, Static } from '@sinclair/typebox'
 import type { FastifyInstance } from 'fastify'
+import type { Kysely } from 'kysely'
+import type { AppContext } from '../context.js'
 import type { Page, PageRequest } from '../db/repositories/page.js'
+import type { Database } from '../db/schema.js'
 import type { Scope } from '../domain/scopes.js'
 import { principalOf } from '../http/access.js'
 import { SECURITY_SCHEME } from '../http/openapi.js'
 import { API_PREFIX } from '../http/problem-types.js'
+import { answerCached } from '../http/cached-read.js'
 import { CONDITIONAL_HEADERS, conditionalGet, IF_NONE_MATCH } from '../http/conditional.js'
 import { jsonResponse, problemResponse, RATE_LIMIT_HEADERS, REQUEST_ID_HEADER, RETRY_AFTER_HEADER, WWW_AUTHENTICATE_HEADER }
   from '../http/responses.js'
@@ -22,10 +30,27 @@ export interface ListEndpoint<Item extends TSchema> {
   readonly description: string
   readonly scope: Scope
   readonly item: Item
-  readonly list: (clubId: string, page: PageRequest) => Promise<Page<Static<Item>>>
+  /** The change-tracking area of the listed table (migration 0004). */
+  readonly area: string
+  readonly list: ListQueryFunction<Static<Item>>
+  /** The first moment after `now` at which the listing changes with the clock alone (scheduled news). */
+  readonly changesAt?: (db: Kysely<Database>, clubId: string, now: number) => Promise<number | undefined>
 }
 
-export function registerListEndpoint<Item extends TSchema>(app: FastifyInstance, endpoint: ListEndpoint<Item>): void {
+export type ListQueryFunction<Row>
+  = (db: Kysely<Database>, clubId: string, page: PageRequest, now: number, knownTotal: number | undefined) => Promise<Page<Row>>
+
+interface KnownTotal { readonly version: number, readonly validUntil: number, readonly total: number }
+
+/** Counts are a few bytes each; past this many the map starts again. */
+const MAX_KNOWN_TOTALS = 100_000
+
+export function registerListEndpoint<Item extends TSchema>(
+  app: FastifyInstance,
+  context: AppContext,
+  endpoint: ListEndpoint<Item>,
+): void {
+  const totals = new Map<string, KnownTotal>()
   const envelope = ListEnvelope(endpoint.item, `A page of ${endpoint.summary.toLowerCase()}.`)
   app.get(`${API_PREFIX}${endpoint.path}`, {
     config: { access: { scope: endpoint.scope } },
@@ -54,11 +79,28 @@ export function registerListEndpoint<Item extends TSchema>(app: FastifyInstance,
           RETRY_AFTER_HEADER),
       },
     },
-    handler: async (request) => {
+    handler: async (request, reply) => {
       const query = request.query as ListQuery
       const page: PageRequest = { limit: query.limit ?? LIST_LIMIT.default, offset: query.offset ?? LIST_OFFSET.default }
-      const result = await endpoint.list(principalOf(request).clubId, page)
-      return { data: result.rows, meta: { ...page, total: result.total } }
+      const clubId = principalOf(request).clubId
+      const now = context.clock.now()
+      const scope = `${endpoint.area}:${clubId}`
+      return answerCached(context, reply, { scope, key: `${scope}:${String(page.limit)}:${String(page.offset)}`, now },
+        async (db, version) => {
+          const known = totals.get(scope)
+          const current = known !== undefined && known.version === version && now < known.validUntil
+          const [result, changesAt] = await Promise.all([
+            endpoint.list(db, clubId, page, now, current ? known.total : undefined),
+            endpoint.changesAt?.(db, clubId, now),
+          ])
+          const validUntil = changesAt ?? Number.POSITIVE_INFINITY
+          // Filed under the version the read started with: if that changed during the read, it never comes back.
+          if (version !== undefined && !current && context.responses.enabled) {
+            if (totals.size >= MAX_KNOWN_TOTALS) totals.clear()
+            totals.set(scope, { version, validUntil, total: result.total })
+          }
+          return { payload: { data: result.rows, meta: { ...page, total: result.total } }, validUntil }
+        })
     },
   })
 }

@@ -1,17 +1,20 @@
 import type { FastifyInstance } from 'fastify'
 import type { AppContext } from '../context.js'
-import { listNews } from '../db/repositories/listings.js'
+import { listNews, nextPublication } from '../db/repositories/listings.js'
 import { News } from '../schemas/news.js'
 import { registerListEndpoint } from './list-route.js'
 
 export function newsRoutes(app: FastifyInstance, context: AppContext): void {
-  registerListEndpoint(app, {
+  registerListEndpoint(app, context, {
     path: '/news',
     operationId: 'listNews',
     summary: 'News',
     description: 'The club\'s published news (publication time set and not in the future), newest first, then by id.',
     scope: 'read:news',
     item: News,
-    list: (clubId, page) => listNews(context.db, clubId, page, context.clock.now()),
+    area: 'news',
+    list: listNews,
+    // An item scheduled for later appears at its publication time, not when a cached page happens to go.
+    changesAt: nextPublication,
   })
 }

@@ -13,6 +13,7 @@ import { ClubNotFound, InvalidBooking } from '../domain/errors.js'
 import { localDateOf } from '../domain/zoned-time.js'
 import { API_PREFIX, PROBLEM_TYPES } from '../http/problem-types.js'
 import { ProblemError, sendProblem, toProblemError } from '../http/problems.js'
+import { answerCached } from '../http/cached-read.js'
 import { CONDITIONAL_HEADERS, conditionalGet, IF_NONE_MATCH } from '../http/conditional.js'
 import { jsonResponse, problemResponse, REQUEST_ID_HEADER, RETRY_AFTER_HEADER } from '../http/responses.js'
 import { Reference } from '../schemas/common.js'
@@ -22,10 +23,24 @@ import { bookCourt, courtDay } from '../services/bookings.js'
 export const PUBLIC_PREFIX = `${API_PREFIX}/public`
 const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/
 
-async function clubOf(context: AppContext, slug: string): Promise<Club> {
-  const club = await findClubBySlug(context.db, slug)
-  if (club === undefined) throw new ClubNotFound(slug)
-  return club
+/** Clubs by slug, valid while no club has changed (the `clubs` scope); unknown slugs are not remembered. */
+const MAX_KNOWN_CLUBS = 10_000
+
+function clubLookup(context: AppContext): (slug: string) => Promise<Club> {
+  const known = new Map<string, { readonly version: number, readonly club: Club }>()
+  return async (slug) => {
+    const version = context.responses.enabled ? context.changes.version('clubs') : undefined
+    const cached = known.get(slug)
+    if (cached !== undefined && cached.version === version) return cached.club
+    const read = await context.changes.read(context.db, 'clubs', (db) => findClubBySlug(db, slug))
+    const club = read.value
+    if (club === undefined) throw new ClubNotFound(slug)
+    if (read.version !== undefined && context.responses.enabled) {
+      if (known.size >= MAX_KNOWN_CLUBS) known.clear()
+      known.set(slug, { version: read.version, club })
+    }
+    return club
+  }
 }
 
 /** On the booking endpoint every malformed request is an invalid booking (contract §4). */
@@ -38,6 +53,7 @@ function bookingErrorHandler(error: FastifyError, request: FastifyRequest, reply
 }
 
 export async function publicCourtsRoutes(app: FastifyInstance, context: AppContext): Promise<void> {
+  const clubOf = clubLookup(context)
   await app.register(async (scope) => {
     await scope.register(cors, {
       origin: '*',
@@ -74,12 +90,18 @@ export async function publicCourtsRoutes(app: FastifyInstance, context: AppConte
           503: problemResponse('The service is temporarily unavailable.', RETRY_AFTER_HEADER),
         },
       },
-    }, async (request) => {
+    }, async (request, reply) => {
       const { clubSlug } = request.params as { clubSlug: string }
       const { date } = request.query as { date?: string }
-      const club = await clubOf(context, clubSlug)
-      const day = date ?? localDateOf(context.clock.now(), club.timezone)
-      return { date: day, timezone: club.timezone, courts: await courtDay(context.db, club, day) }
+      const club = await clubOf(clubSlug)
+      const now = context.clock.now()
+      const day = date ?? localDateOf(now, club.timezone)
+      // Courts, holds and bookings share one scope; the grid does not depend on the clock.
+      const scope = `courts:${club.id}`
+      return answerCached(context, reply, { scope, key: `${scope}:${club.timezone}:${day}`, now }, async (db) => ({
+        payload: { date: day, timezone: club.timezone, courts: await courtDay(db, club, day) },
+        validUntil: Number.POSITIVE_INFINITY,
+      }))
     })
 
     scope.post('/:clubSlug/courts/book', {
@@ -118,7 +140,7 @@ export async function publicCourtsRoutes(app: FastifyInstance, context: AppConte
       if (key !== undefined && (typeof key !== 'string' || !IDEMPOTENCY_KEY.test(key))) {
         throw new InvalidBooking('Idempotency-Key must be 1–255 printable ASCII characters.')
       }
-      const club = await clubOf(context, clubSlug)
+      const club = await clubOf(clubSlug)
       const outcome = await bookCourt(context.db, context.clock, {
         maxOpenPerEmail: context.config.booking.maxOpenPerEmail,
         mailFrom: context.config.mail.from,

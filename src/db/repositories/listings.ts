@@ -21,27 +21,29 @@ async function pageOf<Table extends keyof Database, Row, Out>(
   ordered: (query: Listing<Table>) => SelectQueryBuilder<Database, Table, Row>,
   page: PageRequest,
   toApi: (row: Row) => Out,
+  knownTotal: number | undefined,
 ): Promise<Page<Out>> {
-  const [rows, count] = await Promise.all([
+  const [rows, total] = await Promise.all([
     ordered(filtered).limit(page.limit).offset(page.offset).execute(),
-    filtered.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
+    knownTotal ?? filtered.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow().then((count) => count.total),
   ])
-  return { rows: rows.map(toApi), total: count.total }
+  return { rows: rows.map(toApi), total }
 }
 
 /** Active groups, by name then id. */
-export function listGroups(db: Kysely<Database>, clubId: string, page: PageRequest): Promise<Page<Group>> {
+export function listGroups(db: Kysely<Database>, clubId: string, page: PageRequest, knownTotal?: number): Promise<Page<Group>> {
   return pageOf(
     db.selectFrom('groups').where('club_id', '=', clubId).where('active', '=', true),
     (query) => query.select(['id', 'name', 'sport', 'age_min', 'age_max', 'level', 'description'])
       .orderBy('name').orderBy('id'),
     page,
     (row) => row,
+    knownTotal,
   )
 }
 
 /** Events released for public booking and assigned to no group, by start then id. */
-export function listEvents(db: Kysely<Database>, clubId: string, page: PageRequest): Promise<Page<Event>> {
+export function listEvents(db: Kysely<Database>, clubId: string, page: PageRequest, knownTotal?: number): Promise<Page<Event>> {
   return pageOf(
     // The literal matches the predicate of the partial index events_listing_idx.
     db.selectFrom('events').where('club_id', '=', clubId)
@@ -55,6 +57,7 @@ export function listEvents(db: Kysely<Database>, clubId: string, page: PageReque
       ends_at: isoFromDbOrNull(row.ends_at),
       location: row.location,
     }),
+    knownTotal,
   )
 }
 
@@ -65,7 +68,13 @@ function publishedAt(value: Date | string | null): string {
 }
 
 /** News published at or before `now`, newest first, then id. */
-export function listNews(db: Kysely<Database>, clubId: string, page: PageRequest, now: number): Promise<Page<News>> {
+export function listNews(
+  db: Kysely<Database>,
+  clubId: string,
+  page: PageRequest,
+  now: number,
+  knownTotal?: number,
+): Promise<Page<News>> {
   return pageOf(
     db.selectFrom('news').where('club_id', '=', clubId).where('published_at', '<=', isoForDb(now)),
     (query) => query.select(['id', 'title', 'content', 'published_at', 'created_by'])
@@ -78,7 +87,15 @@ export function listNews(db: Kysely<Database>, clubId: string, page: PageRequest
       published_at: publishedAt(row.published_at),
       ...(row.created_by === null ? {} : { created_by: row.created_by }),
     }),
+    knownTotal,
   )
+}
+
+/** When the next news item scheduled after `now` is published (the news listing changes then), if any. */
+export async function nextPublication(db: Kysely<Database>, clubId: string, now: number): Promise<number | undefined> {
+  const next = await db.selectFrom('news').select('published_at').where('club_id', '=', clubId).where('published_at', '>', isoForDb(now))
+    .orderBy('published_at').limit(1).executeTakeFirst()
+  return next?.published_at == null ? undefined : Date.parse(isoFromDb(next.published_at))
 }
 
 /** Results by competition date (newest first, undated last), then recorded newest first, then id. */
@@ -86,6 +103,7 @@ export function listCompetitionResults(
   db: Kysely<Database>,
   clubId: string,
   page: PageRequest,
+  knownTotal?: number,
 ): Promise<Page<CompetitionResult>> {
   return pageOf(
     db.selectFrom('competition_results').where('club_id', '=', clubId),
@@ -107,5 +125,6 @@ export function listCompetitionResults(
       competition_date: row.competition_date,
       created_at: isoFromDb(row.created_at),
     }),
+    knownTotal,
   )
 }

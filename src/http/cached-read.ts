@@ -1,0 +1,33 @@
+/**
+ * The read path of the cached endpoints: answer from the response cache while the scope's data is
+ * unchanged (src/db/changes.ts), or read, serialise with the route's compiled 200 schema, file
+ * and send. Either way the body goes out as bytes with its ETag, so the conditionalGet hook
+ * answers If-None-Match without hashing.
+ */
+import type { FastifyReply } from 'fastify'
+import type { Kysely } from 'kysely'
+import type { AppContext } from '../context.js'
+import type { Database } from '../db/schema.js'
+import { sendJson } from './conditional.js'
+
+export interface Readout {
+  /** What the route's 200 schema serialises. */
+  readonly payload: Record<string, unknown>
+  /** The clock time at which the answer changes without any write (Infinity: only a write changes it). */
+  readonly validUntil: number
+}
+
+export async function answerCached(
+  context: AppContext,
+  reply: FastifyReply,
+  at: { readonly scope: string, readonly key: string, readonly now: number },
+  read: (db: Kysely<Database>, version: number | undefined) => Promise<Readout>,
+): Promise<FastifyReply> {
+  const cache = context.responses
+  const version = cache.enabled ? context.changes.version(at.scope) : undefined
+  const hit = version === undefined ? undefined : cache.get(at.key, version, at.now)
+  if (hit !== undefined) return sendJson(reply, hit)
+  const readout = await context.changes.read(context.db, at.scope, read)
+  const body = Buffer.from(reply.serializeInput(readout.value.payload, '200', 'application/json') as string)
+  return sendJson(reply, cache.set(at.key, cache.enabled ? readout.version : undefined, readout.value.validUntil, body))
+}

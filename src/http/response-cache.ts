@@ -1,0 +1,70 @@
+/**
+ * Serialised answers of the read endpoints, kept until what they were read from changes. An entry
+ * is served only while its scope's version (src/db/changes.ts) is the one it was read under and
+ * the clock is before its `validUntil` (news scheduled for later appears at that moment), so the
+ * cache can never answer with data that has changed; it only saves the queries and serialisation
+ * of answers that have not.
+ *
+ * Bounded by the bytes of the bodies it holds; when full, the oldest entries go first.
+ */
+import { etagOf } from './conditional.js'
+
+export interface CachedResponse {
+  readonly version: number
+  readonly validUntil: number
+  readonly body: Buffer
+  readonly etag: string
+}
+
+/** Overhead per entry beyond the body (key, object, Buffer header), for the size bound. */
+const ENTRY_OVERHEAD = 256
+
+export class ResponseCache {
+  private readonly entries = new Map<string, CachedResponse>()
+  private bytes = 0
+
+  constructor(private readonly maxBytes: number) {}
+
+  get enabled(): boolean {
+    return this.maxBytes > 0
+  }
+
+  get size(): { readonly entries: number, readonly bytes: number } {
+    return { entries: this.entries.size, bytes: this.bytes }
+  }
+
+  get(key: string, version: number, now: number): CachedResponse | undefined {
+    const entry = this.entries.get(key)
+    if (entry === undefined) return undefined
+    if (entry.version === version && now < entry.validUntil) return entry
+    this.delete(key, entry)
+    return undefined
+  }
+
+  /** Files a body read under `version`; returns the entry (with its ETag) whether or not it was kept. */
+  set(key: string, version: number | undefined, validUntil: number, body: Buffer): CachedResponse {
+    const entry = { version: version ?? -1, validUntil, body, etag: etagOf(body) }
+    const cost = body.length + key.length + ENTRY_OVERHEAD
+    if (version === undefined || cost > this.maxBytes) return entry
+    const previous = this.entries.get(key)
+    if (previous !== undefined) this.delete(key, previous)
+    while (this.bytes + cost > this.maxBytes) {
+      const oldest = this.entries.entries().next()
+      if (oldest.done === true) break
+      this.delete(oldest.value[0], oldest.value[1])
+    }
+    this.entries.set(key, entry)
+    this.bytes += cost
+    return entry
+  }
+
+  clear(): void {
+    this.entries.clear()
+    this.bytes = 0
+  }
+
+  private delete(key: string, entry: CachedResponse): void {
+    this.entries.delete(key)
+    this.bytes -= entry.body.length + key.length + ENTRY_OVERHEAD
+  }
+}
