@@ -4,7 +4,21 @@ import type { Scope } from './scopes.js'
  * Errors of the service's own rules. Thrown anywhere below HTTP; mapped to problem documents in
  * one place (src/http/problems.ts).
  */
-export abstract class DomainError extends Error {
+/**
+ * An error that is an answer, not a fault: its stack says nothing useful, and capturing one was
+ * most of the cost of a refusal (the 429 path), so none is captured.
+ */
+export class StacklessError extends Error {
+  constructor(message: string) {
+    const limit = Error.stackTraceLimit
+    Error.stackTraceLimit = 0
+    super(message)
+    Error.stackTraceLimit = limit
+  }
+}
+
+/** An outcome the client caused (a bad key, a full bucket, a taken slot). */
+export abstract class DomainError extends StacklessError {
   abstract readonly kind: DomainErrorKind
 }
 

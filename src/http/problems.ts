@@ -5,7 +5,7 @@
  */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { isDatabaseUnavailable } from '../db/dialect.js'
-import { DomainError, InsufficientScope, InvalidApiKey, InvalidRequest, QuotaExceeded, RateLimited } from '../domain/errors.js'
+import { DomainError, InsufficientScope, StacklessError, InvalidApiKey, InvalidRequest, QuotaExceeded, RateLimited } from '../domain/errors.js'
 import { LimiterUnavailable } from '../limits/store.js'
 import type { Problem } from '../schemas/problem.js'
 import { PROBLEM_TYPES, problemTypeUri } from './problem-types.js'
@@ -21,8 +21,8 @@ declare module 'fastify' {
 export const PROBLEM_CONTENT_TYPE = 'application/problem+json'
 const RETRY_AFTER_UNAVAILABLE_SECONDS = 5
 
-/** An error that already knows its problem document. */
-export class ProblemError extends Error {
+/** An error that already knows its problem document (the fault it may stand for is logged, not this). */
+export class ProblemError extends StacklessError {
   constructor(
     readonly kind: ProblemKind,
     detail: string,
