@@ -33,11 +33,16 @@ const { values } = parseArgs({ options: {
   seconds: { type: 'string' },
   connections: { type: 'string', default: '50' },
   out: { type: 'string', default: 'bench-results.json' },
+  /** Run only the scenarios whose name contains this text. */
+  only: { type: 'string' },
+  /** Write the server's CPU profile (node --cpu-prof) to this directory. */
+  profile: { type: 'string' },
+  clubs: { type: 'string' },
 } })
 const quick = values.quick
 const seconds = Number(values.seconds ?? (quick ? '2' : '10'))
 const connections = Number(values.connections)
-const clubs = quick ? 20 : 1_000
+const clubs = Number(values.clubs ?? (quick ? '20' : '1000'))
 
 interface Request { method: string, path: string, headers: Record<string, string>, body?: string }
 interface Scenario { name: string, requests: () => Request, wrkable: boolean }
@@ -199,7 +204,8 @@ async function main(): Promise<void> {
 
   const port = await freePort()
   // Limits raised so that the limiter runs on every request but never refuses one.
-  const server = spawn(process.execPath, ['dist/server.js'], { stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, ...env,
+  const profile = values.profile === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${values.profile}`]
+  const server = spawn(process.execPath, [...profile, 'dist/server.js'], { stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, ...env,
     PORT: String(port), LOG_LEVEL: 'warn', RATE_LIMIT_CAPACITY: '1000000', RATE_LIMIT_PER_MINUTE: '60000000', DAILY_QUOTA: '1000000000',
     PUBLIC_RATE_CAPACITY: '1000000', PUBLIC_RATE_PER_MINUTE: '60000000', BOOKING_RATE_CAPACITY: '1000000',
     BOOKING_RATE_PER_MINUTE: '60000000', BOOKING_MAX_OPEN_PER_EMAIL: '1000' } })
@@ -243,7 +249,7 @@ async function main(): Promise<void> {
   ]
 
   const rows: Record<string, unknown>[] = []
-  for (const scenario of scenarios) {
+  for (const scenario of scenarios.filter((candidate) => values.only === undefined || candidate.name.includes(values.only))) {
     // One request first: it warms the path, and uses up the exhausted key's only token.
     await sample(base, scenario.requests())
     const example = scenario.requests()
