@@ -11,6 +11,7 @@ import { rateLimitHeaders } from '../domain/rate-limit.js'
 import type { KeyLimits } from '../domain/rate-limit.js'
 import type { Scope } from '../domain/scopes.js'
 import type { LimiterStore } from '../limits/store.js'
+import { sendProblem, toProblemError } from './problems.js'
 import type { ApiKeyAuthenticator, Principal } from '../services/api-keys.js'
 
 export type RouteAccess = { readonly public: true } | { readonly scope: Scope }
@@ -74,7 +75,8 @@ function requireScope(authenticator: ApiKeyAuthenticator, scope: Scope, options:
     request.principal = principal
     const decision = await options.limiter.consume(principal.keyId, effectiveLimits(principal.limits, options.defaultLimits))
     const headers = rateLimitHeaders(decision)
-    if (!decision.admitted) throw new QuotaExceeded(decision.refusal ?? 'burst', headers)
+    // Answered here rather than thrown: the refusal is the hot path of a client over its budget.
+    if (!decision.admitted) return sendProblem(request, reply, toProblemError(new QuotaExceeded(decision.refusal ?? 'burst', headers)))
     void reply.headers(headers)
     request.admittedAt = decision.now
   }
