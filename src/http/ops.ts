@@ -59,12 +59,21 @@ export function createMetrics(context: AppContext): Metrics {
       this.set({ state: 'idle' }, stats.idle)
       this.set({ state: 'waiting' }, stats.waiting)
     } })
+  // The labelled series of each route, method and status, looked up once rather than hashed on every request.
+  const series = new Map<string, { readonly count: Counter.Internal, readonly time: Histogram.Internal<string> }>()
   return {
     registry,
     observe(request, status, seconds) {
-      const labels = { route: request.routeOptions.url ?? 'unmatched', method: request.method, status: String(status) }
-      requests.inc(labels)
-      duration.observe(labels, seconds)
+      const route = request.routeOptions.url ?? 'unmatched'
+      const key = `${String(status)} ${request.method} ${route}`
+      let labelled = series.get(key)
+      if (labelled === undefined) {
+        const labels = { route, method: request.method, status: String(status) }
+        labelled = { count: requests.labels(labels), time: duration.labels(labels) }
+        series.set(key, labelled)
+      }
+      labelled.count.inc()
+      labelled.time.observe(seconds)
       if (status === 429) {
         const kind = request.problemKind === 'daily-quota-exhausted' ? 'daily' : request.principal === null ? 'public' : 'burst'
         refusals.inc({ limit: kind })
