@@ -71,12 +71,14 @@ export async function createContext(config: Config, options: ContextOptions = {}
     await database.close()
     throw error
   }
+  const admin = options.role === 'admin'
+  // A server observes changes from the start; the command line never needs to.
+  if (!admin) await database.changes.start()
   const apiKeys = new ApiKeyAuthenticator(database.db, clock, options.authenticator)
   const transport = config.mail.smtpUrl === undefined
     ? fileTransport(path.join(config.dataDir, 'mail'))
     : smtpTransport(config.mail.smtpUrl)
   const mail = new MailWorker(database.db, clock, transport, config.mail.from, options.mailWorker)
-  const admin = options.role === 'admin'
   const limiter: LimiterStore = config.rateLimit.redisUrl === undefined
     ? await MemoryLimiterStore.open(clock, admin ? undefined : path.join(config.dataDir, 'rate-limits.json'))
     : new RedisLimiterStore({ url: config.rateLimit.redisUrl, keyPrefix: config.rateLimit.redisKeyPrefix, lazy: admin,

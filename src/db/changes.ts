@@ -22,6 +22,13 @@ import { CHANGE_CHANNEL } from './migrations/0004-change-tracking.js'
 import type { Database } from './schema.js'
 
 export interface ChangeFeed {
+  /** Starts observing (PostgreSQL: connects and LISTENs; a failure is retried in the background). */
+  start(): Promise<void>
+  /**
+   * Records a change this process has just committed, so that its own next request sees it even
+   * before the database's notification arrives (SQLite: already visible).
+   */
+  changedHere(scope: string): void
   /** The scope's version now, or undefined when changes cannot be observed (caches must not be used). */
   version(scope: string): number | undefined
   /**
@@ -51,6 +58,14 @@ export class SqliteChangeFeed implements ChangeFeed {
   private available = true
 
   constructor(private readonly database: BetterSqlite3.Database) {}
+
+  start(): Promise<void> {
+    return Promise.resolve()
+  }
+
+  changedHere(): void {
+    // The committed counter already says so.
+  }
 
   version(scope: string): number | undefined {
     if (!this.available) return undefined
@@ -91,6 +106,9 @@ export interface PostgresChangeFeedOptions {
   readonly onError?: (error: unknown) => void
 }
 
+/** How the listening connection shows in pg_stat_activity. */
+export const CHANGE_FEED_APPLICATION = 'club-platform change feed'
+
 export class PostgresChangeFeed implements ChangeFeed {
   /** Every version handed out comes from this counter, so none is ever reused. */
   private counter = 0
@@ -105,13 +123,17 @@ export class PostgresChangeFeed implements ChangeFeed {
 
   constructor(private readonly options: PostgresChangeFeedOptions) {}
 
-  /** Starts listening (the first call of `version` does too). */
+  /** Starts listening (the first call of `version` does too); resolves when listening or when the attempt failed. */
   start(): Promise<void> {
     if (this.closed) return Promise.resolve()
     this.connecting ??= this.connect().finally(() => {
       this.connecting = undefined
     })
     return this.connecting
+  }
+
+  changedHere(scope: string): void {
+    if (this.listening) this.changed(scope)
   }
 
   version(scope: string): number | undefined {
@@ -145,7 +167,8 @@ export class PostgresChangeFeed implements ChangeFeed {
 
   private async connect(): Promise<void> {
     if (this.client !== undefined || this.retry !== undefined) return
-    const client = new pg.Client({ connectionString: this.options.connectionString, connectionTimeoutMillis: 2_000 })
+    const client = new pg.Client({ connectionString: this.options.connectionString, connectionTimeoutMillis: 2_000,
+      application_name: CHANGE_FEED_APPLICATION })
     this.client = client
     client.on('notification', (message) => {
       this.changed(message.payload ?? '*')

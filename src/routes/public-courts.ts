@@ -145,8 +145,12 @@ export async function publicCourtsRoutes(app: FastifyInstance, context: AppConte
         maxOpenPerEmail: context.config.booking.maxOpenPerEmail,
         mailFrom: context.config.mail.from,
       }, club, request.body as BookingRequest, key)
-      if (!outcome.replayed) context.mail.wake()
-      else void reply.header('idempotent-replayed', 'true')
+      if (outcome.replayed) {
+        void reply.header('idempotent-replayed', 'true')
+      } else {
+        context.changes.changedHere(`courts:${club.id}`)
+        context.mail.wake()
+      }
       return reply.code(201).send({ success: true, booking_id: outcome.bookingId })
     })
   }, { prefix: PUBLIC_PREFIX })
