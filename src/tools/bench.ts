@@ -9,7 +9,7 @@
  * to prove the benchmark works; the full run: 1,000 clubs and one 10× club, 10 s per scenario, and
  * wrk (installed from Debian's packages when missing) as the load generator where it can be.
  */
-import { execFileSync, spawn } from 'node:child_process'
+import { execFileSync, spawn, spawnSync } from 'node:child_process'
 import type { ChildProcess } from 'node:child_process'
 import { randomUUID } from 'node:crypto'
 import fs from 'node:fs'
@@ -18,6 +18,7 @@ import net from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
 import { parseArgs } from 'node:util'
+import pg from 'pg'
 import { readConfig } from '../config.js'
 import { createContext } from '../context.js'
 import type { AppContext } from '../context.js'
@@ -45,7 +46,14 @@ const connections = Number(values.connections)
 const clubs = Number(values.clubs ?? (quick ? '20' : '1000'))
 
 interface Request { method: string, path: string, headers: Record<string, string>, body?: string }
-interface Scenario { name: string, requests: () => Request, wrkable: boolean }
+interface Scenario {
+  name: string
+  /** The next request, for the Node.js generator (--quick) and for the sample the baseline replays. */
+  requests: () => Request
+  /** wrk: the sample request every time ('fixed'), or the requests of a Lua script ('script'). */
+  wrk?: 'fixed' | 'script'
+  lua?: string
+}
 interface Result { req_s: number, p50_ms: number, p99_ms: number, errors: number }
 
 function id(n: number, kind: string, club: number): string {
@@ -116,9 +124,12 @@ async function drive(base: string, scenario: Scenario, duration: number): Promis
   return { req_s: latencies.length / duration, p50_ms: q(0.5), p99_ms: q(0.99), errors }
 }
 
-function wrk(base: string, request: Request, duration: number): Result {
+function wrk(base: string, request: Request, duration: number, script?: string): Result {
   const args = ['-t2', `-c${String(connections)}`, `-d${String(duration)}s`, '--latency',
-    ...Object.entries(request.headers).flatMap(([name, value]) => ['-H', `${name}: ${value}`]), `${base}${request.path}`]
+    ...(script === undefined
+      ? Object.entries(request.headers).flatMap(([name, value]) => ['-H', `${name}: ${value}`])
+      : ['-s', script]),
+    `${base}${request.path}`]
   const text = execFileSync('wrk', args, { encoding: 'utf8' })
   const unit = (value: string, suffix: string) => Number(value) * (suffix === 'us' ? 0.001 : suffix === 's' ? 1000 : 1)
   const latency = (label: string) => {
@@ -168,17 +179,17 @@ async function sample(base: string, request: Request): Promise<Answer> {
   return { status: response.status, headers, body }
 }
 
-async function seed(context: AppContext, now: number) {
+async function seed(context: AppContext, now: number, count: number): Promise<Seeded> {
   const keys: string[] = []
   const slugs: string[] = []
-  for (let c = 0; c <= clubs; c++) {
+  for (let c = 0; c <= count; c++) {
     const slug = c === 0 ? 'large' : `club-${String(c)}`
     const club = await createClub(context.db, context.clock, { slug, name: `Club ${String(c)}`, timezone: 'Europe/Berlin' })
     await importClubData(context.db, context.clock, club.id, clubDocument(c, c === 0 ? 10 : 1, now))
     keys.push((await createApiKey(context.db, context.clock, { clubId: club.id, name: 'bench', expiresAt: null,
       scopes: ['read:groups', 'read:events', 'read:news', 'read:competition_results'] })).key)
     slugs.push(slug)
-    if (c % 100 === 0) process.stderr.write(`seeded ${String(c + 1)} of ${String(clubs + 1)} clubs\n`)
+    if (c % 100 === 0) process.stderr.write(`seeded ${String(c + 1)} of ${String(count + 1)} clubs\n`)
   }
   const large = await context.db.selectFrom('clubs').select('id').where('slug', '=', 'large').executeTakeFirstOrThrow()
   const exhausted = (await createApiKey(context.db, context.clock, { clubId: large.id, name: 'exhausted', expiresAt: null,
@@ -186,14 +197,182 @@ async function seed(context: AppContext, now: number) {
   return { keys, slugs, exhausted }
 }
 
+interface Seeded { keys: string[], slugs: string[], exhausted: string }
+
+const auth = (key: string) => ({ authorization: `Bearer ${key}` })
+/** How many items each list of an average club has: misses read pages anywhere in them. */
+const LISTS = [['groups', 40], ['events', 200], ['news', 500], ['competition-results', 2_000]] as const
+
+function listScenario(path: string, key: string, name = `GET ${path}`): Scenario {
+  return { name, wrk: 'fixed', requests: () => ({ method: 'GET', path, headers: auth(key) }) }
+}
+
+/** Every request a random club, list and offset: with 1,000 clubs the response cache holds almost none of them. */
+function missScenario(seeded: Seeded, dir: string, name: string): Scenario {
+  const keys = seeded.keys.slice(1)
+  const lua = path.join(dir, `miss-${randomUUID()}.lua`)
+  fs.writeFileSync(lua, `local keys = {${keys.map((key) => `"${key}"`).join(',')}}
+local lists = {${LISTS.map(([list, size]) => `{"${list}", ${String(size)}}`).join(',')}}
+request = function()
+  local list = lists[math.random(#lists)]
+  local path = "/api/v1/" .. list[1] .. "?offset=" .. math.random(0, list[2] - 1)
+  return wrk.format("GET", path, { Authorization = "Bearer " .. keys[math.random(#keys)] })
+end
+`)
+  return { name, wrk: 'script', lua, requests: () => {
+    const [list, size] = LISTS[Math.floor(Math.random() * LISTS.length)] ?? LISTS[0]
+    return { method: 'GET', path: `/api/v1/${list}?offset=${String(Math.floor(Math.random() * size))}`,
+      headers: auth(keys[Math.floor(Math.random() * keys.length)] ?? '') }
+  } }
+}
+
+/** Distinct free one-hour slots: 12 courts × 14 hours × 13 days per club, club after club. */
+function bookingScenario(seeded: Seeded, now: number, dir: string): Scenario {
+  const tomorrow = addDays(localDateOf(now, 'Europe/Berlin'), 1)
+  const days = Array.from({ length: 13 }, (_, d) => addDays(tomorrow, d))
+  const at = (day: string, minutes: number) => new Date(localToInstant(day, minutes, 'Europe/Berlin')).toISOString()
+  const perClub = 12 * 14 * days.length
+  const slot = (n: number) => {
+    const c = 1 + (Math.floor(n / perClub) % (seeded.slugs.length - 1))
+    const s = n % perClub
+    const day = days[Math.floor(s / (12 * 14))] ?? tomorrow
+    const minutes = (8 + (Math.floor(s / 12) % 14)) * 60
+    return { c, court: id(s % 12, 'f6000000', c), start: at(day, minutes), end: at(day, minutes + 60) }
+  }
+  const body = (n: number) => {
+    const { court, start, end } = slot(n)
+    return JSON.stringify({ court_id: court, start_time: start, end_time: end, booker_name: 'Bench',
+      booker_email: `b${String(n)}@example.org` })
+  }
+  let next = 0
+  // wrk's Lua has no time zones: it gets the instants of every slot hour of the 13 days, computed here.
+  const lua = path.join(dir, `book-${randomUUID()}.lua`)
+  const hours = days.flatMap((day) => Array.from({ length: 14 }, (_, h) => `{"${at(day, (8 + h) * 60)}","${at(day, (9 + h) * 60)}"}`))
+  fs.writeFileSync(lua, `local slugs = {${seeded.slugs.slice(1).map((slug) => `"${slug}"`).join(',')}}
+local hours = {${hours.join(',')}}
+local n = 0
+local step = 1
+local counter = 1
+function setup(thread)
+  thread:set("first", counter)
+  counter = counter + 1
+end
+function init(args)
+  n = 1000000 * first
+end
+request = function()
+  n = n + 1
+  local perClub = 12 * #hours
+  local c = math.floor(n / perClub) % #slugs
+  local s = n % perClub
+  local hour = hours[math.floor(s / 12) + 1]
+  local court = string.format("f6000000-0000-4000-8000-%012x", (s % 12) + (c + 1) * 1000003)
+  local body = '{"court_id":"' .. court .. '","start_time":"' .. hour[1] .. '","end_time":"' .. hour[2]
+    .. '","booker_name":"Bench","booker_email":"w' .. n .. '@example.org"}'
+  return wrk.format("POST", "/api/v1/public/" .. slugs[c + 1] .. "/courts/book", { ["Content-Type"] = "application/json" }, body)
+end
+`)
+  return { name: 'POST /api/v1/public/{club}/courts/book (distinct free slots)', wrk: 'script', lua, requests: () => {
+    const n = next++
+    return { method: 'POST', path: `/api/v1/public/${seeded.slugs[slot(n).c] ?? ''}/courts/book`,
+      headers: { 'content-type': 'application/json' }, body: body(n) }
+  } }
+}
+
+function scenarios(seeded: Seeded, now: number, dir: string): Scenario[] {
+  const average = seeded.keys[1] ?? ''
+  const large = seeded.keys[0] ?? ''
+  const tomorrow = addDays(localDateOf(now, 'Europe/Berlin'), 1)
+  return [
+    ...LISTS.map(([list]) => listScenario(`/api/v1/${list}`, average)),
+    missScenario(seeded, dir, 'GET lists, every request a different club and offset (cache misses)'),
+    listScenario('/api/v1/competition-results?offset=0', large, 'GET /api/v1/competition-results?offset=0 (10× club)'),
+    listScenario('/api/v1/competition-results?offset=10000', large, 'GET /api/v1/competition-results?offset=10000 (10× club)'),
+    listScenario('/api/v1/groups', large, 'GET /api/v1/groups (10× club)'),
+    { ...listScenario('/api/v1/groups', seeded.exhausted), name: 'GET /api/v1/groups with an exhausted key (429)' },
+    { name: 'GET /api/v1/public/{club}/courts (12 courts, a full day)', wrk: 'fixed',
+      requests: () => ({ method: 'GET', path: `/api/v1/public/${seeded.slugs[1] ?? ''}/courts?date=${tomorrow}`, headers: {} }) },
+    bookingScenario(seeded, now, dir),
+  ]
+}
+
+async function seedInto(env: Record<string, string>, count: number, now: number): Promise<Seeded> {
+  const context = await createContext(readConfig(env), { migrate: true, role: 'admin' })
+  try {
+    return await seed(context, now, count)
+  } finally {
+    await context.close()
+  }
+}
+
+/** Limits raised so that the limiter runs on every request but never refuses one. */
+const RAISED_LIMITS = { RATE_LIMIT_CAPACITY: '1000000', RATE_LIMIT_PER_MINUTE: '60000000', DAILY_QUOTA: '1000000000',
+  PUBLIC_RATE_CAPACITY: '1000000', PUBLIC_RATE_PER_MINUTE: '60000000', BOOKING_RATE_CAPACITY: '1000000',
+  BOOKING_RATE_PER_MINUTE: '60000000', BOOKING_MAX_OPEN_PER_EMAIL: '1000' }
+
+interface RunningServer { base: string, child: ChildProcess, stop(): Promise<void>, rssMiB(): number[] }
+
+async function startBenchServer(env: Record<string, string>): Promise<RunningServer> {
+  const port = await freePort()
+  const profile = values.profile === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${values.profile}`]
+  const child = spawn(process.execPath, [...profile, 'dist/server.js'], { stdio: ['ignore', 'ignore', 'inherit'],
+    env: { ...process.env, ...env, ...RAISED_LIMITS, PORT: String(port), LOG_LEVEL: 'warn' } })
+  const base = `http://127.0.0.1:${String(port)}`
+  await waitFor(`${base}/healthz`)
+  return {
+    base,
+    child,
+    // With WORKERS, the processes that serve are the supervisor's children.
+    rssMiB: () => {
+      const pid = String(child.pid ?? 0)
+      const ps = (args: string[]) => spawnSync('ps', args, { encoding: 'utf8' }).stdout.trim().split(/\s+/).filter((field) => field !== '')
+      const children = ps(['-o', 'pid=', '--ppid', pid])
+      return (children.length > 0 ? children : [pid]).map((process) => Number(ps(['-o', 'rss=', '-p', process])[0] ?? 0) / 1024)
+    },
+    stop: async () => {
+      child.kill('SIGTERM')
+      await new Promise((resolve) => child.on('exit', resolve))
+    },
+  }
+}
+
+async function reachable(url: string): Promise<boolean> {
+  const { hostname, port } = new URL(url)
+  return new Promise((resolve) => {
+    const socket = net.connect(Number(port), hostname, () => {
+      socket.end()
+      resolve(true)
+    })
+    socket.on('error', () => {
+      resolve(false)
+    })
+  })
+}
+
+async function measure(base: string, scenario: Scenario): Promise<Record<string, unknown>> {
+  // One request first: it warms the path, and uses up the exhausted key's only token.
+  await sample(base, scenario.requests())
+  const example = scenario.requests()
+  const answer = await sample(base, example)
+  const useWrk = !quick && scenario.wrk !== undefined
+  const script = scenario.wrk === 'script' ? scenario.lua : undefined
+  const service = useWrk ? wrk(base, example, seconds, script) : await drive(base, scenario, seconds)
+  const bare = await baselineServer(answer)
+  const baseline = useWrk
+    ? wrk(bare.base, example, seconds, script)
+    : await drive(bare.base, { ...scenario, requests: () => example }, seconds)
+  bare.child.kill()
+  process.stderr.write(`${scenario.name}: ${service.req_s.toFixed(0)} req/s vs ${baseline.req_s.toFixed(0)}\n`)
+  return { scenario: scenario.name, status: answer.status, bytes: answer.body.length, generator: useWrk ? 'wrk' : 'node',
+    service, baseline, ratio: baseline.req_s === 0 ? 0 : service.req_s / baseline.req_s }
+}
+
 async function main(): Promise<void> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'club-platform-bench-'))
   const env = { DATA_DIR: dataDir, DATABASE_URL: '', LOG_LEVEL: 'silent' }
-  const context = await createContext(readConfig(env), { migrate: true, role: 'admin' })
   const now = Date.now()
   process.stderr.write(`seeding ${String(clubs)} clubs and one 10× club…\n`)
-  const { keys, slugs, exhausted } = await seed(context, now)
-  await context.close()
+  const seeded = await seedInto(env, clubs, now)
   if (!quick) {
     try {
       execFileSync('wrk', ['--version'], { stdio: 'ignore' })
@@ -201,89 +380,87 @@ async function main(): Promise<void> {
       execFileSync('sh', ['-c', 'apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk'], { stdio: 'inherit' })
     }
   }
-
-  const port = await freePort()
-  // Limits raised so that the limiter runs on every request but never refuses one.
-  const profile = values.profile === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${values.profile}`]
-  const server = spawn(process.execPath, [...profile, 'dist/server.js'], { stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, ...env,
-    PORT: String(port), LOG_LEVEL: 'warn', RATE_LIMIT_CAPACITY: '1000000', RATE_LIMIT_PER_MINUTE: '60000000', DAILY_QUOTA: '1000000000',
-    PUBLIC_RATE_CAPACITY: '1000000', PUBLIC_RATE_PER_MINUTE: '60000000', BOOKING_RATE_CAPACITY: '1000000',
-    BOOKING_RATE_PER_MINUTE: '60000000', BOOKING_MAX_OPEN_PER_EMAIL: '1000' } })
-  const base = `http://127.0.0.1:${String(port)}`
-  await waitFor(`${base}/healthz`)
-
-  const auth = (key: string) => ({ authorization: `Bearer ${key}` })
-  const average = keys[1] ?? ''
-  const tomorrow = addDays(localDateOf(now, 'Europe/Berlin'), 1)
-  let booking = 0
-  const list = (path: string, key = average): Scenario => ({ name: `GET ${path}`, wrkable: true,
-    requests: () => ({ method: 'GET', path, headers: auth(key) }) })
-  const scenarios: Scenario[] = [
-    list('/api/v1/groups'),
-    list('/api/v1/events'),
-    list('/api/v1/news'),
-    list('/api/v1/competition-results'),
-    { name: 'GET lists, every request a different club and offset (cache misses)', wrkable: false, requests: () => {
-      const c = 1 + Math.floor(Math.random() * clubs)
-      const endpoint = ['groups', 'events', 'news', 'competition-results'][c % 4] ?? 'groups'
-      return { method: 'GET', path: `/api/v1/${endpoint}?offset=${String(Math.floor(Math.random() * 20))}`, headers: auth(keys[c] ?? '') }
-    } },
-    list('/api/v1/competition-results?offset=0', keys[0]),
-    list('/api/v1/competition-results?offset=10000', keys[0]),
-    list('/api/v1/groups?limit=50', keys[0]),
-    { name: 'GET /api/v1/groups with an exhausted key (429)', wrkable: true,
-      requests: () => ({ method: 'GET', path: '/api/v1/groups', headers: auth(exhausted) }) },
-    { name: 'GET /api/v1/public/{club}/courts', wrkable: true,
-      requests: () => ({ method: 'GET', path: `/api/v1/public/${slugs[1] ?? ''}/courts?date=${tomorrow}`, headers: {} }) },
-    { name: 'POST /api/v1/public/{club}/courts/book (distinct free slots)', wrkable: false, requests: () => {
-      const n = booking++
-      const c = 1 + (Math.floor(n / (12 * 14 * 13)) % clubs)
-      const slot = n % (12 * 14 * 13)
-      const day = addDays(tomorrow, Math.floor(slot / (12 * 14)))
-      const minutes = (8 + (Math.floor(slot / 12) % 14)) * 60
-      return { method: 'POST', path: `/api/v1/public/${slugs[c] ?? ''}/courts/book`, headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ court_id: id(slot % 12, 'f6000000', c), start_time: new Date(localToInstant(day, minutes, 'Europe/Berlin')).toISOString(),
-          end_time: new Date(localToInstant(day, minutes + 60, 'Europe/Berlin')).toISOString(), booker_name: 'Bench',
-          booker_email: `${randomUUID()}@example.org` }) }
-    } },
-  ]
-
+  const only = values.only
+  const selected = (list: Scenario[]) => list.filter((scenario) => only === undefined || scenario.name.includes(only))
   const rows: Record<string, unknown>[] = []
-  for (const scenario of scenarios.filter((candidate) => values.only === undefined || candidate.name.includes(values.only))) {
-    // One request first: it warms the path, and uses up the exhausted key's only token.
-    await sample(base, scenario.requests())
-    const example = scenario.requests()
-    const answer = await sample(base, example)
-    const useWrk = !quick && scenario.wrkable
-    const service = useWrk ? wrk(base, example, seconds) : await drive(base, scenario, seconds)
-    const bare = await baselineServer(answer)
-    const baseline = useWrk
-      ? wrk(bare.base, example, seconds)
-      : await drive(bare.base, { ...scenario, requests: () => example }, seconds)
-    bare.child.kill()
-    rows.push({ scenario: scenario.name, status: answer.status, bytes: answer.body.length, generator: useWrk ? 'wrk' : 'node',
-      service, baseline, ratio: baseline.req_s === 0 ? 0 : service.req_s / baseline.req_s })
-    process.stderr.write(`${scenario.name}: ${service.req_s.toFixed(0)} req/s vs ${baseline.req_s.toFixed(0)}\n`)
+  const rss: Record<string, number> = {}
+
+  const embedded = await startBenchServer(env)
+  try {
+    for (const scenario of selected(scenarios(seeded, now, dataDir))) rows.push({ mode: 'embedded', ...await measure(embedded.base, scenario) })
+  } finally {
+    rss.embedded = Math.max(...embedded.rssMiB())
+    await embedded.stop()
   }
-  const rssMiB = Number(execFileSync('ps', ['-o', 'rss=', '-p', String(server.pid ?? 0)]).toString().trim()) / 1024
-  server.kill('SIGTERM')
-  await new Promise((resolve) => server.on('exit', resolve))
+
+  // Every request a miss, the counts too: the same data with the response cache off.
+  const uncached = selected([missScenario(seeded, dataDir, 'GET lists, every request a different club and offset, cache off')])
+  if (uncached.length > 0) {
+    const server = await startBenchServer({ ...env, RESPONSE_CACHE_MB: '0' })
+    try {
+      for (const scenario of uncached) rows.push({ mode: 'embedded, cache off', ...await measure(server.base, scenario) })
+    } finally {
+      await server.stop()
+    }
+  }
+
+  const scaleOut = selected([listScenario('/api/v1/groups', seeded.keys[1] ?? '', 'GET /api/v1/groups (scale-out: PostgreSQL + Redis, WORKERS=2)')])
+  const postgresUrl = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres'
+  const redisUrl = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379'
+  if (scaleOut.length > 0) {
+    if (await reachable(postgresUrl) && await reachable(redisUrl)) {
+      rows.push(...await runScaleOut(postgresUrl, redisUrl, scaleOut[0]?.name ?? '', now, rss))
+    } else {
+      process.stderr.write(`bench: scale-out mode skipped: PostgreSQL (${postgresUrl}) or Redis (${redisUrl}) is not reachable\n`)
+    }
+  }
   fs.rmSync(dataDir, { recursive: true, force: true })
 
-  const table = ['| scenario | status | ratio | req/s | baseline req/s | p50 ms | p99 ms | errors |', '|---|---|---|---|---|---|---|---|',
+  const table = ['| mode | scenario | status | ratio | req/s | baseline req/s | p50 ms | p99 ms | non-2xx/3xx |',
+    '|---|---|---|---|---|---|---|---|---|',
     ...rows.map((row) => {
       const service = row.service as Result
       const baseline = row.baseline as Result
-      return `| ${String(row.scenario)} | ${String(row.status)} | ${(row.ratio as number).toFixed(2)} | ${service.req_s.toFixed(0)} | `
-        + `${baseline.req_s.toFixed(0)} | ${service.p50_ms.toFixed(2)} | ${service.p99_ms.toFixed(2)} | ${String(service.errors)} |`
+      return `| ${String(row.mode)} | ${String(row.scenario)} | ${String(row.status)} | ${(row.ratio as number).toFixed(2)} | `
+        + `${service.req_s.toFixed(0)} | ${baseline.req_s.toFixed(0)} | ${service.p50_ms.toFixed(2)} | ${service.p99_ms.toFixed(2)} | `
+        + `${String(service.errors)} |`
     })].join('\n')
   const summary = { when: new Date().toISOString(), quick, seconds, connections, clubs, node: process.version,
-    cpus: os.cpus().length,
-    server_rss_mib_after: Math.round(rssMiB), rows }
+    cpus: os.cpus().length, cpu: os.cpus()[0]?.model ?? '', server_rss_mib_after: rss, rows }
   fs.writeFileSync(values.out, `${JSON.stringify(summary, null, 2)}\n`)
   process.stdout.write(`\n## Benchmark (${quick ? 'quick' : 'full'}: ${String(clubs)} clubs + one 10× club, ${String(seconds)} s per scenario, `
-    + `${String(connections)} connections, embedded default)\n\n${table}\n\nServer RSS after the run: ${rssMiB.toFixed(0)} MiB. `
-    + `JSON: ${values.out}\n`)
+    + `${String(connections)} connections)\n\n${table}\n\nServer RSS after the run (MiB, largest process): `
+    + `${Object.entries(rss).map(([mode, mib]) => `${mode} ${mib.toFixed(0)}`).join(', ')}. JSON: ${values.out}\n`)
+}
+
+/** PostgreSQL + Redis, two workers: a database of its own (dropped afterwards), a key prefix of its own. */
+async function runScaleOut(postgresUrl: string, redisUrl: string, name: string, now: number,
+  rss: Record<string, number>): Promise<Record<string, unknown>[]> {
+  const database = `club_platform_bench_${randomUUID().replaceAll('-', '').slice(0, 12)}`
+  const admin = new pg.Client({ connectionString: postgresUrl })
+  await admin.connect()
+  await admin.query(`create database ${database}`)
+  const url = new URL(postgresUrl)
+  url.pathname = `/${database}`
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'club-platform-bench-'))
+  const env = { DATA_DIR: dataDir, DATABASE_URL: url.toString(), LOG_LEVEL: 'silent', REDIS_URL: redisUrl,
+    REDIS_KEY_PREFIX: `${database}:` }
+  try {
+    const count = Math.min(clubs, quick ? 2 : 20)
+    process.stderr.write(`seeding ${String(count)} clubs into PostgreSQL…\n`)
+    const seeded = await seedInto(env, count, now)
+    const server = await startBenchServer({ ...env, WORKERS: '2' })
+    try {
+      return [{ mode: 'scale-out', ...await measure(server.base, listScenario('/api/v1/groups', seeded.keys[1] ?? '', name)) }]
+    } finally {
+      rss['scale-out'] = Math.max(...server.rssMiB())
+      await server.stop()
+    }
+  } finally {
+    await admin.query(`drop database if exists ${database} with (force)`)
+    await admin.end()
+    fs.rmSync(dataDir, { recursive: true, force: true })
+  }
 }
 
 main().catch((error: unknown) => {
