@@ -16,7 +16,7 @@ import {
   ValueNode,
   sql,
 } from 'kysely'
-import type { KyselyPlugin, LogEvent, PluginTransformQueryArgs, PluginTransformResultArgs, QueryResult,
+import type { KyselyPlugin, LogEvent, SqliteDatabase, PluginTransformQueryArgs, PluginTransformResultArgs, QueryResult,
   RootOperationNode, Transaction, UnknownRow } from 'kysely'
 import pg from 'pg'
 import type { DatabaseSettings } from '../config.js'
@@ -64,7 +64,7 @@ export function openDatabase(settings: DatabaseSettings, options: OpenDatabaseOp
     // Writers from other processes (the command line) wait instead of failing at once.
     database.pragma('busy_timeout = 5000')
     const db = new Kysely<Database>({
-      dialect: new SqliteDialect({ database }),
+      dialect: new SqliteDialect({ database: withStatementCache(database) }),
       plugins: [new SqliteBooleanPlugin()],
       ...(log ? { log } : {}),
     })
@@ -111,6 +111,33 @@ export function openDatabase(settings: DatabaseSettings, options: OpenDatabaseOp
     close: async () => {
       await changes.close()
       await db.destroy()
+    },
+  }
+}
+
+/** Distinct SQL texts kept prepared; multi-row inserts of every length would otherwise fill it. */
+const MAX_PREPARED_STATEMENTS = 256
+
+/**
+ * Kysely prepares every query anew; preparing costs more than running the small indexed queries
+ * of the read paths. This keeps the prepared statements of recent SQL texts (one connection, used
+ * by one query at a time, so a statement is never run twice at once).
+ */
+function withStatementCache(database: BetterSqlite3.Database): SqliteDatabase {
+  const statements = new Map<string, BetterSqlite3.Statement>()
+  return {
+    close: () => database.close(),
+    prepare: (text: string) => {
+      let statement = statements.get(text)
+      if (statement === undefined) {
+        statement = database.prepare(text)
+        if (statements.size >= MAX_PREPARED_STATEMENTS) {
+          const oldest = statements.keys().next()
+          if (oldest.done !== true) statements.delete(oldest.value)
+        }
+        statements.set(text, statement)
+      }
+      return statement
     },
   }
 }
