@@ -98,12 +98,12 @@ describe('the in-process store', () => {
     const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'club-platform-limits-')), 'rate-limits.json')
     const clock = new ManualClock(START)
     const before = await MemoryLimiterStore.open(clock, file)
-    for (let i = 0; i < 25; i++) await before.consume('restart-key', CONTRACT)
+    for (let i = 0; i < 25; i++) before.consume('restart-key', CONTRACT)
     await before.close()
     const after = await MemoryLimiterStore.open(clock, file)
-    expect(await after.consume('restart-key', CONTRACT)).toMatchObject({ used: 26, tokens: 34 })
+    expect(after.consume('restart-key', CONTRACT)).toMatchObject({ used: 26, tokens: 34 })
     clock.set(Date.parse('2026-06-16T00:00:00Z'))
-    expect(await after.consume('restart-key', CONTRACT)).toMatchObject({ used: 1 })
+    expect(after.consume('restart-key', CONTRACT)).toMatchObject({ used: 1 })
     fs.rmSync(path.dirname(file), { recursive: true, force: true })
   })
 
@@ -113,7 +113,7 @@ describe('the in-process store', () => {
     const store = await MemoryLimiterStore.open(clock)
     gc?.()
     const heapBefore = process.memoryUsage().heapUsed
-    for (let i = 0; i < 100_000; i++) await store.consume(`00000000-0000-4000-8000-${String(i).padStart(12, '0')}`, CONTRACT)
+    for (let i = 0; i < 100_000; i++) store.consume(`00000000-0000-4000-8000-${String(i).padStart(12, '0')}`, CONTRACT)
     gc?.()
     const grown = process.memoryUsage().heapUsed - heapBefore
     console.info(`limiter memory: ${String(store.size)} keys, heap grew by ${(grown / 1_048_576).toFixed(1)} MiB`)

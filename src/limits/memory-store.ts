@@ -36,12 +36,13 @@ export class MemoryLimiterStore implements LimiterStore {
     return store
   }
 
-  consume(keyId: string, limits: KeyLimits): Promise<Decision> {
+  /** Synchronous: decided in this process. */
+  consume(keyId: string, limits: KeyLimits): Decision {
     const now = this.clock.now()
     const { decision, state } = decide(this.entries.get(keyId)?.state, limits, now)
     this.entries.set(keyId, { state, capacity: limits.capacity, refillPerSecond: limits.refillPerSecond })
     if (++this.sinceSweep >= SWEEP_EVERY) this.sweep(now)
-    return Promise.resolve(decision)
+    return decision
   }
 
   refundDay(keyId: string, admittedAt: number): Promise<void> {

@@ -4,7 +4,7 @@ import type { Decision, KeyLimits } from '../domain/rate-limit.js'
 export interface LimiterStore {
   readonly kind: 'memory' | 'redis'
   /** Refills, checks and — when admitted — takes one token and one unit of the day's quota, atomically. */
-  consume(keyId: string, limits: KeyLimits): Promise<Decision>
+  consume(keyId: string, limits: KeyLimits): Decision | Promise<Decision>
   /** Gives back the day's unit of an admitted request that the service then failed (503). */
   refundDay(keyId: string, admittedAt: number): Promise<void>
   /** Resolves when the store can decide now (readiness probe). */

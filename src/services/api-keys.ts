@@ -45,6 +45,8 @@ interface CachedKey {
   readonly record: ApiKeyRecord | undefined
   readonly loadedAt: number
   lastUsedAt: number | null
+  /** Built on first use and shared by the requests within the cache's lifetime (it is read-only). */
+  principal?: Principal
 }
 
 export interface AuthenticatorOptions {
@@ -83,19 +85,29 @@ export class ApiKeyAuthenticator {
 
   private readonly onTouchError: (error: unknown) => void
 
-  async authenticate(authorization: string | undefined): Promise<Principal> {
+  /**
+   * Synchronous when the key's look-up is cached (the steady state), so the access check adds no
+   * promise hop; a malformed or refused key throws.
+   */
+  authenticate(authorization: string | undefined): Principal | Promise<Principal> {
     if (authorization === undefined || authorization.trim() === '') throw new InvalidApiKey('missing')
     const key = BEARER.exec(authorization)?.[1]
     if (key === undefined || !isWellFormedApiKey(key)) throw new InvalidApiKey('malformed')
+    const hash = hashApiKey(key)
+    const cached = this.cache.get(hash)
+    if (cached !== undefined && this.clock.now() - cached.loadedAt < this.cacheTtlMs) return this.principalOf(cached)
+    return this.lookUp(hash).then((entry) => this.principalOf(entry))
+  }
 
-    const entry = await this.lookUp(hashApiKey(key))
+  private principalOf(entry: CachedKey): Principal {
     const record = entry.record
     if (record === undefined) throw new InvalidApiKey('unknown')
     const now = this.clock.now()
     if (record.revokedAt !== null) throw new InvalidApiKey('revoked')
     if (record.expiresAt !== null && Date.parse(record.expiresAt) <= now) throw new InvalidApiKey('expired')
     this.touch(entry, record.id, now)
-    return { keyId: record.id, clubId: record.clubId, scopes: new Set(record.scopes), limits: record.limits }
+    entry.principal ??= { keyId: record.id, clubId: record.clubId, scopes: new Set(record.scopes), limits: record.limits }
+    return entry.principal
   }
 
   /** Forget cached keys, so that a change made in this process applies to the next request. */
@@ -109,8 +121,6 @@ export class ApiKeyAuthenticator {
   }
 
   private async lookUp(hash: string): Promise<CachedKey> {
-    const cached = this.cache.get(hash)
-    if (cached !== undefined && this.clock.now() - cached.loadedAt < this.cacheTtlMs) return cached
     const pending = this.loading.get(hash)
     if (pending !== undefined) return pending
     const load = keys.findApiKeyByHash(this.db, hash).then((record) => {
