@@ -35,6 +35,9 @@ export interface AppOptions {
   readonly logger?: FastifyServerOptions['logger']
 }
 
+/** The levels at which the line of each request is written. */
+const REQUEST_LOG_LEVELS = new Set(['trace', 'debug', 'info'])
+
 /** Accepted from a proxy in front of the service; anything else gets a fresh id. */
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/
 
@@ -83,6 +86,10 @@ export async function buildApp(context: AppContext, options: AppOptions = {}): P
   // One log line per request, without the Authorization header or the query's values.
   app.addHook('onResponse', (request, reply, done) => {
     metrics.observe(request, reply.statusCode, reply.elapsedTime / 1000)
+    if (!REQUEST_LOG_LEVELS.has(request.log.level)) {
+      done()
+      return
+    }
     request.log.info({
       method: request.method,
       path: requestPath(request.url),

@@ -4,7 +4,7 @@
  * the checksum lets the service refuse a mistyped or made-up key without a database look-up.
  * Only the SHA-256 of a key is stored: keys are random and long, so a fast hash is enough.
  */
-import { createHash, randomBytes } from 'node:crypto'
+import { hash, randomBytes } from 'node:crypto'
 import { crc32 } from 'node:zlib'
 
 export const API_KEY_PREFIX = 'cpk_'
@@ -28,7 +28,8 @@ export function isWellFormedApiKey(candidate: string): boolean {
 }
 
 export function hashApiKey(key: string): string {
-  return createHash('sha256').update(key).digest('hex')
+  // The one-shot form: no Hash object per request.
+  return hash('sha256', key, 'hex')
 }
 
 export function displayPrefix(key: string): string {
