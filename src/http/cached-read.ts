@@ -1,7 +1,7 @@
 /**
  * The read path of the cached endpoints: answer from the response cache while the scope's data is
  * unchanged (src/db/changes.ts), or read, serialise with the route's compiled 200 schema, file
- * and send. Either way the body goes out as bytes with its ETag, so the conditionalGet hook
+ * and send. Either way the body goes out serialised, with its ETag, so the conditionalGet hook
  * answers If-None-Match without hashing.
  */
 import type { FastifyReply } from 'fastify'
@@ -28,6 +28,6 @@ export async function answerCached(
   const hit = version === undefined ? undefined : cache.get(at.key, version, at.now)
   if (hit !== undefined) return sendJson(reply, hit)
   const readout = await context.changes.read(context.db, at.scope, read)
-  const body = Buffer.from(reply.serializeInput(readout.value.payload, '200', 'application/json') as string)
+  const body = reply.serializeInput(readout.value.payload, '200', 'application/json') as string
   return sendJson(reply, cache.set(at.key, cache.enabled ? readout.version : undefined, readout.value.validUntil, body))
 }

@@ -5,14 +5,18 @@
  * cache can never answer with data that has changed; it only saves the queries and serialisation
  * of answers that have not.
  *
- * Bounded by the bytes of the bodies it holds; when full, the oldest entries go first.
+ * Bounded by the bytes of the bodies it holds; when full, the oldest entries go first. Bodies are
+ * kept as strings: they live in the garbage-collected heap, which compacts, where a churn of
+ * Buffers of every size fragments the native heap and the process keeps the pages.
  */
 import { etagOf } from './conditional.js'
 
 export interface CachedResponse {
   readonly version: number
   readonly validUntil: number
-  readonly body: Buffer
+  readonly body: string
+  /** UTF-8 bytes of the body. */
+  readonly bytes: number
   readonly etag: string
 }
 
@@ -42,9 +46,15 @@ export class ResponseCache {
   }
 
   /** Files a body read under `version`; returns the entry (with its ETag) whether or not it was kept. */
-  set(key: string, version: number | undefined, validUntil: number, body: Buffer): CachedResponse {
-    const entry = { version: version ?? -1, validUntil, body, etag: etagOf(body) }
-    const cost = body.length + key.length + ENTRY_OVERHEAD
+  set(key: string, version: number | undefined, validUntil: number, serialised: string): CachedResponse {
+    // A serialiser builds its output by concatenation: a rope of many pieces, several times the size of
+    // the text. Kept as it is, the cache would hold far more than it counts; a copy decoded from the
+    // bytes is one flat string.
+    const encoded = Buffer.from(serialised, 'utf8')
+    const body = encoded.toString('utf8')
+    const bytes = encoded.length
+    const entry = { version: version ?? -1, validUntil, body, bytes, etag: etagOf(encoded) }
+    const cost = bytes + key.length + ENTRY_OVERHEAD
     if (version === undefined || cost > this.maxBytes) return entry
     const previous = this.entries.get(key)
     if (previous !== undefined) this.delete(key, previous)
@@ -65,6 +75,6 @@ export class ResponseCache {
 
   private delete(key: string, entry: CachedResponse): void {
     this.entries.delete(key)
-    this.bytes -= entry.body.length + key.length + ENTRY_OVERHEAD
+    this.bytes -= entry.bytes + key.length + ENTRY_OVERHEAD
   }
 }
