@@ -5,6 +5,7 @@
  * processes that share the port, replaces any that crash, and stops them all on SIGTERM/SIGINT.
  */
 import cluster from 'node:cluster'
+import { getHeapStatistics } from 'node:v8'
 import type { FastifyInstance } from 'fastify'
 import { buildApp } from './app.js'
 import { ConfigError, environment, readConfig } from './config.js'
@@ -16,6 +17,7 @@ import type { DemoResult } from './services/demo.js'
 
 async function main(argv: readonly string[]): Promise<void> {
   const config = readConfig(environment())
+  checkHeap(config)
   if (config.workers > 1 && cluster.isPrimary) {
     await supervise(config, argv)
     return
@@ -24,6 +26,22 @@ async function main(argv: readonly string[]): Promise<void> {
 }
 
 /** Several processes need shared state: PostgreSQL for data and Redis for the rate-limit budgets. */
+const MiB = 1024 * 1024
+
+/**
+ * The response cache lives in the V8 heap, next to some 100 MiB the service needs anyway. A heap
+ * bound (`node --max-old-space-size`, as `npm start` sets) that leaves less than twice the cache
+ * would end in an out-of-memory crash under load, so it is refused at start.
+ */
+function checkHeap(config: Config): void {
+  const limit = Math.floor(getHeapStatistics().heap_size_limit / MiB)
+  const cache = config.responseCacheBytes / MiB
+  if (limit < 96 + 2 * cache) {
+    throw new ConfigError('RESPONSE_CACHE_MB', `at most ${String(Math.max(0, Math.floor((limit - 96) / 2)))} with this process's heap `
+      + `limit of ${String(limit)} MiB (raise node's --max-old-space-size to at least 96 + 2 × the cache)`, String(cache))
+  }
+}
+
 function refuseEmbeddedDefaults(config: Config): void {
   const missing = [
     config.database.kind === 'sqlite' ? 'DATABASE_URL (PostgreSQL; SQLite serves one process)' : undefined,

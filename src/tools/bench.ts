@@ -315,7 +315,8 @@ interface RunningServer { base: string, child: ChildProcess, stop(): Promise<voi
 async function startBenchServer(env: Record<string, string>): Promise<RunningServer> {
   const port = await freePort()
   const profile = values.profile === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${values.profile}`]
-  const child = spawn(process.execPath, [...profile, 'dist/server.js'], { stdio: ['ignore', 'ignore', 'inherit'],
+  // As `npm start` runs it.
+  const child = spawn(process.execPath, ['--max-old-space-size=192', ...profile, 'dist/server.js'], { stdio: ['ignore', 'ignore', 'inherit'],
     env: { ...process.env, ...env, ...RAISED_LIMITS, PORT: String(port), LOG_LEVEL: 'warn' } })
   const base = `http://127.0.0.1:${String(port)}`
   await waitFor(`${base}/healthz`)
