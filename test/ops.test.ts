@@ -83,6 +83,8 @@ describe('configuration', () => {
     [{ WORKERS: 'many' }, 'WORKERS'],
     [{ OPS_ALLOW: 'everyone' }, 'OPS_ALLOW'],
     [{ REDIS_URL: 'localhost:6379' }, 'REDIS_URL'],
+    // The response cache lives in the heap: one that cannot hold it twice over is refused, not run into the ground.
+    [{ RESPONSE_CACHE_MB: '64', NODE_OPTIONS: '--max-old-space-size=128' }, 'RESPONSE_CACHE_MB'],
   ])('stops the server with one line naming the variable: %o', async (env, variable) => {
     const failed = await run(process.execPath, ['dist/server.js'], { env: { ...process.env, ...env, DATA_DIR: os.tmpdir() } })
       .catch((error: unknown) => error as { code: number, stderr: string })
