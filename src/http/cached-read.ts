@@ -17,16 +17,32 @@ export interface Readout {
   readonly validUntil: number
 }
 
-export async function answerCached(
+/**
+ * Answers from the cache synchronously (and returns undefined: a handler that returns nothing has
+ * replied), or reads, files and answers (and returns the promise of that), so the steady state
+ * waits for nothing.
+ */
+export function answerCached(
   context: AppContext,
   reply: FastifyReply,
   at: { readonly scope: string, readonly key: string, readonly now: number },
   read: (db: Kysely<Database>, version: number | undefined) => Promise<Readout>,
-): Promise<FastifyReply> {
+): Promise<FastifyReply> | undefined {
   const cache = context.responses
   const version = cache.enabled ? context.changes.version(at.scope) : undefined
   const hit = version === undefined ? undefined : cache.get(at.key, version, at.now)
-  if (hit !== undefined) return sendJson(reply, hit)
+  if (hit === undefined) return readAndAnswer(context, reply, at, read)
+  sendJson(reply, hit)
+  return undefined
+}
+
+async function readAndAnswer(
+  context: AppContext,
+  reply: FastifyReply,
+  at: { readonly key: string, readonly scope: string },
+  read: (db: Kysely<Database>, version: number | undefined) => Promise<Readout>,
+): Promise<FastifyReply> {
+  const cache = context.responses
   const readout = await context.changes.read(context.db, at.scope, read)
   const body = reply.serializeInput(readout.value.payload, '200', 'application/json') as string
   return sendJson(reply, cache.set(at.key, cache.enabled ? readout.version : undefined, readout.value.validUntil, body))

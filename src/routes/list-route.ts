@@ -79,7 +79,7 @@ export function registerListEndpoint<Item extends TSchema>(
           RETRY_AFTER_HEADER),
       },
     },
-    handler: async (request, reply) => {
+    handler: (request, reply) => {
       const query = request.query as ListQuery
       const page: PageRequest = { limit: query.limit ?? LIST_LIMIT.default, offset: query.offset ?? LIST_OFFSET.default }
       const clubId = principalOf(request).clubId

@@ -26,12 +26,9 @@ const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/
 /** Clubs by slug, valid while no club has changed (the `clubs` scope); unknown slugs are not remembered. */
 const MAX_KNOWN_CLUBS = 10_000
 
-function clubLookup(context: AppContext): (slug: string) => Promise<Club> {
+function clubLookup(context: AppContext): (slug: string) => Club | Promise<Club> {
   const known = new Map<string, { readonly version: number, readonly club: Club }>()
-  return async (slug) => {
-    const version = context.responses.enabled ? context.changes.version('clubs') : undefined
-    const cached = known.get(slug)
-    if (cached !== undefined && cached.version === version) return cached.club
+  const load = async (slug: string) => {
     const read = await context.changes.read(context.db, 'clubs', (db) => findClubBySlug(db, slug))
     const club = read.value
     if (club === undefined) throw new ClubNotFound(slug)
@@ -40,6 +37,12 @@ function clubLookup(context: AppContext): (slug: string) => Promise<Club> {
       known.set(slug, { version: read.version, club })
     }
     return club
+  }
+  // Synchronous when known: the steady state of a busy booking page waits for nothing.
+  return (slug) => {
+    const version = context.responses.enabled ? context.changes.version('clubs') : undefined
+    const cached = known.get(slug)
+    return cached !== undefined && cached.version === version ? cached.club : load(slug)
   }
 }
 
@@ -90,10 +93,14 @@ export async function publicCourtsRoutes(app: FastifyInstance, context: AppConte
           503: problemResponse('The service is temporarily unavailable.', RETRY_AFTER_HEADER),
         },
       },
-    }, async (request, reply) => {
+    }, (request, reply) => {
       const { clubSlug } = request.params as { clubSlug: string }
       const { date } = request.query as { date?: string }
-      const club = await clubOf(clubSlug)
+      const known = clubOf(clubSlug)
+      return known instanceof Promise ? known.then((club) => courtsOf(club, date, reply)) : courtsOf(known, date, reply)
+    })
+
+    const courtsOf = (club: Club, date: string | undefined, reply: FastifyReply) => {
       const now = context.clock.now()
       const day = date ?? localDateOf(now, club.timezone)
       // Courts, holds and bookings share one scope; the grid does not depend on the clock.
@@ -102,7 +109,7 @@ export async function publicCourtsRoutes(app: FastifyInstance, context: AppConte
         payload: { date: day, timezone: club.timezone, courts: await courtDay(db, club, day) },
         validUntil: Number.POSITIVE_INFINITY,
       }))
-    })
+    }
 
     scope.post('/:clubSlug/courts/book', {
       config: { access: { public: true } },
