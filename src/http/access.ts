@@ -78,13 +78,9 @@ function requireScope(authenticator: ApiKeyAuthenticator, scope: Scope, options:
     }
     request.principal = principal
     const decision = options.limiter.consume(principal.keyId, effectiveLimits(principal.limits, options.defaultLimits))
-    if (decision instanceof Promise) {
-      decision.then((settled) => {
-        charge(request, reply, settled, done)
-      }, done)
-    } else {
-      charge(request, reply, decision, done)
-    }
+    whenSettled(decision, (settled) => {
+      charge(request, reply, settled, done)
+    }, done)
   }
   return function authenticate(request, reply, done) {
     let principal: Principal | Promise<Principal>
@@ -94,14 +90,16 @@ function requireScope(authenticator: ApiKeyAuthenticator, scope: Scope, options:
       done(error as Error)
       return
     }
-    if (principal instanceof Promise) {
-      principal.then((settled) => {
-        admit(request, reply, settled, done)
-      }, done)
-    } else {
-      admit(request, reply, principal, done)
-    }
+    whenSettled(principal, (settled) => {
+      admit(request, reply, settled, done)
+    }, done)
   }
+}
+
+/** Goes on at once with a value, or when a promise settles: the synchronous path stays synchronous. */
+function whenSettled<T>(value: T | Promise<T>, next: (settled: T) => void, fail: (error: Error) => void): void {
+  if (value instanceof Promise) value.then(next, fail)
+  else next(value)
 }
 
 function charge(request: FastifyRequest, reply: FastifyReply, decision: Decision, done: HookHandlerDoneFunction): void {
