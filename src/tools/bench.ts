@@ -328,7 +328,7 @@ async function startBenchServer(env: Record<string, string>): Promise<RunningSer
   const port = await freePort()
   const profile = values.profile === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${values.profile}`]
   // As `npm start` runs it.
-  const child = spawn(process.execPath, ['--max-old-space-size=160', ...profile, 'dist/server.js'], { stdio: ['ignore', 'ignore', 'inherit'],
+  const child = spawn(process.execPath, ['--max-old-space-size=128', ...profile, 'dist/server.js'], { stdio: ['ignore', 'ignore', 'inherit'],
     env: { ...process.env, ...env, ...RAISED_LIMITS, PORT: String(port), LOG_LEVEL: 'warn' } })
   const base = `http://127.0.0.1:${String(port)}`
   await waitFor(`${base}/healthz`)
