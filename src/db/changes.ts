@@ -186,7 +186,11 @@ export class PostgresChangeFeed implements ChangeFeed {
       this.lost(client, error)
       return
     }
-    if (this.client !== client) return
+    if (this.client !== client) {
+      // Closed (or replaced) while connecting.
+      void client.end().catch(() => undefined)
+      return
+    }
     // Anything may have changed while nobody listened.
     this.versions.clear()
     this.baseline = ++this.counter
