@@ -53,6 +53,19 @@ export interface Versioned<T> {
   readonly version: number | undefined
 }
 
+/** A read, and the version it may be filed under: the scope's version if it was the same before and after. */
+async function readUnchanged<T>(
+  feed: Pick<ChangeFeed, 'version'>,
+  db: Kysely<Database>,
+  scope: string,
+  query: ReadQuery<T>,
+): Promise<Versioned<T>> {
+  const before = feed.version(scope)
+  const value = await query(db, before)
+  const after = feed.version(scope)
+  return { value, version: before === after ? before : undefined }
+}
+
 export class SqliteChangeFeed implements ChangeFeed {
   private statement: BetterSqlite3.Statement<[string], number | undefined> | undefined
   private available = true
@@ -81,12 +94,7 @@ export class SqliteChangeFeed implements ChangeFeed {
   }
 
   async read<T>(db: Kysely<Database>, scope: string, query: ReadQuery<T>): Promise<Versioned<T>> {
-    return db.connection().execute(async (connection) => {
-      const before = this.version(scope)
-      const value = await query(connection, before)
-      const after = this.version(scope)
-      return { value, version: before === after ? before : undefined }
-    })
+    return db.connection().execute((connection) => readUnchanged(this, connection, scope, query))
   }
 
   settle(): Promise<void> {
@@ -144,11 +152,8 @@ export class PostgresChangeFeed implements ChangeFeed {
     return this.versions.get(scope) ?? this.baseline
   }
 
-  async read<T>(db: Kysely<Database>, scope: string, query: ReadQuery<T>): Promise<Versioned<T>> {
-    const before = this.version(scope)
-    const value = await query(db, before)
-    const after = this.version(scope)
-    return { value, version: before === after ? before : undefined }
+  read<T>(db: Kysely<Database>, scope: string, query: ReadQuery<T>): Promise<Versioned<T>> {
+    return readUnchanged(this, db, scope, query)
   }
 
   async settle(): Promise<void> {
