@@ -47,15 +47,15 @@ export class ResponseCache {
 
   /** Files a body read under `version`; returns the entry (with its ETag) whether or not it was kept. */
   set(key: string, version: number | undefined, validUntil: number, serialised: string): CachedResponse {
+    const encoded = Buffer.from(serialised, 'utf8')
+    const cost = encoded.length + key.length + ENTRY_OVERHEAD
+    const kept = version !== undefined && cost <= this.maxBytes
     // A serialiser builds its output by concatenation: a rope of many pieces, several times the size of
     // the text. Kept as it is, the cache would hold far more than it counts; a copy decoded from the
-    // bytes is one flat string.
-    const encoded = Buffer.from(serialised, 'utf8')
-    const body = encoded.toString('utf8')
-    const bytes = encoded.length
-    const entry = { version: version ?? -1, validUntil, body, bytes, etag: etagOf(encoded) }
-    const cost = bytes + key.length + ENTRY_OVERHEAD
-    if (version === undefined || cost > this.maxBytes) return entry
+    // bytes is one flat string. An answer that is not kept is sent as it is.
+    const body = kept ? encoded.toString('utf8') : serialised
+    const entry = { version: version ?? -1, validUntil, body, bytes: encoded.length, etag: etagOf(encoded) }
+    if (!kept) return entry
     const previous = this.entries.get(key)
     if (previous !== undefined) this.delete(key, previous)
     while (this.bytes + cost > this.maxBytes) {
