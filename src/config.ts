@@ -100,7 +100,7 @@ export function readConfig(env: Env = process.env): Config {
     trustProxy: readTrustProxy(env.TRUST_PROXY),
     responseCacheBytes: readInteger(env, 'RESPONSE_CACHE_MB', 32, 0, 4096) * 1024 * 1024,
     mail: {
-      smtpUrl: readSmtpUrl(env.SMTP_URL),
+      smtpUrl: readServiceUrl(env, 'SMTP_URL', /^smtps?:\/\/[^/]/i, 'an smtp:// or smtps:// URL, e.g. smtp://user:pass@relay:587'),
       from: nonEmpty(env.MAIL_FROM) ?? 'Club Platform <no-reply@club-platform.invalid>',
     },
     booking: {
@@ -110,7 +110,7 @@ export function readConfig(env: Env = process.env): Config {
       capacity: readInteger(env, 'RATE_LIMIT_CAPACITY', 60, 1, 1_000_000),
       perMinute: readInteger(env, 'RATE_LIMIT_PER_MINUTE', 60, 1, 60_000_000),
       dailyQuota: readInteger(env, 'DAILY_QUOTA', 10_000, 1, 1_000_000_000),
-      redisUrl: readRedisUrl(env.REDIS_URL),
+      redisUrl: readServiceUrl(env, 'REDIS_URL', /^rediss?:\/\/[^/]/i, 'a redis:// or rediss:// URL, e.g. redis://127.0.0.1:6379'),
       redisKeyPrefix: nonEmpty(env.REDIS_KEY_PREFIX) ?? 'club-platform:',
     },
     publicRateLimit: {
@@ -135,10 +135,11 @@ function readInteger(env: Env, variable: string, fallback: number, min: number, 
   return Number(value)
 }
 
-function readSmtpUrl(raw: string | undefined): string | undefined {
-  const value = nonEmpty(raw)
+/** An optional URL whose scheme is one of a service's two (plain and TLS). */
+function readServiceUrl(env: Env, variable: string, scheme: RegExp, expected: string): string | undefined {
+  const value = nonEmpty(env[variable])
   if (value === undefined) return undefined
-  if (!/^smtps?:\/\/[^/]/i.test(value)) throw new ConfigError('SMTP_URL', 'an smtp:// or smtps:// URL, e.g. smtp://user:pass@relay:587', value)
+  if (!scheme.test(value)) throw new ConfigError(variable, expected, value)
   return value
 }
 
@@ -165,13 +166,6 @@ function readWorkers(raw: string | undefined): number {
     throw new ConfigError('WORKERS', 'a number of processes from 1 to 256, or auto (one per core)', value)
   }
   return Number(value)
-}
-
-function readRedisUrl(raw: string | undefined): string | undefined {
-  const value = nonEmpty(raw)
-  if (value === undefined) return undefined
-  if (!/^rediss?:\/\/[^/]/i.test(value)) throw new ConfigError('REDIS_URL', 'a redis:// or rediss:// URL, e.g. redis://127.0.0.1:6379', value)
-  return value
 }
 
 function readTrustProxy(raw: string | undefined): boolean | number | string {
