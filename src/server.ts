@@ -14,15 +14,30 @@ import { createContext } from './context.js'
 import type { AppContext } from './context.js'
 import { loadDemo } from './services/demo.js'
 import type { DemoResult } from './services/demo.js'
+import { describeFailure, listenFailure } from './startup-errors.js'
+
+/** Set once read, so that a failure can name the setting behind it. */
+let config: Config | undefined
 
 async function main(argv: readonly string[]): Promise<void> {
-  const config = readConfig(environment())
+  config = readConfig(environment())
   checkHeap(config)
   if (config.workers > 1 && cluster.isPrimary) {
     await supervise(config, argv)
     return
   }
   await serve(config, cluster.isPrimary && argv.includes('--demo'))
+}
+
+/** A worker's start-up failure, sent to the supervisor, which reports the first and stops. */
+interface StartupFailureMessage {
+  readonly type: 'club-platform:startup-failure'
+  readonly line: string
+}
+
+function isStartupFailure(message: unknown): message is StartupFailureMessage {
+  return typeof message === 'object' && message !== null
+    && (message as { type?: unknown }).type === 'club-platform:startup-failure'
 }
 
 /** Several processes need shared state: PostgreSQL for data and Redis for the rate-limit budgets. */
@@ -60,20 +75,38 @@ async function supervise(config: Config, argv: readonly string[]): Promise<void>
   const demo = argv.includes('--demo') ? await loadDemo(context.db, context.clock) : undefined
   await context.close()
   let stopping = false
+  let exitCode = 0
   const start = () => cluster.fork()
   for (let i = 0; i < config.workers; i++) start()
+  // A worker that has not listened yet failed to start: starting another would fail the same way.
+  const listened = new Set<number>()
   let announced = false
-  cluster.on('listening', (_worker, address) => {
+  cluster.on('listening', (worker, address) => {
+    listened.add(worker.id)
     if (demo === undefined || announced) return
     announced = true
     printDemo(demo, `http://localhost:${String(address.port)}`)
   })
+  const giveUp = (line: string) => {
+    if (stopping) return
+    process.stderr.write(`club-platform: ${line}\n`)
+    exitCode = 1
+    stop()
+  }
+  cluster.on('message', (_worker, message: unknown) => {
+    if (isStartupFailure(message)) giveUp(message.line)
+  })
   cluster.on('exit', (worker, code, signal) => {
     if (stopping) {
-      if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(0)
+      if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(exitCode)
       return
     }
-    process.stderr.write(`club-platform: worker ${String(worker.process.pid)} exited (${signal || String(code)}); starting another\n`)
+    const how = signal || String(code)
+    if (!listened.has(worker.id)) {
+      giveUp(`worker ${String(worker.process.pid)} exited (${how}) before it could serve; stopping`)
+      return
+    }
+    process.stderr.write(`club-platform: worker ${String(worker.process.pid)} exited (${how}); starting another\n`)
     start()
   })
   const stop = () => {
@@ -82,7 +115,7 @@ async function supervise(config: Config, argv: readonly string[]): Promise<void>
     for (const worker of Object.values(cluster.workers ?? {})) worker?.kill('SIGTERM')
     // Workers finish in-flight requests within the grace period; give them that plus a margin.
     setTimeout(() => process.exit(1), config.shutdownGraceMs + 5_000).unref()
-    if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(0)
+    if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(exitCode)
   }
   process.once('SIGTERM', stop)
   process.once('SIGINT', stop)
@@ -94,7 +127,9 @@ async function serve(config: Config, withDemo: boolean): Promise<void> {
   try {
     const demo = withDemo ? await loadDemo(context.db, context.clock, { apiKeys: context.apiKeys }) : undefined
     app = await buildApp(context)
-    const address = await app.listen({ port: config.port, host: config.host })
+    const address = await app.listen({ port: config.port, host: config.host }).catch((error: unknown) => {
+      throw listenFailure(error, config)
+    })
     context.mail.reportTo(app.log)
     context.mail.start()
     app.log.info({ mail: context.mail.transportDescription, limiter: context.limiter.kind }, 'serving')
@@ -156,9 +191,13 @@ async function shutdown(app: FastifyInstance | undefined, context: AppContext, c
 }
 
 main(process.argv.slice(2)).catch((error: unknown) => {
-  const message = error instanceof ConfigError
-    ? error.message
-    : error instanceof Error ? error.stack ?? error.message : String(error)
-  process.stderr.write(`club-platform: ${message}\n`)
+  const line = describeFailure(error, config, config?.logLevel === 'debug' || config?.logLevel === 'trace')
+  // A worker tells its supervisor, which reports one line however many workers failed.
+  if (cluster.isWorker && process.send !== undefined) {
+    const message: StartupFailureMessage = { type: 'club-platform:startup-failure', line }
+    process.send(message, () => process.exit(1))
+    return
+  }
+  process.stderr.write(`club-platform: ${line}\n`)
   process.exit(1)
 })

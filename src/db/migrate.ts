@@ -1,5 +1,5 @@
 import { inspect } from 'node:util'
-import { Migrator } from 'kysely'
+import { Migrator, sql } from 'kysely'
 import type { Kysely } from 'kysely'
 import { migrations } from './migrations/index.js'
 
@@ -7,12 +7,37 @@ export interface MigrationOutcome {
   readonly applied: readonly string[]
 }
 
+/**
+ * The database records migrations this version of the service does not have: a newer version
+ * migrated it. Running on it could misread or damage data the newer schema holds.
+ */
+export class SchemaTooNew extends Error {
+  constructor(readonly unknown: readonly string[]) {
+    super(`the database was migrated by a newer version of Club Platform (${unknown.join(', ')} `
+      + `${unknown.length === 1 ? 'is' : 'are'} unknown to this version); run that version, or restore a backup taken before the upgrade`)
+    this.name = 'SchemaTooNew'
+  }
+}
+
 export function createMigrator<DB>(db: Kysely<DB>): Migrator {
   return new Migrator({ db, provider: { getMigrations: () => Promise.resolve(migrations) } })
 }
 
-/** Brings the schema up to date; safe to run from several processes at once (Kysely locks). */
+/** Migrations recorded in the database that this version does not know, in order. */
+export async function unknownMigrations<DB>(db: Kysely<DB>): Promise<string[]> {
+  const tables = await db.introspection.getTables({ withInternalKyselyTables: true })
+  if (!tables.some((table) => table.name === 'kysely_migration')) return []
+  const { rows } = await sql<{ name: string }>`select name from kysely_migration`.execute(db)
+  return rows.map((row) => row.name).filter((name) => !Object.hasOwn(migrations, name)).sort()
+}
+
+/**
+ * Brings the schema up to date; safe to run from several processes at once (Kysely locks).
+ * Refuses a database that a newer version has migrated (SchemaTooNew).
+ */
 export async function migrateToLatest<DB>(db: Kysely<DB>): Promise<MigrationOutcome> {
+  const unknown = await unknownMigrations(db)
+  if (unknown.length > 0) throw new SchemaTooNew(unknown)
   const { error, results } = await createMigrator(db).migrateToLatest()
   if (error !== undefined) {
     const failed = results?.find((result) => result.status === 'Error')?.migrationName
