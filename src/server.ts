@@ -12,7 +12,7 @@ import { ConfigError, environment, readConfig } from './config.js'
 import type { Config } from './config.js'
 import { createContext } from './context.js'
 import type { AppContext } from './context.js'
-import { loadDemo } from './services/demo.js'
+import { loadDemo, revokedDemoKeysNote } from './services/demo.js'
 import type { DemoResult } from './services/demo.js'
 import { describeFailure, listenFailure } from './startup-errors.js'
 
@@ -149,8 +149,9 @@ async function serve(config: Config, withDemo: boolean): Promise<void> {
 }
 
 function printDemo(demo: DemoResult, base: string): void {
+  const revoked = revokedDemoKeysNote(demo)
   process.stdout.write(`\nDemo club "${demo.clubSlug}" is loaded. Its API key (all scopes), shown once:\n\n`
-    + `  ${demo.apiKey}\n\nTry:\n\n  curl -H "Authorization: Bearer ${demo.apiKey}" ${base}/api/v1/groups\n\n`
+    + `  ${demo.apiKey}\n\n${revoked === '' ? '' : `${revoked}\n\n`}Try:\n\n  curl -H "Authorization: Bearer ${demo.apiKey}" ${base}/api/v1/groups\n\n`
     + `Court availability (public, no key): ${base}/api/v1/public/${demo.clubSlug}/courts\n`
     + `API reference: ${base}/api/v1/docs\n\n`)
 }

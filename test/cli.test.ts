@@ -83,7 +83,7 @@ describeEachDatabase('club-platform command line', (dialect) => {
       [['--club', 'bad-keys', '--scopes', 'read:everything', '--name', 'x'], /unknown scope "read:everything"/],
       [['--club', 'bad-keys', '--scopes', '', '--name', 'x'], /at least one scope/],
       [['--club', 'nope', '--scopes', 'read:groups', '--name', 'x'], /no club with the slug "nope"/],
-      [['--club', 'bad-keys', '--scopes', 'read:groups', '--name', ' '], /--name must be/],
+      [['--club', 'bad-keys', '--scopes', 'read:groups', '--name', ' '], /--name: give 1 to 200 characters/],
       [['--club', 'bad-keys', '--scopes', 'read:groups', '--name', 'x', '--expires-at', '2026-01-01'], /not an RFC 3339/],
       [['--club', 'bad-keys', '--scopes', 'read:groups', '--name', 'x', '--expires-at', '2020-01-01T00:00:00Z'], /not in the future/],
     ]
@@ -126,9 +126,89 @@ describeEachDatabase('club-platform command line', (dialect) => {
       expect(response.status).toBe(200)
       expect(response.json<{ meta: { total: number } }>().meta.total).toBeGreaterThan(0)
     }
-    const second = (await admin('demo', '--json')).json<{ api_key: string }>()
+    expect(first.json<{ revoked_keys: number }>().revoked_keys).toBe(0)
+    const second = (await admin('demo', '--json')).json<{ api_key: string, revoked_keys: number }>()
     const again = await harness.current.request({ url: '/api/v1/groups', key: second.api_key })
     expect(again.json<{ meta: { total: number } }>().meta.total).toBe(total)
+    // One demo key works at a time: the run says so, and the previous key is refused within a second.
+    expect(second.revoked_keys).toBe(1)
+    const third = await admin('demo')
+    expect(third.stdout).toContain('The demo key printed by the previous run is revoked.')
+    harness.current.clock.advance(1_000)
+    try {
+      expect((await harness.current.request({ url: '/api/v1/groups', key: demo.api_key })).status).toBe(401)
+      expect((await harness.current.request({ url: '/api/v1/groups', key: second.api_key })).status).toBe(401)
+      const current = /\n {2}(cpk_\w+)\n/.exec(third.stdout)?.[1] ?? ''
+      expect((await harness.current.request({ url: '/api/v1/groups', key: current })).status).toBe(200)
+    } finally {
+      harness.current.clock.set(START)
+    }
+    const keys = (await admin('keys', 'list', '--club', 'demo', '--json')).json<{ revoked_at: string | null }[]>()
+    expect(keys.filter((key) => key.revoked_at === null)).toHaveLength(1)
+  })
+
+  it('runs the README\'s own commands after the demo, in order', async () => {
+    expect((await admin('demo')).code).toBe(0)
+    const readme = await fs.readFile('README.md', 'utf8')
+    const section = readme.slice(readme.indexOf('## Giving a club developer access'), readme.indexOf('## Settings'))
+    const lines = [...section.matchAll(/^npx club-platform (.+)$/gm)].map((match) => (match[1] ?? '').replace(/\s+#.*$/, ''))
+    expect(lines.length).toBeGreaterThan(8)
+    const ids: Record<string, string> = { '<mail-id>': '00000000-0000-4000-8000-000000000000' }
+    for (const line of lines) {
+      const args = [...line.matchAll(/"([^"]*)"|(\S+)/g)].map((match) => match[1] ?? match[2] ?? '')
+        .map((arg) => ids[arg] ?? arg)
+      const result = await admin(...args, '--json')
+      if (args[0] === 'mail' && args[1] === 'retry') {
+        // Nothing has failed here: a clean refusal, not a crash.
+        expect(result.code, line).toBe(1)
+        expect(result.stderr).toContain('no failed or waiting mail')
+        continue
+      }
+      expect(result.code, `${line}\n${result.stderr}`).toBe(0)
+      if (args[0] === 'keys' && args[1] === 'create') ids['<key-id>'] = result.json<{ id: string }>().id
+      if (args[0] === 'courts' && args[1] === 'create') ids['<court-id>'] = result.json<{ id: string }>().id
+    }
+  })
+
+  it('names the option the user typed when it refuses one', async () => {
+    await admin('clubs', 'create', '--slug', 'flags', '--name', 'Flags', '--timezone', 'Europe/Berlin')
+    const court = (await admin('courts', 'create', '--club', 'flags', '--name', 'Court 1', '--json')).json<{ id: string }>().id
+    const hold = (...extra: string[]) => ['courts', 'hold', '--club', 'flags', '--court', court, '--kind', 'block', ...extra]
+    const weekly = ['--weekly', 'tue', '--start', '10:00', '--end', '11:00']
+    const cases: [string[], string][] = [
+      [hold('--weekly', 'tuesday', '--start', '10:00', '--end', '11:00'), '--weekly: "tuesday" is not a weekday'],
+      [hold('--weekly', 'tue', '--start', '7pm', '--end', '11:00'), '--start: "7pm" is not a local time'],
+      [hold('--weekly', 'tue', '--start', '10:00', '--end', '25:00'), '--end: "25:00" is not a local time'],
+      [hold(...weekly, '--valid-from', '2026-02-30'), '--valid-from: "2026-02-30" is not a date'],
+      [hold(...weekly, '--valid-until', 'tomorrow'), '--valid-until: "tomorrow" is not a date'],
+      [hold('--weekly', 'tue', '--start', '11:00', '--end', '10:00'), '--start before --end'],
+      [hold('--from', 'yesterday', '--to', '2026-06-16T21:00:00+02:00'), '--from: "yesterday" is not an RFC 3339 date-time'],
+      [hold('--from', '2026-06-16T21:00:00+02:00', '--to', '2026-06-16T20:00:00+02:00'), '--from before --to'],
+      [hold('--from', '2026-06-16T20:00:00+02:00'), 'a one-off hold needs --from before --to'],
+      [['courts', 'hold', '--club', 'flags', '--court', 'court-1', '--kind', 'block', ...weekly], '--court: "court-1" is not a court id'],
+      [['courts', 'create', '--club', 'flags', '--name', '  '], '--name: give 1 to 200 characters'],
+      [['courts', 'create', '--club', 'flags', '--name', 'X', '--horizon-days', '999'], '--horizon-days: must be <= 366'],
+      [['courts', 'create', '--club', 'flags', '--name', 'X', '--max-slots', '0'], '--max-slots: must be >= 1'],
+      [['courts', 'create', '--club', 'flags', '--name', 'X', '--slot-minutes', 'half an hour'], '--slot-minutes: "half an hour" is not'],
+      [['keys', 'create', '--club', 'flags', '--scopes', 'read:groups', '--name', 'x', '--expires-at', 'soon'], '--expires-at: "soon"'],
+      [['keys', 'create', '--club', 'flags', '--scopes', 'read:groups', '--name', 'x', '--capacity', 'lots'], '--capacity: "lots"'],
+    ]
+    for (const [args, expected] of cases) {
+      const result = await admin(...args)
+      expect(result.code, args.join(' ')).toBe(1)
+      expect(result.stderr.trim().split('\n'), args.join(' ')).toHaveLength(1)
+      expect(result.stderr, args.join(' ')).toContain(expected)
+      // Never the import format's internals.
+      expect(result.stderr, args.join(' ')).not.toMatch(/\b(court|hold|courts\[0\]|court_holds\[0\])\.|anyOf|constant|_at\b|_time\b/)
+    }
+  })
+
+  it('lists courts in the import format\'s snake_case, as created', async () => {
+    await admin('clubs', 'create', '--slug', 'listing', '--name', 'Listing', '--timezone', 'Europe/Berlin')
+    const created = (await admin('courts', 'create', '--club', 'listing', '--name', 'Court A', '--slot-minutes', '30',
+      '--hours', 'mon-sun=09:00-21:00', '--json')).json<Record<string, unknown>>()
+    expect(Object.keys(created).every((key) => /^[a-z]+(_[a-z]+)*$/.test(key))).toBe(true)
+    expect((await admin('courts', 'list', '--club', 'listing', '--json')).json()).toEqual([created])
   })
 
   it('creates courts and holds that the public listing shows, and refuses bad ones', async () => {
@@ -154,7 +234,7 @@ describeEachDatabase('club-platform command line', (dialect) => {
     expect(badHours.code).toBe(1)
     expect(badHours.stderr).toContain('--hours')
     const backwards = await admin('courts', 'create', '--club', 'courts-cli', '--name', 'X', '--hours', 'mon=22:00-08:00')
-    expect(backwards.stderr).toContain('court.opening_hours.mon: close is not after open')
+    expect(backwards.stderr).toContain('--hours: mon: close is not after open')
     const both = await admin('courts', 'hold', '--club', 'courts-cli', '--court', court.id, '--kind', 'block',
       '--from', '2026-06-16T20:00:00+02:00', '--to', '2026-06-16T21:00:00+02:00', '--weekly', 'mon', '--start', '10:00', '--end', '11:00')
     expect(both.code).toBe(1)
@@ -205,6 +285,23 @@ describeEachDatabase('club-platform command line', (dialect) => {
     const unknown = await admin('frobnicate')
     expect(unknown.code).toBe(2)
     expect(unknown.stderr).toContain('unknown command')
+  })
+
+  it('offers --json on every command that reports something (openapi and import-schema print JSON anyway)', async () => {
+    const commands = async (path: string[]): Promise<string[][]> => {
+      const help = (await admin(...path, '--help')).stdout
+      const names = [...(help.split('Commands:\n')[1] ?? '').matchAll(/^ {2}([a-z-]+)/gm)].map((match) => match[1] ?? '')
+        .filter((name) => name !== 'help')
+      if (names.length === 0) return [path]
+      return (await Promise.all(names.map((name) => commands([...path, name])))).flat()
+    }
+    const all = await commands([])
+    expect(all.map((path) => path.join(' '))).toEqual(expect.arrayContaining(['backup', 'courts unhold', 'keys limits', 'mail retry']))
+    for (const path of all) {
+      const help = (await admin(...path, '--help')).stdout
+      if (path[0] === 'openapi' || path[0] === 'import-schema') expect(help, path.join(' ')).not.toContain('--json')
+      else expect(help, path.join(' ')).toContain('--json')
+    }
   })
 })
 
@@ -265,12 +362,12 @@ describeEachDatabase('club-platform keys and rate limits', (dialect) => {
       '--per-minute', '300', '--daily-quota', '100000', '--json')
     expect(created.code, created.stderr).toBe(0)
     const { id, key, limits } = created.json<{ id: string, key: string, limits: Record<string, number> }>()
-    expect(limits).toEqual({ capacity: 300, perMinute: 300, dailyQuota: 100000 })
+    expect(limits).toEqual({ capacity: 300, per_minute: 300, daily_quota: 100000 })
     const first = await harness.current.request({ url: '/api/v1/groups', key })
     expect(first.headers).toMatchObject({ 'x-ratelimit-limit': '300', 'x-ratelimit-day-limit': '100000' })
     const changed = await admin('keys', 'limits', id, '--capacity', 'default', '--daily-quota', '500', '--json')
     expect(changed.code, changed.stderr).toBe(0)
-    expect(changed.json<{ limits: unknown }>().limits).toEqual({ perMinute: 300, dailyQuota: 500 })
+    expect(changed.json<{ limits: unknown }>().limits).toEqual({ per_minute: 300, daily_quota: 500 })
     harness.current.clock.advance(1_000)
     try {
       const after = await harness.current.request({ url: '/api/v1/groups', key })

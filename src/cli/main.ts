@@ -10,23 +10,27 @@ import { Command, CommanderError, Option } from 'commander'
 import { buildApp } from '../app.js'
 import { systemClock } from '../clock.js'
 import type { Clock } from '../clock.js'
-import { ConfigError, readConfig, redactUrl } from '../config.js'
+import { ConfigError, readConfig } from '../config.js'
+import type { Config } from '../config.js'
 import { createContext } from '../context.js'
 import type { AppContext } from '../context.js'
 import { findApiKeyById, listApiKeys, revokeApiKey, setKeyLimits } from '../db/repositories/api-keys.js'
 import type { ApiKeyRecord, LimitOverrides } from '../db/repositories/api-keys.js'
 import { listClubs } from '../db/repositories/clubs.js'
 import { listCourts } from '../db/repositories/courts.js'
+import type { Court } from '../db/repositories/courts.js'
 import { listMails, retryMail } from '../db/repositories/outbox.js'
 import { migrateToLatest } from '../db/migrate.js'
 import { InvalidInput } from '../domain/errors.js'
 import { parseScopes } from '../domain/scopes.js'
-import { parseOpeningHours } from '../domain/slots.js'
+import { parseOpeningHours, WEEKDAYS } from '../domain/slots.js'
+import { parseClockTime } from '../domain/zoned-time.js'
 import { ImportDocument } from '../schemas/import.js'
 import { createApiKey } from '../services/api-keys.js'
 import { createClub, requireClub } from '../services/clubs.js'
-import { loadDemo } from '../services/demo.js'
+import { loadDemo, revokedDemoKeysNote } from '../services/demo.js'
 import { importClubData } from '../services/import.js'
+import { describeFailure } from '../startup-errors.js'
 
 export interface CliIo {
   readonly stdout: (text: string) => void
@@ -41,8 +45,10 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
   const clock = io.clock ?? systemClock
   let context: AppContext | undefined
+  let config: Config | undefined
   const open = async (): Promise<AppContext> => {
-    context ??= await createContext(readConfig(io.env), { clock, role: 'admin' })
+    config ??= readConfig(io.env)
+    context ??= await createContext(config, { clock, role: 'admin' })
     return context
   }
   const print = (json: boolean, value: unknown, text: string) => {
@@ -99,9 +105,8 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     .action(async (options: KeyCreateOptions) => {
       const parsed = parseScopes(options.scopes)
       if ('error' in parsed) throw new InvalidInput(`--scopes: ${parsed.error}`)
-      const name = options.name.trim()
-      if (name === '' || name.length > 200) throw new InvalidInput('--name must be 1–200 characters')
-      const expiresAt = options.expiresAt === undefined ? null : parseFutureInstant(options.expiresAt, clock)
+      const name = textOption('--name', options.name, 200)
+      const expiresAt = options.expiresAt === undefined ? null : futureInstantOption('--expires-at', options.expiresAt, clock)
       const ctx = await migrated(open)
       const club = await requireClub(ctx.db, options.club)
       const limits = limitOptions(options)
@@ -175,7 +180,8 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
 
   program.command('backup').description('copy the SQLite database while the server runs (PostgreSQL: use pg_dump)')
     .argument('<file>', 'where to write the copy; it must not exist yet')
-    .action(async (file: string) => {
+    .addOption(jsonOption())
+    .action(async (file: string, options: { json?: boolean }) => {
       const ctx = await open()
       if (ctx.backup === undefined) {
         throw new InvalidInput('the database is PostgreSQL: back it up with pg_dump (see docs/operations.md)')
@@ -186,8 +192,9 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       } catch (error) {
         if (error instanceof InvalidInput) throw error
       }
-      await ctx.backup(path.resolve(file))
-      io.stdout(`Backed up the database to ${path.resolve(file)}.\n`)
+      const target = path.resolve(file)
+      await ctx.backup(target)
+      print(options.json === true, { file: target }, `Backed up the database to ${target}.`)
     })
 
   program.command('import-schema').description('print the JSON Schema of the import file').action(() => {
@@ -199,8 +206,11 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     .action(async (options: { json?: boolean }) => {
       const ctx = await migrated(open)
       const demo = await loadDemo(ctx.db, clock)
-      print(options.json === true, { club_slug: demo.clubSlug, club_id: demo.clubId, api_key: demo.apiKey, key_id: demo.keyId },
-        `Demo club "${demo.clubSlug}" is ready. API key with every scope (shown once):\n\n  ${demo.apiKey}\n`)
+      const revoked = revokedDemoKeysNote(demo)
+      print(options.json === true, { club_slug: demo.clubSlug, club_id: demo.clubId, api_key: demo.apiKey, key_id: demo.keyId,
+        revoked_keys: demo.revokedKeys },
+      `Demo club "${demo.clubSlug}" is ready. API key with every scope (shown once):\n\n  ${demo.apiKey}\n`
+      + (revoked === '' ? '' : `\n${revoked}\n`))
     })
 
   const courts = program.command('courts').description('manage courts, and the blocks and reservations that occupy them')
@@ -217,16 +227,17 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     .action(async (options: CourtOptions) => {
       const openingHours = parseOpeningHours(options.hours)
       if (typeof openingHours === 'string') throw new InvalidInput(`--hours: ${openingHours}`)
-      const ctx = await migrated(open)
-      const club = await requireClub(ctx.db, options.club)
       const court = {
-        id: randomUUID(), name: options.name, sport: options.sport, active: options.inactive !== true,
-        opening_hours: openingHours,
+        id: randomUUID(), name: textOption('--name', options.name, 200), sport: textOption('--sport', options.sport, 100),
+        active: options.inactive !== true,
         slot_minutes: integerOption('--slot-minutes', options.slotMinutes),
+        opening_hours: openingHours,
         booking_horizon_days: integerOption('--horizon-days', options.horizonDays),
         max_slots_per_booking: integerOption('--max-slots', options.maxSlots),
       }
-      await importSingle(ctx, club.id, 'courts', court)
+      const ctx = await migrated(open)
+      const club = await requireClub(ctx.db, options.club)
+      await importSingle(ctx, club.id, 'courts', court, COURT_FLAGS)
       print(options.json === true, court, `Created court "${court.name}" (${court.id}) for ${club.slug}.`)
     })
   courts.command('list').description('list the courts of a club').requiredOption('--club <slug>', 'the club').addOption(jsonOption())
@@ -234,7 +245,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       const ctx = await migrated(open)
       const club = await requireClub(ctx.db, options.club)
       const all = await listCourts(ctx.db, club.id)
-      print(options.json === true, all, all.length === 0
+      print(options.json === true, all.map(courtJson), all.length === 0
         ? `No courts for ${club.slug}.`
         : table(
             ['id', 'name', 'active', 'slot', 'horizon', 'max slots'],
@@ -257,27 +268,33 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     .option('--reason <text>', 'for the club\'s records; never shown publicly')
     .addOption(jsonOption())
     .action(async (options: HoldOptions) => {
-      const ctx = await migrated(open)
-      const club = await requireClub(ctx.db, options.club)
       // Options not given are left out (JSON drops undefined), as an import file would leave them out.
       const hold = JSON.parse(JSON.stringify({
-        id: randomUUID(), court_id: options.court, kind: options.kind, reason: options.reason ?? null,
-        starts_at: options.from, ends_at: options.to, weekday: options.weekly, start_time: options.start, end_time: options.end,
-        valid_from: options.validFrom, valid_until: options.validUntil,
+        id: randomUUID(), court_id: idArgument(options.court, 'court', 'courts list', '--court'), kind: options.kind,
+        reason: options.reason ?? null,
+        starts_at: optional(options.from, (value) => instantOption('--from', value)),
+        ends_at: optional(options.to, (value) => instantOption('--to', value)),
+        weekday: optional(options.weekly, weekdayOption), start_time: optional(options.start, (value) => clockTimeOption('--start', value)),
+        end_time: optional(options.end, (value) => clockTimeOption('--end', value)),
+        valid_from: optional(options.validFrom, (value) => dateOption('--valid-from', value)),
+        valid_until: optional(options.validUntil, (value) => dateOption('--valid-until', value)),
       })) as { id: string }
-      await importSingle(ctx, club.id, 'court_holds', hold)
+      const ctx = await migrated(open)
+      const club = await requireClub(ctx.db, options.club)
+      await importSingle(ctx, club.id, 'court_holds', hold, HOLD_FLAGS)
       print(options.json === true, hold, `Added ${options.kind} ${hold.id}.`)
     })
   courts.command('unhold').description('remove a block or reservation').argument('<hold-id>', 'the id printed by courts hold')
     .requiredOption('--club <slug>', 'the club')
-    .action(async (holdId: string, options: { club: string }) => {
+    .addOption(jsonOption())
+    .action(async (holdId: string, options: { club: string, json?: boolean }) => {
       const id = idArgument(holdId, 'hold', 'courts hold')
       const ctx = await migrated(open)
       const club = await requireClub(ctx.db, options.club)
       const result = await ctx.db.deleteFrom('court_holds').where('club_id', '=', club.id).where('id', '=', id)
         .executeTakeFirst()
       if (result.numDeletedRows === 0n) throw new InvalidInput(`no block or reservation ${holdId} at ${club.slug}`)
-      io.stdout(`Removed ${holdId}.\n`)
+      print(options.json === true, { id, removed: true }, `Removed ${id}.`)
     })
 
   const mail = program.command('mail').description('inspect the outbox of confirmation mails and retry failed ones')
@@ -333,8 +350,8 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       io.stderr(`club-platform: ${error.message}\n`)
       return 1
     }
-    const message = error instanceof Error ? error.message : String(error)
-    io.stderr(`club-platform: ${redactUrl(message)}\n`)
+    const verbose = config?.logLevel === 'debug' || config?.logLevel === 'trace'
+    io.stderr(`club-platform: ${describeFailure(error, config, verbose)}\n`)
     return 1
   } finally {
     await context?.close()
@@ -368,26 +385,87 @@ interface HoldOptions {
   json?: boolean
 }
 
-/** An id argument (a UUID), lower-cased as stored; `shownBy` is the command that lists such ids. */
-function idArgument(value: string, what: string, shownBy: string): string {
-  if (!UUID.test(value)) throw new InvalidInput(`"${value}" is not a ${what} id (a UUID, as shown by ${shownBy})`)
+/** An id argument or option (a UUID), lower-cased as stored; `shownBy` is the command that lists such ids. */
+function idArgument(value: string, what: string, shownBy: string, flag?: string): string {
+  if (!UUID.test(value)) {
+    throw new InvalidInput(`${flag === undefined ? '' : `${flag}: `}"${value}" is not a ${what} id (a UUID, as shown by ${shownBy})`)
+  }
   return value.toLowerCase()
 }
 
+/** Text without surrounding spaces, 1 to `max` characters. */
+function textOption(flag: string, value: string, max: number): string {
+  const text = value.trim()
+  if (text === '' || text.length > max) throw new InvalidInput(`${flag}: give 1 to ${String(max)} characters`)
+  return text
+}
+
+function optional<T>(value: string | undefined, parse: (value: string) => T): T | undefined {
+  return value === undefined ? undefined : parse(value)
+}
+
+function weekdayOption(value: string): string {
+  const day = WEEKDAYS.find((weekday) => weekday === value.trim().toLowerCase())
+  if (day === undefined) throw new InvalidInput(`--weekly: "${value}" is not a weekday; use one of ${WEEKDAYS.join(', ')}`)
+  return day
+}
+
+function clockTimeOption(flag: string, value: string): string {
+  if (parseClockTime(value) === undefined) throw new InvalidInput(`${flag}: "${value}" is not a local time HH:MM from 00:00 to 24:00`)
+  return value
+}
+
+function dateOption(flag: string, value: string): string {
+  const time = /^\d{4}-\d{2}-\d{2}$/.test(value) ? Date.parse(`${value}T00:00:00Z`) : Number.NaN
+  // Date.parse rolls 2026-02-30 over to March; a real date reads back the same.
+  if (Number.isNaN(time) || new Date(time).toISOString().slice(0, 10) !== value) throw new InvalidInput(`${flag}: "${value}" is not a date YYYY-MM-DD`)
+  return value
+}
+
 function integerOption(name: string, value: string): number {
-  if (!/^\d{1,6}$/.test(value)) throw new InvalidInput(`${name} must be a whole number`)
+  if (!/^\d{1,6}$/.test(value)) throw new InvalidInput(`${name}: "${value}" is not a whole number`)
   return Number(value)
 }
 
-/** One court or hold through the import, so that the command line and import files obey the same rules. */
-async function importSingle(ctx: AppContext, clubId: string, section: 'courts' | 'court_holds', entry: object): Promise<void> {
+/** The option behind each field of a court or hold, so that a refusal names what the user typed. */
+const COURT_FLAGS: Readonly<Record<string, string>> = {
+  name: '--name', sport: '--sport', active: '--inactive', slot_minutes: '--slot-minutes', opening_hours: '--hours',
+  booking_horizon_days: '--horizon-days', max_slots_per_booking: '--max-slots',
+}
+const HOLD_FLAGS: Readonly<Record<string, string>> = {
+  court_id: '--court', kind: '--kind', reason: '--reason', starts_at: '--from', ends_at: '--to', weekday: '--weekly',
+  start_time: '--start', end_time: '--end', valid_from: '--valid-from', valid_until: '--valid-until',
+}
+
+/**
+ * One court or hold through the import, so that the command line and import files obey the same
+ * rules; the import's refusals (`courts[0].slot_minutes: …`) are told in the options' names
+ * (`--slot-minutes: …`).
+ */
+async function importSingle(
+  ctx: AppContext,
+  clubId: string,
+  section: 'courts' | 'court_holds',
+  entry: object,
+  flags: Readonly<Record<string, string>>,
+): Promise<void> {
   try {
     await importClubData(ctx.db, ctx.clock, clubId, { [section]: [entry] })
   } catch (error) {
     if (!(error instanceof InvalidInput)) throw error
-    const problems = error.problems.map((problem) => problem.replace(`${section}[0]`, section === 'courts' ? 'court' : 'hold'))
+    const problems = [...new Set(error.problems.map((problem) => inFlagTerms(problem, section, flags)))]
     throw new InvalidInput(problems.join('; '), problems)
   }
+}
+
+function inFlagTerms(problem: string, section: string, flags: Readonly<Record<string, string>>): string {
+  const match = new RegExp(`^${section}\\[0\\](?:\\.(\\w+)((?:\\.\\w+)*))?: (.*)$`, 's').exec(problem)
+  if (match === null) return problem
+  const [, field, rest = '', message = ''] = match
+  // Field names in the message itself ("needs starts_at before ends_at") become options too.
+  const text = message.replace(/\b[a-z]+(?:_[a-z]+)+\b|\bweekday\b/g, (word) => flags[word] ?? word)
+  if (field === undefined) return text
+  return `${flags[field] ?? field}: ${rest === '' ? '' : `${rest.slice(1)}: `}${text}`
 }
 
 async function migrated(open: () => Promise<AppContext>): Promise<AppContext> {
@@ -396,13 +474,19 @@ async function migrated(open: () => Promise<AppContext>): Promise<AppContext> {
   return ctx
 }
 
-function parseFutureInstant(value: string, clock: Clock): string {
-  const rfc3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/i
-  const time = Date.parse(value)
-  if (!rfc3339.test(value) || Number.isNaN(time)) {
-    throw new InvalidInput(`--expires-at: "${value}" is not an RFC 3339 date-time with an offset (e.g. 2027-01-01T00:00:00Z)`)
+const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/i
+
+/** An RFC 3339 date-time with an offset, as given (the import stores it as the instant it names). */
+function instantOption(flag: string, value: string): string {
+  if (!RFC3339.test(value) || Number.isNaN(Date.parse(value))) {
+    throw new InvalidInput(`${flag}: "${value}" is not an RFC 3339 date-time with an offset (e.g. 2027-01-01T00:00:00Z)`)
   }
-  if (time <= clock.now()) throw new InvalidInput(`--expires-at: ${value} is not in the future`)
+  return value
+}
+
+function futureInstantOption(flag: string, value: string, clock: Clock): string {
+  const time = Date.parse(instantOption(flag, value))
+  if (time <= clock.now()) throw new InvalidInput(`${flag}: ${value} is not in the future`)
   return new Date(time).toISOString()
 }
 
@@ -447,7 +531,7 @@ function limitOptions(options: LimitOptions): LimitChanges {
   const parse = (flag: string, value: string | undefined) => {
     if (value === undefined) return undefined
     if (value === 'default') return null
-    if (!/^\d{1,9}$/.test(value) || Number(value) < 1) throw new InvalidInput(`${flag} must be a positive whole number or "default"`)
+    if (!/^\d{1,9}$/.test(value) || Number(value) < 1) throw new InvalidInput(`${flag}: "${value}" is not a positive whole number or "default"`)
     return Number(value)
   }
   const capacity = parse('--capacity', options.capacity)
@@ -479,7 +563,25 @@ function keyJson(record: ApiKeyRecord) {
     created_at: record.createdAt,
     last_used_at: record.lastUsedAt,
     revoked_at: record.revokedAt,
-    limits: record.limits,
+    limits: {
+      ...(record.limits.capacity === undefined ? {} : { capacity: record.limits.capacity }),
+      ...(record.limits.perMinute === undefined ? {} : { per_minute: record.limits.perMinute }),
+      ...(record.limits.dailyQuota === undefined ? {} : { daily_quota: record.limits.dailyQuota }),
+    },
+  }
+}
+
+/** A court in the import format's terms (docs/import-format.md), so that listed courts can be edited and imported again. */
+function courtJson(court: Court) {
+  return {
+    id: court.id,
+    name: court.name,
+    sport: court.sport,
+    active: court.active,
+    slot_minutes: court.slotMinutes,
+    opening_hours: court.openingHours,
+    booking_horizon_days: court.bookingHorizonDays,
+    max_slots_per_booking: court.maxSlotsPerBooking,
   }
 }
 

@@ -6,6 +6,7 @@
 import { createHash } from 'node:crypto'
 import type { Kysely } from 'kysely'
 import type { Clock } from '../clock.js'
+import { revokeApiKeysNamed } from '../db/repositories/api-keys.js'
 import { findClubBySlug, updateClub } from '../db/repositories/clubs.js'
 import type { Database } from '../db/schema.js'
 import { SCOPES } from '../domain/scopes.js'
@@ -23,6 +24,8 @@ export interface DemoResult {
   readonly clubId: string
   readonly apiKey: string
   readonly keyId: string
+  /** Demo keys of earlier runs, revoked now: one demo key works at a time. */
+  readonly revokedKeys: number
 }
 
 /** A UUID (version 8, RFC 9562) derived from a name: the same name always gives the same id. */
@@ -126,7 +129,17 @@ function weekHours(open: string, close: string) {
     sat: { open, close }, sun: { open, close } }
 }
 
-/** Creates or refreshes the demo club and creates a new key with every scope. */
+const DEMO_KEY_NAME = 'demo'
+
+/** What a run did to the demo keys of earlier runs, for the printed summary ('' when there were none). */
+export function revokedDemoKeysNote(demo: DemoResult): string {
+  if (demo.revokedKeys === 0) return ''
+  return demo.revokedKeys === 1
+    ? 'The demo key printed by the previous run is revoked.'
+    : `The ${String(demo.revokedKeys)} demo keys printed by earlier runs are revoked.`
+}
+
+/** Creates or refreshes the demo club and creates a new key with every scope, revoking the demo keys of earlier runs. */
 export async function loadDemo(
   db: Kysely<Database>,
   clock: Clock,
@@ -136,7 +149,8 @@ export async function loadDemo(
   const club = existing ?? await createClub(db, clock, DEMO_CLUB)
   if (existing !== undefined) await updateClub(db, { ...existing, name: DEMO_CLUB.name, timezone: DEMO_CLUB.timezone })
   await importClubData(db, clock, club.id, demoDocument(clock.now()))
-  const created = await createApiKey(db, clock, { clubId: club.id, name: 'demo', scopes: SCOPES, expiresAt: null })
+  const revokedKeys = await revokeApiKeysNamed(db, club.id, DEMO_KEY_NAME, clock.now())
+  const created = await createApiKey(db, clock, { clubId: club.id, name: DEMO_KEY_NAME, scopes: SCOPES, expiresAt: null })
   options.apiKeys?.invalidate()
-  return { clubSlug: club.slug, clubId: club.id, apiKey: created.key, keyId: created.record.id }
+  return { clubSlug: club.slug, clubId: club.id, apiKey: created.key, keyId: created.record.id, revokedKeys }
 }

@@ -96,6 +96,13 @@ export async function revokeApiKey(db: Kysely<Database>, id: string, now: number
   return result.numUpdatedRows > 0n
 }
 
+/** Revokes a club's keys of one name that are still active; returns how many. */
+export async function revokeApiKeysNamed(db: Kysely<Database>, clubId: string, name: string, now: number): Promise<number> {
+  const result = await db.updateTable('api_keys').set({ revoked_at: isoForDb(now) })
+    .where('club_id', '=', clubId).where('name', '=', name).where('revoked_at', 'is', null).executeTakeFirst()
+  return Number(result.numUpdatedRows)
+}
+
 /** Sets a key's overrides; a field given as null returns to the default. Returns false for an unknown key. */
 export async function setKeyLimits(
   db: Kysely<Database>,
