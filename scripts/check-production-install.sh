@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# Proves the production install of docs/operations.md on a clean clone of this repository's HEAD:
+# `npm ci && npm prune --omit=dev` leaves the built service and only its runtime dependencies; the
+# server starts from the result, the command line of the result creates a club and a key, and the
+# key reads /api/v1/groups (200).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+work=$(mktemp -d "${TMPDIR:-/tmp}/club-platform-production-XXXXXX")
+server=""
+cleanup() {
+  [ -z "$server" ] || kill "$server" 2>/dev/null || true
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+git clone -q . "$work/app"
+cd "$work/app"
+echo "== production install: npm ci && npm prune --omit=dev"
+npm ci --no-audit --no-fund
+npm prune --omit=dev --no-audit --no-fund
+
+echo "== only runtime dependencies are left"
+dev=$(node -e '
+  const pkg = JSON.parse(require("fs").readFileSync("package.json", "utf8"))
+  const left = Object.keys(pkg.devDependencies ?? {}).filter((name) => require("fs").existsSync(`node_modules/${name}`))
+  process.stdout.write(left.join(" "))')
+[ -z "$dev" ] || { echo "dev dependencies left after prune: $dev" >&2; exit 1; }
+for name in $(node -p 'Object.keys(require("./package.json").dependencies).join(" ")'); do
+  [ -d "node_modules/$name" ] || { echo "runtime dependency missing: $name" >&2; exit 1; }
+done
+[ -f dist/server.js ] && [ -f dist/cli/bin.js ] || { echo "dist/ was not built" >&2; exit 1; }
+
+export DATA_DIR="$work/data" DATABASE_URL="" LOG_LEVEL=warn HOST=127.0.0.1
+port=$(node -e 'const s = require("net").createServer().listen(0, "127.0.0.1", () => { console.log(s.address().port); s.close() })')
+echo "== the server starts from the result (port $port)"
+PORT=$port node --max-old-space-size=128 dist/server.js &
+server=$!
+for _ in $(seq 1 100); do
+  curl -fs "http://127.0.0.1:$port/healthz" >/dev/null 2>&1 && break
+  kill -0 "$server" 2>/dev/null || { echo "the server exited" >&2; exit 1; }
+  sleep 0.2
+done
+
+echo "== the command line of the result creates a club and a key"
+node bin/club-platform.js clubs create --slug production-check --name "Production check" --timezone Europe/Berlin >/dev/null
+key=$(node bin/club-platform.js keys create --club production-check --scopes read:groups --name check --json \
+  | node -e 'let t = ""; process.stdin.on("data", (c) => { t += c }).on("end", () => process.stdout.write(JSON.parse(t).key))')
+
+echo "== the key reads /api/v1/groups"
+status=$(curl -s -o "$work/groups.json" -w '%{http_code}' -H "Authorization: Bearer $key" "http://127.0.0.1:$port/api/v1/groups")
+[ "$status" = 200 ] || { echo "GET /api/v1/groups answered $status: $(cat "$work/groups.json")" >&2; exit 1; }
+echo "GET /api/v1/groups: 200 $(cat "$work/groups.json")"
+
+kill -TERM "$server"
+wait "$server" || { echo "the server did not stop cleanly" >&2; exit 1; }
+server=""
+echo "== production install: ok"
