@@ -27,6 +27,8 @@ export interface AppContext {
   readonly config: Config
   readonly db: Kysely<Database>
   readonly dialect: DialectName
+  /** The database driver in use (`better-sqlite3 12.11.1`, `pg`), for the start-up log line. */
+  readonly databaseDriver: string
   readonly clock: Clock
   readonly apiKeys: ApiKeyAuthenticator
   /** Delivers the outbox; the server starts it, the command line does not. */
@@ -87,6 +89,7 @@ export async function createContext(config: Config, options: ContextOptions = {}
     config,
     db: database.db,
     dialect: database.dialect,
+    databaseDriver: database.driver,
     clock,
     apiKeys,
     mail,

@@ -40,23 +40,36 @@ function isStartupFailure(message: unknown): message is StartupFailureMessage {
     && (message as { type?: unknown }).type === 'club-platform:startup-failure'
 }
 
-/** Several processes need shared state: PostgreSQL for data and Redis for the rate-limit budgets. */
 const MiB = 1024 * 1024
 
 /**
- * The response cache lives in the V8 heap, next to some 100 MiB the service needs anyway. A heap
- * bound (`node --max-old-space-size`, as `npm start` sets) that leaves less than twice the cache
- * would end in an out-of-memory crash under load, so it is refused at start.
+ * The response cache lives in V8's old generation, next to some 64 MiB the service needs there
+ * anyway. A bound (`node --max-old-space-size`, as `npm start` sets) that leaves less than twice
+ * the cache would end in an out-of-memory crash under load, so it is refused at start.
  */
 function checkHeap(config: Config): void {
-  const limit = Math.floor(getHeapStatistics().heap_size_limit / MiB)
+  const limit = oldGenerationLimitMiB()
   const cache = config.responseCacheBytes / MiB
-  if (limit < 96 + 2 * cache) {
-    throw new ConfigError('RESPONSE_CACHE_MB', `at most ${String(Math.max(0, Math.floor((limit - 96) / 2)))} with this process's heap `
-      + `limit of ${String(limit)} MiB (raise node's --max-old-space-size to at least 96 + 2 × the cache)`, String(cache))
+  if (limit < 64 + 2 * cache) {
+    throw new ConfigError('RESPONSE_CACHE_MB', `at most ${String(Math.max(0, Math.floor((limit - 64) / 2)))} with this process's `
+      + `old-generation limit of ${String(limit)} MiB (raise node's --max-old-space-size to at least 64 + 2 × the cache)`, String(cache))
   }
 }
 
+/**
+ * The bound of V8's old generation, where the cache lives: --max-old-space-size when given (on the
+ * command line or in NODE_OPTIONS; the command line wins), else the whole heap limit. The heap
+ * limit alone will not do: it adds the young generation, which Node.js 20, 24 and 26 size
+ * differently (48, 192 and 96 MiB next to an old generation of 128 MiB).
+ */
+function oldGenerationLimitMiB(): number {
+  const flags = [...(process.env.NODE_OPTIONS ?? '').split(/\s+/), ...process.execArgv]
+  const last = flags.map((flag) => /^--max[-_]old[-_]space[-_]size=(\d+)$/.exec(flag)?.[1])
+    .filter((value) => value !== undefined).at(-1)
+  return last === undefined ? Math.floor(getHeapStatistics().heap_size_limit / MiB) : Number(last)
+}
+
+/** Several processes need shared state: PostgreSQL for data and Redis for the rate-limit budgets. */
 function refuseEmbeddedDefaults(config: Config): void {
   const missing = [
     config.database.kind === 'sqlite' ? 'DATABASE_URL (PostgreSQL; SQLite serves one process)' : undefined,
@@ -132,7 +145,8 @@ async function serve(config: Config, withDemo: boolean): Promise<void> {
     })
     context.mail.reportTo(app.log)
     context.mail.start()
-    app.log.info({ mail: context.mail.transportDescription, limiter: context.limiter.kind }, 'serving')
+    app.log.info({ database: context.databaseDriver, mail: context.mail.transportDescription, limiter: context.limiter.kind },
+      'serving')
     if (demo !== undefined) printDemo(demo, address.replace('://[::1]', '://localhost').replace('://127.0.0.1', '://localhost'))
   } catch (error) {
     await shutdown(app, context, config)

@@ -214,6 +214,8 @@ describeEachDatabase('read API', (dialect) => {
     it('records last_used_at without a write per request', async () => {
       const h = harness.current
       const fresh = await h.createKey(clubId)
+      // Writes still pending from earlier tests would land in the record below.
+      await h.context.apiKeys.flush()
       h.queries.length = 0
       await get('/api/v1/groups', fresh.key)
       await h.context.apiKeys.flush()

@@ -11,6 +11,7 @@ import path from 'node:path'
 import { promisify } from 'node:util'
 import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
+import { loadSqliteDriver } from '../src/db/dialect.js'
 import { freePort } from '../src/tools/free-port.js'
 import { createTestDatabase, describeEachDatabase, describePostgres } from './helpers/databases.js'
 import { useHarness } from './helpers/harness.js'
@@ -165,5 +166,13 @@ describeEachDatabase('a database migrated by a newer version', (dialect) => {
     } finally {
       await sql`delete from kysely_migration where name = '9999-from-the-future'`.execute(db)
     }
+  })
+})
+
+describe('the SQLite driver', () => {
+  it('is better-sqlite3 13 (Node-API, prebuilt) on Node.js 22 and later, and 12 on Node.js 20', () => {
+    const major = Number(process.versions.node.split('.')[0])
+    const { description } = loadSqliteDriver()
+    expect(description).toMatch(major >= 22 ? /^better-sqlite3-napi 13\./ : /^better-sqlite3 12\./)
   })
 })

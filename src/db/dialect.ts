@@ -4,8 +4,9 @@
  * "the database is unavailable" rather than "the query is wrong".
  */
 import fs from 'node:fs'
+import { createRequire } from 'node:module'
 import path from 'node:path'
-import BetterSqlite3 from 'better-sqlite3'
+import type BetterSqlite3 from 'better-sqlite3'
 import {
   Kysely,
   OperationNodeTransformer,
@@ -41,6 +42,8 @@ export interface PoolStats {
 export interface DatabaseHandle {
   readonly db: Kysely<Database>
   readonly dialect: DialectName
+  /** The driver in use, for the start-up log line: `better-sqlite3-napi 13.2.0`, `pg`. */
+  readonly driver: string
   /** Which data changed since a cached answer was read (src/db/changes.ts). */
   readonly changes: ChangeFeed
   /** Connection pool use (PostgreSQL); SQLite has one connection and no pool. */
@@ -50,6 +53,39 @@ export interface DatabaseHandle {
   close(): Promise<void>
 }
 
+export interface SqliteDriver {
+  readonly Database: typeof BetterSqlite3
+  /** The package loaded and its version, e.g. `better-sqlite3-napi 13.2.0`. */
+  readonly description: string
+}
+
+let sqliteDriver: SqliteDriver | undefined
+
+/**
+ * better-sqlite3, in the version that runs safely on this Node.js. Version 12 (compiled at install)
+ * runs on Node.js 20, but compiled against Node.js 24.19 or later it aborts the process when V8
+ * collects a statement outside a JavaScript context (`RemoveEnvironmentCleanupHook … (env) !=
+ * nullptr`, nodejs/node#65446). Version 13 uses Node-API with prebuilt binaries and has no such
+ * hook, but needs Node.js 22. package.json installs 13 as the optional dependency
+ * `better-sqlite3-napi`, which npm skips where its engines do not match (Node.js 20).
+ */
+export function loadSqliteDriver(): SqliteDriver {
+  if (sqliteDriver !== undefined) return sqliteDriver
+  const require = createRequire(import.meta.url)
+  const name = Number(process.versions.node.split('.')[0]) >= 22 ? 'better-sqlite3-napi' : 'better-sqlite3'
+  let Database: typeof BetterSqlite3
+  try {
+    Database = require(name) as typeof BetterSqlite3
+  } catch (error) {
+    if ((error as { code?: unknown }).code !== 'MODULE_NOT_FOUND' || name !== 'better-sqlite3-napi') throw error
+    throw new Error(`Node.js ${process.versions.node} needs better-sqlite3 13, installed as the optional dependency `
+      + 'better-sqlite3-napi, which is missing: install again without --omit=optional', { cause: error })
+  }
+  const { version } = require(`${name}/package.json`) as { version: string }
+  sqliteDriver = { Database, description: `${name} ${version}` }
+  return sqliteDriver
+}
+
 const PG_OID_DATE = 1082
 const PG_OID_INT8 = 20
 
@@ -57,7 +93,8 @@ export function openDatabase(settings: DatabaseSettings, options: OpenDatabaseOp
   const log = options.onQuery
   if (settings.kind === 'sqlite') {
     if (settings.file !== ':memory:') fs.mkdirSync(path.dirname(settings.file), { recursive: true })
-    const database = new BetterSqlite3(settings.file)
+    const driver = loadSqliteDriver()
+    const database = new driver.Database(settings.file)
     database.pragma('journal_mode = WAL')
     database.pragma('synchronous = NORMAL')
     database.pragma('foreign_keys = ON')
@@ -72,6 +109,7 @@ export function openDatabase(settings: DatabaseSettings, options: OpenDatabaseOp
     return {
       db,
       dialect: 'sqlite',
+      driver: driver.description,
       changes,
       poolStats: () => undefined,
       backup: async (file) => {
@@ -106,6 +144,7 @@ export function openDatabase(settings: DatabaseSettings, options: OpenDatabaseOp
   return {
     db,
     dialect: 'postgres',
+    driver: 'pg',
     changes,
     poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     close: async () => {
