@@ -25,11 +25,11 @@ import { newsRoutes } from './routes/news.js'
 import { problemsRoutes } from './routes/problems.js'
 import { PUBLIC_PREFIX, publicCourtsRoutes } from './routes/public-courts.js'
 import { ListMeta } from './schemas/common.js'
-import { CompetitionResult } from './schemas/competition-result.js'
-import { BookingRequest, CourtBookingSlot } from './schemas/court.js'
-import { Event } from './schemas/event.js'
-import { Group } from './schemas/group.js'
-import { News } from './schemas/news.js'
+import { CompetitionResult, CompetitionResultList } from './schemas/competition-result.js'
+import { BookingCreated, BookingRequest, CourtAvailability, CourtBookingSlot } from './schemas/court.js'
+import { Event, EventList } from './schemas/event.js'
+import { Group, GroupList } from './schemas/group.js'
+import { News, NewsList } from './schemas/news.js'
 import { Problem } from './schemas/problem.js'
 
 export interface AppOptions {
@@ -116,7 +116,9 @@ export async function buildApp(context: AppContext, options: AppOptions = {}): P
   registerStrictQuery(app)
   const routeMethods = collectRouteMethods(app, (url) => url.startsWith(API_PREFIX))
 
-  for (const schema of [Problem, ListMeta, Group, Event, News, CompetitionResult, CourtBookingSlot, BookingRequest]) {
+  // Every request and response body is a named schema, once under components.schemas.
+  for (const schema of [Problem, ListMeta, Group, GroupList, Event, EventList, News, NewsList,
+    CompetitionResult, CompetitionResultList, CourtBookingSlot, CourtAvailability, BookingRequest, BookingCreated]) {
     app.addSchema(schema)
   }
   await registerOpenApi(app)

@@ -7,9 +7,9 @@
 import { fileURLToPath } from 'node:url'
 import { Type } from '@sinclair/typebox'
 import type { FastifyInstance } from 'fastify'
-import { CONDITIONAL_HEADERS, IF_NONE_MATCH } from './conditional.js'
+import { conditionalHeaders, IF_NONE_MATCH } from './conditional.js'
 import { DOCS_PATH, OPENAPI_PATH } from './openapi.js'
-import { problemResponse, REQUEST_ID_HEADER } from './responses.js'
+import { header, problemResponse, REQUEST_ID_HEADER } from './responses.js'
 import { loadStaticPage, serveStaticPage } from './static-page.js'
 
 /** dist/api-docs/index.html, from src/ (tests) as from dist/ (the server): both sit beside dist/. */
@@ -53,10 +53,10 @@ export async function registerApiReference(app: FastifyInstance, options: Refere
   if (page === undefined) app.log.warn({ file }, 'the API reference page is not built; /api/v1/docs answers 404 until `npm run build`')
   const pageHeaders = {
     ...REQUEST_ID_HEADER,
-    ...CONDITIONAL_HEADERS,
-    'vary': Type.String({ description: 'Always `Accept-Encoding`.' }),
-    'content-security-policy': Type.String({ description: 'Only the page\'s own inline scripts run; nothing is loaded '
-      + 'from another origin.' }),
+    ...conditionalHeaders(CACHE_CONTROL),
+    'vary': header(Type.String({ description: 'Always `Accept-Encoding`.', examples: ['Accept-Encoding'] }), { required: true }),
+    'content-security-policy': header(Type.String({ description: 'Only the page\'s own inline scripts run; nothing is loaded '
+      + 'from another origin.' }), { required: true }),
   }
   app.get(DOCS_PATH, {
     config: { access: { public: true } },
@@ -71,11 +71,15 @@ export async function registerApiReference(app: FastifyInstance, options: Refere
       response: {
         200: {
           description: 'The reference page.',
-          headers: pageHeaders,
+          headers: {
+            ...pageHeaders,
+            'content-encoding': header(Type.String({ enum: ['br', 'gzip'], description: 'Present when the page is sent compressed.' })),
+          },
           content: { 'text/html': { schema: Type.String() } },
         },
         304: { description: 'The copy named in If-None-Match is current.', type: 'null', headers: pageHeaders },
-        404: problemResponse('The page has not been built on this installation (`npm run build` builds it).'),
+        404: problemResponse('The page has not been built on this installation (`npm run build` builds it).', {},
+          [{ kind: 'not-found', instance: DOCS_PATH, detail: NOT_BUILT }]),
       },
     },
   }, serveStaticPage(page, {

@@ -6,9 +6,10 @@
 import swagger from '@fastify/swagger'
 import { Type } from '@sinclair/typebox'
 import type { FastifyInstance } from 'fastify'
+import type { Scope } from '../domain/scopes.js'
 import { SCOPES } from '../domain/scopes.js'
 import { API_PREFIX, PROBLEM_KINDS, PROBLEM_TYPES, problemTypeUri } from './problem-types.js'
-import { REQUEST_ID_HEADER } from './responses.js'
+import { REQUEST_ID_HEADER, REQUIRED_HEADER } from './responses.js'
 
 export const API_VERSION = '1.2.0'
 export const OPENAPI_PATH = `${API_PREFIX}/openapi.json`
@@ -33,6 +34,43 @@ reference, identical on every deployment; resolved against the API's origin it i
 ${problemCatalogue}
 `
 
+/** What each scope lets a key read. */
+const SCOPE_READS: Readonly<Record<Scope, string>> = {
+  'read:groups': 'the active training groups (`GET /api/v1/groups`)',
+  'read:events': 'the events released for public booking and assigned to no group (`GET /api/v1/events`)',
+  'read:news': 'the published news (`GET /api/v1/news`)',
+  'read:competition_results': 'the competition results, with member and group ids but no names (`GET /api/v1/competition-results`)',
+}
+
+const BEARER_DESCRIPTION = `An API key created by a club administrator, sent as \`Authorization: Bearer <key>\`. Keys start with
+\`cpk_\` and belong on a server, never in browser code. A key reads the data of the club that issued it, and only what
+its scopes allow; each endpoint requires one scope:
+
+${SCOPES.map((scope) => `- \`${scope}\`: ${SCOPE_READS[scope]}`).join('\n')}
+
+No scope reveals members' names or e-mail addresses. A missing or invalid key is \`401 invalid-api-key\`; a valid key
+without the endpoint's scope is \`403 insufficient-scope\`.`
+
+interface HeaderObject { schema?: Record<string, unknown>, required?: boolean }
+interface ResponseObject { headers?: Record<string, HeaderObject> }
+interface OpenApiObject { paths?: Record<string, Record<string, { responses?: Record<string, ResponseObject> }>> }
+
+/** @fastify/swagger copies a response header's schema as it is: the `required` marker becomes the header's own field. */
+function liftRequiredHeaders<T>(document: T): T {
+  for (const item of Object.values((document as OpenApiObject).paths ?? {})) {
+    for (const operation of Object.values(item)) {
+      for (const response of Object.values(operation.responses ?? {})) {
+        for (const header of Object.values(response.headers ?? {})) {
+          if (header.schema?.[REQUIRED_HEADER] !== true) continue
+          header.schema = Object.fromEntries(Object.entries(header.schema).filter(([keyword]) => keyword !== REQUIRED_HEADER))
+          header.required = true
+        }
+      }
+    }
+  }
+  return document
+}
+
 export async function registerOpenApi(app: FastifyInstance): Promise<void> {
   await app.register(swagger, {
     openapi: {
@@ -41,21 +79,21 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
         license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' } },
       servers: [{ url: '/', description: 'This server' }],
       tags: [
-        { name: 'Club data', description: 'Read access to the data of the club that issued the API key.' },
-        { name: 'Meta', description: 'The API description, its reference page and the problem types.' },
+        { name: 'Club data', description: 'Read access to the data of the club that issued the API key: one scope per '
+          + 'endpoint, pages of 1–100 records (`limit`, default 50) from `offset` 0–10000. Each key has a token bucket '
+          + '(60 requests at once, refilled at one per second) and a daily quota (10,000 authorised requests per UTC day); '
+          + 'their 200, 304, 400 and 429 answers carry the `X-RateLimit-*` headers.' },
+        { name: 'Courts (public)', description: 'Court availability and booking for a club\'s own website: no key, CORS for '
+          + 'any origin, a token bucket per client IP. Bookings are idempotent with an `Idempotency-Key`.' },
+        { name: 'Meta', description: 'This API description, its reference page and the problem types.' },
       ],
       components: {
         securitySchemes: {
-          [SECURITY_SCHEME]: {
-            type: 'http',
-            scheme: 'bearer',
-            description: 'An API key created by a club administrator, sent as `Authorization: Bearer <key>`. '
-              + `Keys start with \`cpk_\`. Each key carries scopes: ${SCOPES.map((scope) => `\`${scope}\``).join(', ')}; `
-              + 'each endpoint lists the scope it requires.',
-          },
+          [SECURITY_SCHEME]: { type: 'http', scheme: 'bearer', description: BEARER_DESCRIPTION },
         },
       },
     },
+    transformObject: (document) => ('openapiObject' in document ? liftRequiredHeaders(document.openapiObject) : document.swaggerObject),
     refResolver: {
       // Shared schemas appear in components.schemas under their $id (Group, Problem, …).
       buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`),
