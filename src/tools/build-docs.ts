@@ -33,7 +33,7 @@ const require = createRequire(import.meta.url)
 /**
  * Redoc's options. hideHostname: the server's address is the page's own (the document's server
  * is `/`), and a host written at build time would differ from the browser's. The theme keeps
- * Redoc's layout with the system's fonts (nothing is fetched) and colours that read on white.
+ * Redoc's layout and colours with the system's fonts (nothing is fetched).
  */
 const REDOC_OPTIONS = {
   hideHostname: true,
@@ -119,7 +119,7 @@ async function renderReferencePage(document: unknown): Promise<{ html: string, s
 ${styles}
 </head>
 <body>
-<div id="redoc">${body}</div>
+<main id="redoc">${body}</main>
 ${scripts.map((script) => `<script>${script}</script>`).join('\n')}
 </body>
 </html>
