@@ -10,7 +10,9 @@ import type { FastifyInstance, FastifyServerOptions } from 'fastify'
 import type { AppContext } from './context.js'
 import { registerAccessControl } from './http/access.js'
 import { collectRouteMethods, registerMethodNotAllowed } from './http/method-not-allowed.js'
-import { DOCS_PATH, registerOpenApi } from './http/openapi.js'
+import { registerApiReference } from './http/api-reference.js'
+import type { ReferencePageOptions } from './http/api-reference.js'
+import { registerOpenApi } from './http/openapi.js'
 import { createMetrics, opsRoutes } from './http/ops.js'
 import { API_PREFIX } from './http/problem-types.js'
 import { frameworkErrorHandler, registerProblemHandlers, requestPath } from './http/problems.js'
@@ -23,16 +25,18 @@ import { newsRoutes } from './routes/news.js'
 import { problemsRoutes } from './routes/problems.js'
 import { PUBLIC_PREFIX, publicCourtsRoutes } from './routes/public-courts.js'
 import { ListMeta } from './schemas/common.js'
-import { CompetitionResult } from './schemas/competition-result.js'
-import { BookingRequest, CourtBookingSlot } from './schemas/court.js'
-import { Event } from './schemas/event.js'
-import { Group } from './schemas/group.js'
-import { News } from './schemas/news.js'
+import { CompetitionResult, CompetitionResultList } from './schemas/competition-result.js'
+import { BookingCreated, BookingRequest, CourtAvailability, CourtBookingSlot } from './schemas/court.js'
+import { Event, EventList } from './schemas/event.js'
+import { Group, GroupList } from './schemas/group.js'
+import { News, NewsList } from './schemas/news.js'
 import { Problem } from './schemas/problem.js'
 
 export interface AppOptions {
   /** false (tests) or pino options; defaults to JSON logs at the configured level. */
   readonly logger?: FastifyServerOptions['logger']
+  /** The prebuilt reference page (tests point it elsewhere). */
+  readonly referencePage?: ReferencePageOptions
 }
 
 /** The levels at which the line of each request is written. */
@@ -106,17 +110,19 @@ export async function buildApp(context: AppContext, options: AppOptions = {}): P
   registerAccessControl(app, context.apiKeys, {
     limiter: context.limiter,
     defaultLimits: context.config.rateLimit,
-    isPublicInfrastructure: (route) => route.url.startsWith(DOCS_PATH)
-      // @fastify/cors answers preflights of the public endpoints through one OPTIONS wildcard route.
-      || (route.url === `${PUBLIC_PREFIX}*` && [route.method].flat().every((method) => method === 'OPTIONS')),
+    // @fastify/cors answers preflights of the public endpoints through one OPTIONS wildcard route.
+    isPublicInfrastructure: (route) => route.url === `${PUBLIC_PREFIX}*` && [route.method].flat().every((method) => method === 'OPTIONS'),
   })
   registerStrictQuery(app)
-  const routeMethods = collectRouteMethods(app, (url) => url.startsWith(API_PREFIX) && !url.startsWith(DOCS_PATH))
+  const routeMethods = collectRouteMethods(app, (url) => url.startsWith(API_PREFIX))
 
-  for (const schema of [Problem, ListMeta, Group, Event, News, CompetitionResult, CourtBookingSlot, BookingRequest]) {
+  // Every request and response body is a named schema, once under components.schemas.
+  for (const schema of [Problem, ListMeta, Group, GroupList, Event, EventList, News, NewsList,
+    CompetitionResult, CompetitionResultList, CourtBookingSlot, CourtAvailability, BookingRequest, BookingCreated]) {
     app.addSchema(schema)
   }
   await registerOpenApi(app)
+  await registerApiReference(app, options.referencePage)
 
   groupsRoutes(app, context)
   eventsRoutes(app, context)

@@ -33,8 +33,9 @@ async function redisReachable(url: string): Promise<string | undefined> {
 export const DEFAULT_POSTGRES_URL = 'postgres://postgres@127.0.0.1:5432/test'
 
 export default async function setup(project: TestProject): Promise<void> {
-  // Tests that run the real command line or server processes use the compiled code; build it once here.
-  execFileSync('npx', ['tsc', '-p', 'tsconfig.build.json'], { stdio: 'inherit' })
+  // Tests that run the real command line or server processes use the compiled code, and /api/v1/docs
+  // serves the page the build renders: build both once here, as `npm run build` does.
+  execFileSync('npm', ['run', '--silent', 'build'], { stdio: 'inherit' })
 
   const url = process.env.TEST_POSTGRES_URL ?? DEFAULT_POSTGRES_URL
   const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 3_000 })

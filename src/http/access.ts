@@ -28,8 +28,8 @@ declare module 'fastify' {
 }
 
 /**
- * Routes added by third-party plugins that cannot declare access themselves (the reference page's
- * assets, the CORS preflight of the public endpoints). Each must be public by nature.
+ * Routes added by third-party plugins that cannot declare access themselves (the CORS preflight of
+ * the public endpoints). Each must be public by nature.
  */
 export interface AccessOptions {
   readonly isPublicInfrastructure: (route: { method: string | string[], url: string }) => boolean

@@ -7,6 +7,7 @@
 import { createHash } from 'node:crypto'
 import type { FastifyReply, onSendHookHandler } from 'fastify'
 import { Type } from '@sinclair/typebox'
+import { header } from './responses.js'
 
 export function etagOf(payload: string | Buffer): string {
   return `"${createHash('sha256').update(payload).digest('base64url').slice(0, 27)}"`
@@ -43,11 +44,17 @@ export function sendJson(reply: FastifyReply, answer: { readonly body: string, r
   return reply.header('etag', answer.etag).header('content-type', 'application/json; charset=utf-8').send(answer.body)
 }
 
-export const CONDITIONAL_HEADERS = {
-  'etag': Type.String({ description: 'Strong validator of this representation; send it back in If-None-Match.' }),
-  'cache-control': Type.String({ description: 'How the response may be cached.' }),
+/** Sent on every 200 and 304 of a conditional GET; `cacheControl` is the value the route sends. */
+export function conditionalHeaders(cacheControl: string) {
+  return {
+    'etag': header(Type.String({ description: 'Strong validator of this representation; send it back in If-None-Match.',
+      examples: ['"LXEWQrcmsEQBYnyp-6wy9chTD7G"'] }), { required: true }),
+    'cache-control': header(Type.String({ description: `How the response may be cached: always \`${cacheControl}\`.`,
+      examples: [cacheControl] }), { required: true }),
+  }
 }
 
 export const IF_NONE_MATCH = Type.Object({
-  'if-none-match': Type.Optional(Type.String({ description: 'ETag(s) of a copy the client holds: 304 when still current.' })),
+  'if-none-match': Type.Optional(Type.String({ description: 'ETag(s) of a copy the client holds: 304 when still current.',
+    examples: ['"LXEWQrcmsEQBYnyp-6wy9chTD7G"'] })),
 })

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify'
 import type { AppContext } from '../context.js'
 import { listCompetitionResults } from '../db/repositories/listings.js'
-import { CompetitionResult } from '../schemas/competition-result.js'
+import { CompetitionResult, CompetitionResultList } from '../schemas/competition-result.js'
 import { registerListEndpoint } from './list-route.js'
 
 export function competitionResultsRoutes(app: FastifyInstance, context: AppContext): void {
@@ -13,6 +13,7 @@ export function competitionResultsRoutes(app: FastifyInstance, context: AppConte
       + 'time they were recorded (newest first), then by id.',
     scope: 'read:competition_results',
     item: CompetitionResult,
+    envelope: CompetitionResultList,
     area: 'competition_results',
     list: (db, clubId, page, _now, knownTotal) => listCompetitionResults(db, clubId, page, knownTotal),
   })

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify'
 import type { AppContext } from '../context.js'
 import { listEvents } from '../db/repositories/listings.js'
-import { Event } from '../schemas/event.js'
+import { Event, EventList } from '../schemas/event.js'
 import { registerListEndpoint } from './list-route.js'
 
 export function eventsRoutes(app: FastifyInstance, context: AppContext): void {
@@ -12,6 +12,7 @@ export function eventsRoutes(app: FastifyInstance, context: AppContext): void {
     description: 'The club\'s events released for public booking and not assigned to any group, ordered by start, then id.',
     scope: 'read:events',
     item: Event,
+    envelope: EventList,
     area: 'events',
     list: (db, clubId, page, _now, knownTotal) => listEvents(db, clubId, page, knownTotal),
   })

@@ -7,6 +7,7 @@
  * unchanged (src/db/changes.ts); a miss reads the page (and the count, unless the count for that
  * version is known), serialises it with the route's compiled schema and files it.
  */
+import { Type } from '@sinclair/typebox'
 import type { TSchema, Static } from '@sinclair/typebox'
 import type { FastifyInstance } from 'fastify'
 import type { Kysely } from 'kysely'
@@ -18,10 +19,14 @@ import { principalOf } from '../http/access.js'
 import { SECURITY_SCHEME } from '../http/openapi.js'
 import { API_PREFIX } from '../http/problem-types.js'
 import { answerCached } from '../http/cached-read.js'
-import { CONDITIONAL_HEADERS, conditionalGet, IF_NONE_MATCH } from '../http/conditional.js'
-import { jsonResponse, problemResponse, RATE_LIMIT_HEADERS, REQUEST_ID_HEADER, RETRY_AFTER_HEADER, WWW_AUTHENTICATE_HEADER }
-  from '../http/responses.js'
-import { LIST_LIMIT, LIST_OFFSET, ListEnvelope, ListQuery } from '../schemas/common.js'
+import { conditionalGet, conditionalHeaders, IF_NONE_MATCH } from '../http/conditional.js'
+import {
+  header, jsonResponse, problemResponse, RATE_LIMIT_HEADERS, REQUEST_ID_HEADER, RETRY_AFTER_HEADER, WWW_AUTHENTICATE_HEADER,
+} from '../http/responses.js'
+import { LIST_LIMIT, LIST_OFFSET, ListQuery, Reference } from '../schemas/common.js'
+
+const VARY_HEADER = header(Type.String({ description: 'Always `Authorization`: the answer depends on the key.',
+  examples: ['Authorization'] }), { required: true })
 
 export interface ListEndpoint<Item extends TSchema> {
   readonly path: string
@@ -30,6 +35,8 @@ export interface ListEndpoint<Item extends TSchema> {
   readonly description: string
   readonly scope: Scope
   readonly item: Item
+  /** The item's list envelope (`GroupList`), registered with app.addSchema. */
+  readonly envelope: TSchema
   /** The change-tracking area of the listed table (migration 0004). */
   readonly area: string
   readonly list: ListQueryFunction<Static<Item>>
@@ -42,6 +49,9 @@ export type ListQueryFunction<Row>
 
 interface KnownTotal { readonly version: number, readonly validUntil: number, readonly total: number }
 
+/** Private: one club's data must never sit in a shared cache. no-cache: revalidate (cheaply, 304) every time. */
+const CACHE_CONTROL = 'private, no-cache'
+
 /** Counts are a few bytes each; past this many the map starts again. */
 const MAX_KNOWN_TOTALS = 100_000
 
@@ -51,32 +61,43 @@ export function registerListEndpoint<Item extends TSchema>(
   endpoint: ListEndpoint<Item>,
 ): void {
   const totals = new Map<string, KnownTotal>()
-  const envelope = ListEnvelope(endpoint.item, `A page of ${endpoint.summary.toLowerCase()}.`)
-  app.get(`${API_PREFIX}${endpoint.path}`, {
+  const path = `${API_PREFIX}${endpoint.path}`
+  const conditional = conditionalHeaders(CACHE_CONTROL)
+  app.get(path, {
     config: { access: { scope: endpoint.scope } },
-    // Private: one club's data must never sit in a shared cache. no-cache: revalidate (cheaply, 304) every time.
-    onSend: conditionalGet('private, no-cache', 'Authorization'),
+    onSend: conditionalGet(CACHE_CONTROL, 'Authorization'),
     schema: {
       operationId: endpoint.operationId,
       summary: endpoint.summary,
-      description: `${endpoint.description}\n\nRequires the scope \`${endpoint.scope}\`.`,
+      description: `${endpoint.description}\n\nRequires an API key with the scope \`${endpoint.scope}\`. Pages with \`limit\` `
+        + `(${String(LIST_LIMIT.min)}–${String(LIST_LIMIT.max)}, default ${String(LIST_LIMIT.default)}) and \`offset\` `
+        + `(${String(LIST_OFFSET.min)}–${String(LIST_OFFSET.max)}); \`meta.total\` counts every match. Each call costs a token of the `
+        + 'key\'s bucket and one of its daily quota; the `X-RateLimit-*` headers show what is left.',
       tags: ['Club data'],
       security: [{ [SECURITY_SCHEME]: [endpoint.scope] }],
       querystring: ListQuery,
       headers: IF_NONE_MATCH,
       response: {
-        200: jsonResponse('The page and the number of matching records.', envelope, { ...RATE_LIMIT_HEADERS, ...CONDITIONAL_HEADERS }),
+        200: jsonResponse('The page and the number of matching records.', Reference(endpoint.envelope),
+          { ...RATE_LIMIT_HEADERS, ...conditional, vary: VARY_HEADER }),
         304: { description: 'The copy named in If-None-Match is current. Counts as a call.', type: 'null',
-          headers: { ...REQUEST_ID_HEADER, ...RATE_LIMIT_HEADERS, ...CONDITIONAL_HEADERS } },
+          headers: { ...REQUEST_ID_HEADER, ...RATE_LIMIT_HEADERS, ...conditional, vary: VARY_HEADER } },
         400: problemResponse('A query parameter is unknown, repeated, not a base-10 integer or out of range. Counts as a call.',
-          RATE_LIMIT_HEADERS),
-        401: problemResponse('The API key is missing, malformed, unknown, expired or revoked.', WWW_AUTHENTICATE_HEADER),
-        403: problemResponse(`The API key lacks the scope \`${endpoint.scope}\`.`, WWW_AUTHENTICATE_HEADER),
+          RATE_LIMIT_HEADERS, [{ kind: 'validation-error', instance: path, detail: 'Query parameter "limit" must be <= 100.',
+            invalidParams: [{ name: 'limit', reason: 'must be <= 100' }] }]),
+        401: problemResponse('The API key is missing, malformed, unknown, expired or revoked.', WWW_AUTHENTICATE_HEADER,
+          [{ kind: 'invalid-api-key', instance: path, detail: 'The API key is not valid.' }]),
+        403: problemResponse(`The API key lacks the scope \`${endpoint.scope}\`.`, WWW_AUTHENTICATE_HEADER,
+          [{ kind: 'insufficient-scope', instance: path, detail: `The API key lacks the scope "${endpoint.scope}" that this endpoint requires.` }]),
         429: problemResponse('The key\'s token bucket is empty (`rate-limited`) or its daily quota is used (`daily-quota-exhausted`). '
-          + 'Costs nothing.', { ...RATE_LIMIT_HEADERS, ...RETRY_AFTER_HEADER }),
-        500: problemResponse('The service failed unexpectedly.'),
+          + 'Costs nothing.', { ...RATE_LIMIT_HEADERS, ...RETRY_AFTER_HEADER }, [
+          { kind: 'rate-limited', instance: path, detail: 'This API key sent requests faster than its limit allows; retry after the time in Retry-After.' },
+          { kind: 'daily-quota-exhausted', instance: path, detail: 'This API key has used its requests for today (UTC); the quota renews at 00:00 UTC.' },
+        ]),
+        500: problemResponse('The service failed unexpectedly.', {},
+          [{ kind: 'internal-error', instance: path, detail: 'The service failed to answer this request.' }]),
         503: problemResponse('The service or its rate limiter is temporarily unavailable; not charged to the daily quota.',
-          RETRY_AFTER_HEADER),
+          RETRY_AFTER_HEADER, [{ kind: 'service-unavailable', instance: path, detail: 'The database is temporarily unavailable.' }]),
       },
     },
     handler: (request, reply) => {

@@ -14,14 +14,39 @@ import { localDateOf } from '../domain/zoned-time.js'
 import { API_PREFIX, PROBLEM_TYPES } from '../http/problem-types.js'
 import { ProblemError, sendProblem, toProblemError } from '../http/problems.js'
 import { answerCached } from '../http/cached-read.js'
-import { CONDITIONAL_HEADERS, conditionalGet, IF_NONE_MATCH } from '../http/conditional.js'
-import { jsonResponse, problemResponse, REQUEST_ID_HEADER, RETRY_AFTER_HEADER } from '../http/responses.js'
+import { conditionalGet, conditionalHeaders, IF_NONE_MATCH } from '../http/conditional.js'
+import { header, jsonResponse, problemResponse, REQUEST_ID_HEADER, RETRY_AFTER_HEADER } from '../http/responses.js'
 import { Reference } from '../schemas/common.js'
-import { BookingCreated, BookingRequest, ClubSlugParams, CourtsQuery, CourtsResponse } from '../schemas/court.js'
+import { BookingCreated, BookingRequest, ClubSlugParams, CourtAvailability, CourtsQuery } from '../schemas/court.js'
 import { bookCourt, courtDay } from '../services/bookings.js'
 
 export const PUBLIC_PREFIX = `${API_PREFIX}/public`
 const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/
+
+/** Availability changes with every booking: browsers may reuse it briefly, then revalidate. */
+const COURTS_CACHE_CONTROL = 'public, max-age=10'
+
+const CORS = {
+  origin: '*',
+  exposedHeaders: ['Retry-After', 'X-Request-Id', 'Idempotent-Replayed', 'ETag'],
+} as const
+
+/**
+ * Written by @fastify/cors on every answer of the public endpoints, whether or not the request has
+ * an Origin; only requests refused before routing (a malformed URL) go without. Not `required`.
+ */
+const CORS_HEADERS = {
+  'access-control-allow-origin': header(Type.String({ description: 'Always `*`: a page on any origin may read the answer '
+    + '(credentials are never involved). Sent on this endpoint\'s answers; a browser needs it on cross-origin requests.',
+  examples: [CORS.origin] })),
+  'access-control-expose-headers': header(Type.String({ description: 'The headers a cross-origin page may read, sent with '
+    + 'Access-Control-Allow-Origin.', examples: [CORS.exposedHeaders.join(', ')] })),
+}
+
+const COURTS_PATH = `${PUBLIC_PREFIX}/tc-riverside/courts`
+const BOOK_PATH = `${COURTS_PATH}/book`
+/** A mistyped slug, for the examples of club-not-found. */
+const UNKNOWN_SLUG = 'tc-rivreside'
 
 /** Clubs by slug, valid while no club has changed (the `clubs` scope); unknown slugs are not remembered. */
 const MAX_KNOWN_CLUBS = 10_000
@@ -59,10 +84,10 @@ export async function publicCourtsRoutes(app: FastifyInstance, context: AppConte
   const clubOf = clubLookup(context)
   await app.register(async (scope) => {
     await scope.register(cors, {
-      origin: '*',
+      origin: CORS.origin,
       methods: ['GET', 'POST'],
       allowedHeaders: ['Content-Type', 'Idempotency-Key', 'If-None-Match'],
-      exposedHeaders: ['Retry-After', 'X-Request-Id', 'Idempotent-Replayed', 'ETag'],
+      exposedHeaders: [...CORS.exposedHeaders],
       credentials: false,
       maxAge: 600,
     })
@@ -70,8 +95,7 @@ export async function publicCourtsRoutes(app: FastifyInstance, context: AppConte
     scope.get('/:clubSlug/courts', {
       config: { access: { public: true } },
       onRequest: context.publicLimits.listing.hook(),
-      // Availability changes with every booking: browsers may reuse it briefly, then revalidate.
-      onSend: conditionalGet('public, max-age=10'),
+      onSend: conditionalGet(COURTS_CACHE_CONTROL),
       schema: {
         operationId: 'listCourtSlots',
         summary: 'Court availability',
@@ -83,14 +107,21 @@ export async function publicCourtsRoutes(app: FastifyInstance, context: AppConte
         querystring: CourtsQuery,
         headers: IF_NONE_MATCH,
         response: {
-          200: jsonResponse('The slots of every active court on the date.', CourtsResponse, CONDITIONAL_HEADERS),
+          200: jsonResponse('The slots of every active court on the date.', Reference(CourtAvailability),
+            { ...conditionalHeaders(COURTS_CACHE_CONTROL), ...CORS_HEADERS }),
           304: { description: 'The copy named in If-None-Match is current.', type: 'null',
-            headers: { ...REQUEST_ID_HEADER, ...CONDITIONAL_HEADERS } },
-          400: problemResponse('The date is not a valid YYYY-MM-DD date, or an unknown parameter was sent.'),
-          404: problemResponse('No club has this slug (`club-not-found`).'),
-          429: problemResponse('Too many requests from this client.', RETRY_AFTER_HEADER),
-          500: problemResponse('The service failed unexpectedly.'),
-          503: problemResponse('The service is temporarily unavailable.', RETRY_AFTER_HEADER),
+            headers: { ...REQUEST_ID_HEADER, ...conditionalHeaders(COURTS_CACHE_CONTROL), ...CORS_HEADERS } },
+          400: problemResponse('The date is not a valid YYYY-MM-DD date, or an unknown parameter was sent.', CORS_HEADERS,
+            [{ kind: 'validation-error', instance: COURTS_PATH, detail: 'Query parameter "date" must match format "date".',
+              invalidParams: [{ name: 'date', reason: 'must match format "date"' }] }]),
+          404: problemResponse('No club has this slug (`club-not-found`).', CORS_HEADERS,
+            [{ kind: 'club-not-found', instance: `${PUBLIC_PREFIX}/${UNKNOWN_SLUG}/courts`,
+              detail: `No club with the slug "${UNKNOWN_SLUG}".` }]),
+          429: problemResponse('Too many requests from this client.', { ...RETRY_AFTER_HEADER, ...CORS_HEADERS },
+            [{ kind: 'rate-limited', instance: COURTS_PATH, detail: 'Too many requests; retry in 1 s.' }]),
+          500: problemResponse('The service failed unexpectedly.', CORS_HEADERS),
+          503: problemResponse('The service is temporarily unavailable.', { ...RETRY_AFTER_HEADER, ...CORS_HEADERS },
+            [{ kind: 'service-unavailable', instance: COURTS_PATH, detail: 'The database is temporarily unavailable.' }]),
         },
       },
     }, (request, reply) => {
@@ -126,19 +157,32 @@ export async function publicCourtsRoutes(app: FastifyInstance, context: AppConte
         params: ClubSlugParams,
         headers: Type.Object({
           'idempotency-key': Type.Optional(Type.String({ description: 'Any 1–255 printable ASCII characters, unique per '
-            + 'booking attempt (e.g. a UUID); remembered per club.' })),
+            + 'booking attempt (e.g. a UUID); remembered per club. A retry with the same key and body gets the original 201 '
+            + 'with `Idempotent-Replayed: true`; the same key with another body is `invalid-booking`.',
+          examples: ['5f0c6a52-7d1e-4b9a-8c3f-2e6d9b1a4c70'] })),
         }),
         body: Reference(BookingRequest),
         response: {
-          201: jsonResponse('Booked; the confirmation e-mail is on its way.', BookingCreated),
+          201: jsonResponse('Booked; the confirmation e-mail is on its way.', Reference(BookingCreated), {
+            ...CORS_HEADERS,
+            'idempotent-replayed': header(Type.Literal('true', { description: 'Present only when this answer repeats the '
+              + 'original one for a retried `Idempotency-Key`: no new booking was made.', examples: ['true'] })),
+          }),
           400: problemResponse('`invalid-booking`: the request can never succeed as sent (detail says why); '
-            + '`slot-conflict`: the time is already booked, reserved or blocked.'),
-          404: problemResponse('No club has this slug (`club-not-found`).'),
-          413: problemResponse('The request body is too large.'),
-          415: problemResponse('The request body is not application/json.'),
-          429: problemResponse('Too many booking requests from this client.', RETRY_AFTER_HEADER),
-          500: problemResponse('The service failed unexpectedly.'),
-          503: problemResponse('The service is temporarily unavailable.', RETRY_AFTER_HEADER),
+            + '`slot-conflict`: the time is already booked, reserved or blocked.', CORS_HEADERS, [
+            { kind: 'invalid-booking', instance: BOOK_PATH, detail: 'The times are not on the slot grid of Court 1: slots last 60 '
+              + 'minutes from 08:00; start_time and end_time must be slot boundaries.' },
+            { kind: 'slot-conflict', instance: BOOK_PATH, detail: 'The requested time on Court 1 is already booked.' },
+          ]),
+          404: problemResponse('No club has this slug (`club-not-found`).', CORS_HEADERS,
+            [{ kind: 'club-not-found', instance: `${PUBLIC_PREFIX}/${UNKNOWN_SLUG}/courts/book`,
+              detail: `No club with the slug "${UNKNOWN_SLUG}".` }]),
+          413: problemResponse('The request body is too large (over 16 KiB).', CORS_HEADERS),
+          415: problemResponse('The request body is not application/json.', CORS_HEADERS),
+          429: problemResponse('Too many booking requests from this client.', { ...RETRY_AFTER_HEADER, ...CORS_HEADERS },
+            [{ kind: 'rate-limited', instance: BOOK_PATH, detail: 'Too many requests; retry in 6 s.' }]),
+          500: problemResponse('The service failed unexpectedly.', CORS_HEADERS),
+          503: problemResponse('The service is temporarily unavailable.', { ...RETRY_AFTER_HEADER, ...CORS_HEADERS }),
         },
       },
     }, async (request, reply) => {

@@ -27,11 +27,15 @@ export const LIST_OFFSET = { min: 0, max: 10_000, default: 0 } as const
 export const ListQuery = Type.Object({
   limit: Type.Optional(Type.Integer({
     minimum: LIST_LIMIT.min, maximum: LIST_LIMIT.max, default: LIST_LIMIT.default,
-    description: 'Maximum number of records returned.',
+    description: `Maximum number of records returned: ${String(LIST_LIMIT.min)}–${String(LIST_LIMIT.max)}, default `
+      + `${String(LIST_LIMIT.default)}. Plain base-10 digits.`,
+    examples: [20],
   })),
   offset: Type.Optional(Type.Integer({
     minimum: LIST_OFFSET.min, maximum: LIST_OFFSET.max, default: LIST_OFFSET.default,
-    description: 'Number of records skipped.',
+    description: `Number of records skipped: ${String(LIST_OFFSET.min)}–${String(LIST_OFFSET.max)}, default `
+      + `${String(LIST_OFFSET.default)}. Plain base-10 digits.`,
+    examples: [40],
   })),
 }, { additionalProperties: false })
 export type ListQuery = Static<typeof ListQuery>
@@ -40,15 +44,23 @@ export const ListMeta = Type.Object({
   limit: Type.Integer({ description: 'The limit applied.' }),
   offset: Type.Integer({ description: 'The offset applied.' }),
   total: Type.Integer({ description: 'Number of records that match, independent of limit and offset.' }),
-}, { $id: 'ListMeta', additionalProperties: false })
+}, { $id: 'ListMeta', additionalProperties: false, examples: [{ limit: 20, offset: 40, total: 57 }] })
 
 /**
- * The envelope of every authenticated list: `{ data: T[], meta: { limit, offset, total } }`. Items
- * are referenced by $id, so the OpenAPI document names each resource once under components.
+ * The envelope of every authenticated list: `{ data: T[], meta: { limit, offset, total } }`, named
+ * after its item (`GroupList`). Items are referenced by $id, so the OpenAPI document names each
+ * resource once under components. The example is the item's first example on a page of its own.
  */
 export function ListEnvelope<T extends TSchema>(item: T, description: string) {
+  if (item.$id === undefined) throw new Error('a listed resource needs an $id')
+  const examples: unknown = item.examples
   return Type.Object({
     data: Type.Array(Reference(item)),
     meta: Reference(ListMeta),
-  }, { additionalProperties: false, description })
+  }, {
+    $id: `${item.$id}List`,
+    additionalProperties: false,
+    description,
+    examples: [{ data: Array.isArray(examples) ? examples.slice(0, 1) : [], meta: { limit: 20, offset: 0, total: 1 } }],
+  })
 }

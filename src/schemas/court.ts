@@ -1,6 +1,9 @@
 import { Type } from '@sinclair/typebox'
 import type { Static } from '@sinclair/typebox'
-import { Uuid } from './common.js'
+import { Reference, Uuid } from './common.js'
+
+/** The court of the examples: Court 1 of TC Riverside (Europe/Berlin). */
+const EXAMPLE_COURT = 'c0a8f3d2-5b1e-4c7a-8f20-3d9e6b1a7c44'
 
 export const CourtBookingSlot = Type.Object({
   court_id: Uuid(),
@@ -11,21 +14,46 @@ export const CourtBookingSlot = Type.Object({
     description: 'blocked: the court is closed (maintenance, closure); reserved: the club holds it (training, matches); '
       + 'booked: booked through this API; available: free to book. If several apply: blocked > reserved > booked.',
   }),
-}, { $id: 'CourtBookingSlot', additionalProperties: false, description: 'One slot of a court on the grid of that day.' })
+}, {
+  $id: 'CourtBookingSlot',
+  additionalProperties: false,
+  description: 'One slot of a court on the grid of that day.',
+  examples: [{
+    court_id: EXAMPLE_COURT, court_name: 'Court 1', start_time: '2026-06-16T18:00:00+02:00', end_time: '2026-06-16T19:00:00+02:00',
+    status: 'available',
+  }],
+})
 export type CourtBookingSlot = Static<typeof CourtBookingSlot>
 
 export const CourtsQuery = Type.Object({
-  date: Type.Optional(Type.String({ format: 'date', description: 'The local date to inspect (YYYY-MM-DD); default: today in the club\'s time zone.' })),
+  date: Type.Optional(Type.String({ format: 'date', description: 'The local date to inspect (YYYY-MM-DD); default: today in the club\'s time zone.',
+    examples: ['2026-06-16'] })),
 }, { additionalProperties: false })
 
-export const CourtsResponse = Type.Object({
+export const CourtAvailability = Type.Object({
   date: Type.String({ format: 'date', description: 'The local date shown.' }),
   timezone: Type.String({ description: 'The club\'s IANA time zone; slot times carry its offset.' }),
-  courts: Type.Array(Type.Unsafe<CourtBookingSlot>(Type.Ref('CourtBookingSlot'))),
-}, { additionalProperties: false, description: 'Every active court\'s slots on the date, by court name, then start.' })
+  courts: Type.Array(Reference(CourtBookingSlot)),
+}, {
+  $id: 'CourtAvailability',
+  additionalProperties: false,
+  description: 'Every active court\'s slots on the date, by court name, then start.',
+  examples: [{
+    date: '2026-06-16',
+    timezone: 'Europe/Berlin',
+    courts: [
+      { court_id: EXAMPLE_COURT, court_name: 'Court 1', start_time: '2026-06-16T17:00:00+02:00', end_time: '2026-06-16T18:00:00+02:00',
+        status: 'reserved' },
+      { court_id: EXAMPLE_COURT, court_name: 'Court 1', start_time: '2026-06-16T18:00:00+02:00', end_time: '2026-06-16T19:00:00+02:00',
+        status: 'available' },
+      { court_id: EXAMPLE_COURT, court_name: 'Court 1', start_time: '2026-06-16T19:00:00+02:00', end_time: '2026-06-16T20:00:00+02:00',
+        status: 'booked' },
+    ],
+  }],
+})
 
 export const ClubSlugParams = Type.Object({
-  clubSlug: Type.String({ description: 'Slug identifier of the club.', maxLength: 63 }),
+  clubSlug: Type.String({ description: 'Slug identifier of the club.', maxLength: 63, examples: ['tc-riverside'] }),
 })
 
 const NoControlCharacters = '^[^\\u0000-\\u001f\\u007f]*$'
@@ -35,14 +63,27 @@ export const BookingRequest = Type.Object({
   court_id: Uuid('The court, as listed by GET …/courts.'),
   start_time: Type.String({ format: 'date-time', description: 'Start of the first slot, RFC 3339 with an offset.' }),
   end_time: Type.String({ format: 'date-time', description: 'End of the last slot, RFC 3339 with an offset.' }),
-  booker_name: Type.String({ minLength: 1, maxLength: 100, pattern: NoControlCharacters }),
+  booker_name: Type.String({ minLength: 1, maxLength: 100, pattern: NoControlCharacters, description: 'Shown in the confirmation.' }),
   booker_email: Type.String({ format: 'email', maxLength: 254, description: 'The confirmation goes here. If it is a member\'s '
     + 'address, the booking is linked to that member.' }),
-  notes: Type.Optional(Type.String({ maxLength: 500, pattern: NoControlExceptNewlines })),
-}, { $id: 'BookingRequest', additionalProperties: false })
+  notes: Type.Optional(Type.String({ maxLength: 500, pattern: NoControlExceptNewlines, description: 'Repeated in the confirmation.' })),
+}, {
+  $id: 'BookingRequest',
+  additionalProperties: false,
+  description: 'One or more consecutive slots of one court, on its grid, as listed by GET …/courts.',
+  examples: [{
+    court_id: EXAMPLE_COURT, start_time: '2026-06-16T18:00:00+02:00', end_time: '2026-06-16T19:00:00+02:00',
+    booker_name: 'Jana Weber', booker_email: 'jana.weber@example.org', notes: 'Bringing a guest from TC Lakeside.',
+  }],
+})
 export type BookingRequest = Static<typeof BookingRequest>
 
 export const BookingCreated = Type.Object({
-  success: Type.Boolean(),
-  booking_id: Uuid(),
-}, { additionalProperties: false })
+  success: Type.Boolean({ description: 'Always true: a booking that fails is a problem document.' }),
+  booking_id: Uuid('The booking; the confirmation e-mail names it too.'),
+}, {
+  $id: 'BookingCreated',
+  additionalProperties: false,
+  description: 'The booking is stored and its confirmation e-mail is on its way.',
+  examples: [{ success: true, booking_id: '0d6f2b9a-4c1e-4a7b-b3f5-8e9c1d2a3b4c' }],
+})

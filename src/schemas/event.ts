@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox'
 import type { Static } from '@sinclair/typebox'
-import { DateTime, Nullable, Uuid } from './common.js'
+import { ListEnvelope, DateTime, Nullable, Uuid } from './common.js'
 
 export const Event = Type.Object({
   id: Uuid(),
@@ -12,5 +12,12 @@ export const Event = Type.Object({
   $id: 'Event',
   additionalProperties: false,
   description: 'A public event: released for public booking and not assigned to any group.',
+  examples: [{
+    id: '2b7d9e41-0c3f-4a8e-b5d6-7f1a2c3e4d50', title: 'Summer open day', starts_at: '2026-06-20T08:00:00.000Z',
+    ends_at: '2026-06-20T14:00:00.000Z', location: 'Clubhouse and courts 1–4',
+  }],
 })
 export type Event = Static<typeof Event>
+
+/** A page of public events with the number that match. */
+export const EventList = ListEnvelope(Event, 'A page of public events and the number of records that match.')

@@ -18,5 +18,18 @@ export const Problem = Type.Object({
     name: Type.String({ description: 'The parameter.' }),
     reason: Type.String(),
   }, { additionalProperties: false }), { description: 'For validation errors: each offending parameter.' })),
-}, { $id: 'Problem', additionalProperties: false, description: 'An error (RFC 9457 problem details).' })
+}, {
+  $id: 'Problem',
+  additionalProperties: false,
+  description: 'An error (RFC 9457 problem details).',
+  examples: [{
+    type: '/api/v1/problems/validation-error',
+    title: 'Invalid request',
+    status: 400,
+    detail: 'Query parameter "limit" must be <= 100.',
+    instance: '/api/v1/groups',
+    request_id: '3f4dd1c3-8e3d-4a2c-aae1-7d499876ff92',
+    invalid_params: [{ name: 'limit', reason: 'must be <= 100' }],
+  }],
+})
 export type Problem = Static<typeof Problem>

@@ -1,14 +1,16 @@
 /**
  * Checks a response against the OpenAPI document the service itself serves: the status must be
- * documented for the operation, the content type must match, every documented header must be
- * present, and the body must validate against the schema (JSON Schema 2020-12, as OpenAPI 3.1).
+ * documented for the operation, the content type must match, every header documented as
+ * `required` must be present, every documented header that is present must fit its schema, and
+ * the body must validate against the schema (JSON Schema 2020-12, as OpenAPI 3.1).
  */
 import { Ajv2020 } from 'ajv/dist/2020.js'
 import type { ValidateFunction } from 'ajv'
 import addFormats from 'ajv-formats'
 
 interface MediaType { schema?: unknown }
-interface ResponseObject { headers?: Record<string, unknown>, content?: Record<string, MediaType> }
+interface HeaderObject { required?: boolean, schema?: { type?: string, const?: string | number, enum?: (string | number)[] } }
+interface ResponseObject { headers?: Record<string, HeaderObject>, content?: Record<string, MediaType> }
 interface Operation { responses?: Record<string, ResponseObject> }
 export interface OpenApiDocument {
   openapi: string
@@ -57,8 +59,14 @@ export class OpenApiValidator {
     const pointer = `#/paths/${escape(template ?? '')}/${method}/responses/${response.status}`
     if (documented === undefined) return [`${method.toUpperCase()} ${template ?? path}: status ${response.status} is not documented`]
     const problems: string[] = []
-    for (const header of Object.keys(documented.headers ?? {})) {
-      if (response.headers[header.toLowerCase()] === undefined) problems.push(`documented header ${header} is missing`)
+    for (const [header, spec] of Object.entries(documented.headers ?? {})) {
+      const value = response.headers[header.toLowerCase()]
+      if (value === undefined) {
+        if (spec.required === true) problems.push(`required header ${header} is missing`)
+        continue
+      }
+      const problem = headerProblem(String(value), spec.schema ?? {})
+      if (problem !== undefined) problems.push(`header ${header}: ${problem}`)
     }
     const media = documented.content ?? {}
     if (Object.keys(media).length === 0) return problems
@@ -82,6 +90,14 @@ export class OpenApiValidator {
     }
     return validate(value) ? [] : (validate.errors ?? []).map((error) => `${error.instancePath} ${error.message ?? ''}`)
   }
+}
+
+/** Header values are text: the schema's type, const and enum are checked on that text. */
+function headerProblem(value: string, schema: NonNullable<HeaderObject['schema']>): string | undefined {
+  if (schema.type === 'integer' && !/^-?[0-9]+$/.test(value)) return `"${value}" is not an integer`
+  if (schema.const !== undefined && value !== String(schema.const)) return `"${value}" is not "${String(schema.const)}"`
+  if (schema.enum !== undefined && !schema.enum.map(String).includes(value)) return `"${value}" is not one of ${schema.enum.join(', ')}`
+  return undefined
 }
 
 function escape(segment: string): string {
