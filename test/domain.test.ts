@@ -4,6 +4,9 @@ import { ConfigError, readConfig, redactUrl } from '../src/config.js'
 import { displayPrefix, generateApiKey, hashApiKey, isWellFormedApiKey } from '../src/domain/api-key.js'
 import { slugProblem, timezoneProblem } from '../src/domain/club.js'
 import { parseScopes } from '../src/domain/scopes.js'
+import { DEFAULT_OPENING_HOURS, daySlots } from '../src/domain/slots.js'
+import { addDays, formatInZone, formatLocalDate, isoWeekday, localDateOf, localToInstant, offsetAt, parseLocalDate }
+  from '../src/domain/zoned-time.js'
 
 describe('API key format', () => {
   it('generates distinct, recognisable, well-formed keys', () => {
@@ -117,3 +120,55 @@ describe('per-client limiter of the public endpoints', () => {
     expect(limiter.size).toBeLessThanOrEqual(100)
   })
 })
+
+describe('zoned time in any year', () => {
+  it.each([
+    ['0001-01-01', 1], ['0050-06-15', 3], ['0099-12-31', 4], ['0000-03-01', 3], ['2026-06-15', 1], ['9999-12-31', 5],
+  ])('reads %s as that date (ISO weekday %i), not one of the 1900s', (date, weekday) => {
+    expect(formatLocalDate(parseLocalDate(date))).toBe(date)
+    expect(isoWeekday(date)).toBe(weekday)
+    expect(localToInstant(date, 8 * 60, 'UTC')).toBe(Date.parse(`${date}T08:00:00Z`))
+    expect(localDateOf(localToInstant(date, 12 * 60, 'Europe/Berlin'), 'Europe/Berlin')).toBe(date)
+  })
+
+  it('counts days across the years 99 and 100', () => {
+    expect(addDays('0099-12-31', 1)).toBe('0100-01-01')
+    expect(addDays('0100-03-01', -1)).toBe('0100-02-28')
+    expect(daySlots({ slotMinutes: 60, openingHours: DEFAULT_OPENING_HOURS }, '0050-06-01', 'UTC')[0])
+      .toEqual({ start: Date.parse('0050-06-01T08:00:00Z'), end: Date.parse('0050-06-01T09:00:00Z') })
+  })
+
+  it('knows offsets with seconds, and formats them as a whole-minute RFC 3339 offset naming the exact instant', () => {
+    // Liberia kept -00:44:30 until 1972.
+    const eight = localToInstant('1960-06-01', 8 * 60, 'Africa/Monrovia')
+    expect(eight).toBe(Date.parse('1960-06-01T08:44:30Z'))
+    expect(offsetAt(eight, 'Africa/Monrovia')).toBe(-(44 * 60 + 30) * 1000)
+    const text = formatInZone(eight, 'Africa/Monrovia')
+    expect(text).toMatch(RFC_3339)
+    expect(Date.parse(text)).toBe(eight)
+  })
+
+  it('formats every instant of every zone as RFC 3339 that parses back to it', () => {
+    const zones = ['Africa/Monrovia', 'Europe/Amsterdam', 'Asia/Kolkata', 'Pacific/Chatham', 'America/St_Johns', 'Europe/Berlin',
+      'Asia/Kathmandu', 'America/Santiago', 'UTC']
+    const instants = fc.integer({ min: Date.UTC(1850, 0), max: Date.UTC(2150, 0) })
+    fc.assert(fc.property(fc.constantFrom(...zones), instants, (zone, at) => {
+      const instant = Math.floor(at / 1000) * 1000
+      const text = formatInZone(instant, zone)
+      expect(text).toMatch(RFC_3339)
+      expect(Date.parse(text)).toBe(instant)
+    }), { numRuns: 3000 })
+  })
+
+  it('has whole-minute offsets in every zone from 2000 through 2099, the dates the listing accepts', () => {
+    for (const zone of Intl.supportedValuesOf('timeZone')) {
+      for (let year = 2000; year <= 2099; year += 1) {
+        for (const month of [0, 6]) {
+          expect(offsetAt(Date.UTC(year, month, 1), zone) % 60_000 === 0, `${zone} ${String(year)}`).toBe(true)
+        }
+      }
+    }
+  })
+})
+
+const RFC_3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}[+-]\d{2}:\d{2}$/
