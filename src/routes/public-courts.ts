@@ -86,7 +86,8 @@ export async function publicCourtsRoutes(app: FastifyInstance, context: AppConte
           200: jsonResponse('The slots of every active court on the date.', CourtsResponse, CONDITIONAL_HEADERS),
           304: { description: 'The copy named in If-None-Match is current.', type: 'null',
             headers: { ...REQUEST_ID_HEADER, ...CONDITIONAL_HEADERS } },
-          400: problemResponse('The date is not a valid YYYY-MM-DD date, or an unknown parameter was sent.'),
+          400: problemResponse('The date is not a valid YYYY-MM-DD date from 2000-01-01 through 2099-12-31, or an unknown parameter '
+            + 'was sent.'),
           404: problemResponse('No club has this slug (`club-not-found`).'),
           429: problemResponse('Too many requests from this client.', RETRY_AFTER_HEADER),
           500: problemResponse('The service failed unexpectedly.'),
