@@ -4,7 +4,9 @@ import { ConfigError, readConfig, redactUrl } from '../src/config.js'
 import { displayPrefix, generateApiKey, hashApiKey, isWellFormedApiKey } from '../src/domain/api-key.js'
 import { slugProblem, timezoneProblem } from '../src/domain/club.js'
 import { parseScopes } from '../src/domain/scopes.js'
-import { DEFAULT_OPENING_HOURS, daySlots } from '../src/domain/slots.js'
+import { renderBookingConfirmation } from '../src/mail/booking-confirmation.js'
+import { DEFAULT_OPENING_HOURS, WEEKDAYS, daySlots, localDatesOf, slotsCovering } from '../src/domain/slots.js'
+import type { CourtGrid } from '../src/domain/slots.js'
 import { addDays, formatInZone, formatLocalDate, isoWeekday, localDateOf, localToInstant, offsetAt, parseLocalDate }
   from '../src/domain/zoned-time.js'
 
@@ -172,3 +174,71 @@ describe('zoned time in any year', () => {
 })
 
 const RFC_3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}[+-]\d{2}:\d{2}$/
+
+describe('the slots a booking covers', () => {
+  const allDay = { slotMinutes: 60, openingHours: Object.fromEntries(WEEKDAYS.map((day) => [day, { open: '00:00', close: '24:00' }])) }
+  const daytime = { slotMinutes: 60, openingHours: DEFAULT_OPENING_HOURS }
+  // Tuesday open until midnight, Wednesday from 08:00, Friday until midnight, Saturday closed.
+  const late = { slotMinutes: 60, openingHours: { tue: { open: '08:00', close: '24:00' }, wed: { open: '08:00', close: '22:00' },
+    fri: { open: '08:00', close: '24:00' } } }
+  const berlin = (text: string) => Date.parse(text)
+  const cover = (court: CourtGrid, start: string, end: string, limit = 2, zone = 'Europe/Berlin') =>
+    slotsCovering(court, { start: berlin(start), end: berlin(end) }, zone, limit)
+  const starts = (coverage: ReturnType<typeof slotsCovering>, zone = 'Europe/Berlin') =>
+    coverage.kind === 'slots' ? coverage.slots.map((slot) => formatInZone(slot.start, zone)) : coverage
+
+  it('covers contiguous slots of each day\'s grid across midnight', () => {
+    expect(starts(cover(allDay, '2026-06-16T23:00:00+02:00', '2026-06-17T01:00:00+02:00')))
+      .toEqual(['2026-06-16T23:00:00+02:00', '2026-06-17T00:00:00+02:00'])
+    expect(starts(cover(late, '2026-06-16T22:00:00+02:00', '2026-06-17T00:00:00+02:00')))
+      .toEqual(['2026-06-16T22:00:00+02:00', '2026-06-16T23:00:00+02:00'])
+  })
+
+  it('crosses midnight into the days on which the clocks change', () => {
+    expect(starts(cover(allDay, '2026-10-24T23:00:00+02:00', '2026-10-25T01:00:00+02:00')))
+      .toEqual(['2026-10-24T23:00:00+02:00', '2026-10-25T00:00:00+02:00'])
+    expect(starts(cover(allDay, '2027-03-27T23:00:00+01:00', '2027-03-28T03:00:00+02:00', 3)))
+      .toEqual(['2027-03-27T23:00:00+01:00', '2027-03-28T00:00:00+01:00', '2027-03-28T01:00:00+01:00'])
+    // Chile moves its clocks at midnight: Saturday's 24:00 is Sunday's 01:00, where Sunday's grid begins.
+    expect(starts(cover(allDay, '2026-09-05T23:00:00-04:00', '2026-09-06T02:00:00-03:00', 2, 'America/Santiago'), 'America/Santiago'))
+      .toEqual(['2026-09-05T23:00:00-04:00', '2026-09-06T01:00:00-03:00'])
+  })
+
+  it('says which rule a booking breaks', () => {
+    expect(cover(daytime, '2026-06-16T21:00:00+02:00', '2026-06-16T23:00:00+02:00'))
+      .toEqual({ kind: 'outside-hours', date: '2026-06-16', hours: { open: '08:00', close: '22:00' } })
+    expect(cover(late, '2026-06-16T06:00:00+02:00', '2026-06-16T07:00:00+02:00'))
+      .toEqual({ kind: 'outside-hours', date: '2026-06-16', hours: { open: '08:00', close: '24:00' } })
+    expect(cover(late, '2026-06-16T23:00:00+02:00', '2026-06-17T01:00:00+02:00')).toEqual({ kind: 'outside-hours-after-midnight',
+      date: '2026-06-16', next: '2026-06-17', hours: { open: '08:00', close: '22:00' } })
+    expect(cover(late, '2026-06-19T23:00:00+02:00', '2026-06-20T01:00:00+02:00'))
+      .toEqual({ kind: 'outside-hours-after-midnight', date: '2026-06-19', next: '2026-06-20', hours: undefined })
+    expect(cover(late, '2026-06-20T10:00:00+02:00', '2026-06-20T11:00:00+02:00')).toEqual({ kind: 'closed', date: '2026-06-20' })
+    expect(cover(allDay, '2026-06-16T23:00:00+02:00', '2026-06-17T00:30:00+02:00'))
+      .toEqual({ kind: 'off-grid', date: '2026-06-17', hours: { open: '00:00', close: '24:00' } })
+    expect(cover(allDay, '2026-06-16T22:00:00+02:00', '2026-06-17T01:00:00+02:00')).toEqual({ kind: 'too-many', limit: 2, covered: 3 })
+    expect(cover(allDay, '2026-06-16T22:00:00+02:00', '2099-01-01T00:00:00+01:00'))
+      .toEqual({ kind: 'too-many', limit: 2, covered: undefined })
+  })
+
+  it('lists the local dates an interval touches, its end exclusive', () => {
+    const dates = (start: string, end: string) => localDatesOf({ start: berlin(start), end: berlin(end) }, 'Europe/Berlin')
+    expect(dates('2026-06-16T23:00:00+02:00', '2026-06-17T00:00:00+02:00')).toEqual(['2026-06-16'])
+    expect(dates('2026-06-16T23:00:00+02:00', '2026-06-17T01:00:00+02:00')).toEqual(['2026-06-16', '2026-06-17'])
+    expect(dates('2026-06-16T00:00:00+02:00', '2026-06-19T00:00:01+02:00')).toEqual(['2026-06-16', '2026-06-17', '2026-06-18',
+      '2026-06-19'])
+  })
+})
+
+describe('the confirmation\'s time of day', () => {
+  const render = (start: string, end: string) => renderBookingConfirmation({ bookingId: 'b', clubName: 'Club', timezone: 'Europe/Berlin',
+    courtName: 'Court D', start: Date.parse(start), end: Date.parse(end), bookerName: 'Nora', notes: null, createdAt: 0 })
+
+  it('ends a booking at 24:00 of its day, and names both dates of one across midnight', () => {
+    expect(render('2026-06-16T23:00:00+02:00', '2026-06-17T00:00:00+02:00').subject).toBe('Booking confirmed: Court D, 2026-06-16 23:00–24:00 — Club')
+    const across = render('2026-06-16T23:00:00+02:00', '2026-06-17T01:00:00+02:00')
+    expect(across.subject).toBe('Booking confirmed: Court D, 2026-06-16 23:00 – 2026-06-17 01:00 — Club')
+    expect(across.text).toContain('When:       2026-06-16 23:00 – 2026-06-17 01:00 (Europe/Berlin)')
+    expect(render('2026-06-16T08:00:00+02:00', '2026-06-16T09:00:00+02:00').text).toContain('When:       2026-06-16, 08:00–09:00 (Europe/Berlin)')
+  })
+})
