@@ -11,6 +11,7 @@ import type { Clock } from '../clock.js'
 import type { Database } from '../db/schema.js'
 import { isoForDb } from '../db/values.js'
 import { InvalidInput } from '../domain/errors.js'
+import { DEFAULT_SLOT_MINUTES } from '../domain/court.js'
 import { DEFAULT_OPENING_HOURS } from '../domain/slots.js'
 import { ImportDocument } from '../schemas/import.js'
 
@@ -47,6 +48,9 @@ function describeSchemaError(error: ErrorObject): string {
   const params = error.params as Record<string, unknown>
   if (typeof params.additionalProperty === 'string') {
     return `${path === '' ? 'document' : path}: unknown property "${params.additionalProperty}"`
+  }
+  if (Array.isArray(params.allowedValues)) {
+    return `${path === '' ? 'document' : path}: must be one of ${params.allowedValues.map(String).join(', ')}`
   }
   return `${path === '' ? 'document' : path}: ${error.message ?? 'is invalid'}`
 }
@@ -270,7 +274,7 @@ async function writeCourts(trx: Transaction<Database>, clubId: string, doc: Norm
   for (const chunk of chunks(doc.courts)) {
     await trx.insertInto('courts')
       .values(chunk.map((c) => ({
-        id: c.id, club_id: clubId, name: c.name, sport: c.sport ?? 'tennis', active: c.active ?? true, slot_minutes: c.slot_minutes ?? 60,
+        id: c.id, club_id: clubId, name: c.name, sport: c.sport ?? 'tennis', active: c.active ?? true, slot_minutes: c.slot_minutes ?? DEFAULT_SLOT_MINUTES,
         opening_hours: JSON.stringify(c.opening_hours ?? DEFAULT_OPENING_HOURS),
         booking_horizon_days: c.booking_horizon_days ?? 14,
         max_slots_per_booking: c.max_slots_per_booking ?? 2, created_at: now,
