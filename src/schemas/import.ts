@@ -75,7 +75,7 @@ const WeekdayName = Type.Union([Type.Literal('mon'), Type.Literal('tue'), Type.L
 
 export const ImportCourt = Type.Object({
   id: Id,
-  name: Text(200),
+  name: Text(200, 'Unique within the club, ignoring case and spacing: "Court 1" and " court  1" are one name.'),
   sport: Type.Optional(Text(100, 'Default tennis.')),
   active: Type.Optional(Type.Boolean({ description: 'Inactive courts are not listed and cannot be booked. Default true.' })),
   slot_minutes: Type.Optional(Type.Unsafe<(typeof SLOT_LENGTHS)[number]>({ type: 'integer', enum: [...SLOT_LENGTHS],
