@@ -184,6 +184,85 @@ describeEachDatabase('court booking', (dialect) => {
   })
 })
 
+describeEachDatabase('bookings across midnight', (dialect) => {
+  const LATE = randomUUID()
+  const harness = useHarness(dialect, async (h) => {
+    const { clubId } = await setUpCourts(h, 'night-owls')
+    const { importClubData } = await import('../src/services/import.js')
+    // Late court: Tuesday until midnight, Wednesday from 08:00, Friday until midnight, Saturday closed.
+    await importClubData(h.context.db, h.clock, clubId, {
+      courts: [{ id: LATE, name: 'Late court', opening_hours: { tue: { open: '08:00', close: '24:00' },
+        wed: { open: '08:00', close: '22:00' }, fri: { open: '08:00', close: '24:00' } } }],
+      court_holds: [{ id: randomUUID(), court_id: COURT.allDay, kind: 'reservation', reason: 'night league', weekday: 'wed',
+        start_time: '00:00', end_time: '02:00' }],
+    })
+  })
+  let counter = 0
+  const book = (court: string, start: string, end: string) => harness.current.request({ method: 'POST',
+    url: '/api/v1/public/night-owls/courts/book', payload: { court_id: court, start_time: start, end_time: end,
+      booker_name: 'Nora Night', booker_email: `night${String(++counter)}@example.org` } })
+  const day = async (date: string, court: string) => (await harness.current.request({
+    url: `/api/v1/public/night-owls/courts?date=${date}` })).json<{ courts: { court_id: string, start_time: string, status: string }[] }>()
+    .courts.filter((slot) => slot.court_id === court)
+  const problem = (response: ApiResponse) => ({ status: response.status, ...response.json<Problem>() })
+
+  it('books 23:00 to 01:00 on a court open around the clock, and each day\'s listing shows its own slot booked', async () => {
+    const response = await book(COURT.allDay, '2026-06-22T23:00:00+02:00', '2026-06-23T01:00:00+02:00')
+    expect(response.status, response.body).toBe(201)
+    const monday = await day('2026-06-22', COURT.allDay)
+    const tuesday = await day('2026-06-23', COURT.allDay)
+    expect(monday).toHaveLength(24)
+    expect(tuesday).toHaveLength(24)
+    expect(monday.filter((slot) => slot.status === 'booked').map((slot) => slot.start_time)).toEqual(['2026-06-22T23:00:00+02:00'])
+    expect(tuesday.filter((slot) => slot.status === 'booked').map((slot) => slot.start_time)).toEqual(['2026-06-23T00:00:00+02:00'])
+    // The next day's slot is taken.
+    expect(problem(await book(COURT.allDay, '2026-06-23T00:00:00+02:00', '2026-06-23T01:00:00+02:00')))
+      .toMatchObject({ status: 400, type: '/api/v1/problems/slot-conflict' })
+  })
+
+  it('refuses a booking into a weekly reservation of the next day as slot-conflict', async () => {
+    expect(problem(await book(COURT.allDay, '2026-06-16T23:00:00+02:00', '2026-06-17T01:00:00+02:00')))
+      .toMatchObject({ status: 400, type: '/api/v1/problems/slot-conflict', detail: expect.stringMatching(/reserved/) as unknown })
+    expect((await day('2026-06-16', COURT.allDay)).at(-1)?.status).toBe('available')
+    expect((await day('2026-06-17', COURT.allDay)).slice(0, 3).map((slot) => slot.status)).toEqual(['reserved', 'reserved', 'available'])
+  })
+
+  it.each([
+    ['the autumn change', '2026-10-24T23:00:00+02:00', '2026-10-25T01:00:00+02:00', '2026-10-25', 25],
+    ['the spring change', '2027-03-27T23:00:00+01:00', '2027-03-28T01:00:00+01:00', '2027-03-28', 23],
+  ])('books across midnight into the day of %s, whose grid stays as it was', async (_case, start, end, date, slots) => {
+    expect((await book(COURT.allDay, start, end)).status).toBe(201)
+    const next = await day(date, COURT.allDay)
+    expect(next).toHaveLength(slots)
+    expect(next.map((slot) => slot.status).slice(0, 2)).toEqual(['booked', 'available'])
+    expect(next[0]?.start_time).toBe(`${date}T00:00:00${start.slice(-6)}`)
+  })
+
+  it.each([
+    ['past closing of a court that closes at 22:00', COURT.a, '2026-06-16T21:00:00+02:00', '2026-06-16T23:00:00+02:00',
+      'The booking lies outside the opening hours of Court A on 2026-06-16 (08:00–22:00).'],
+    ['before opening, naming a closing time of 24:00', LATE, '2026-06-16T06:00:00+02:00', '2026-06-16T07:00:00+02:00',
+      'The booking lies outside the opening hours of Late court on 2026-06-16 (08:00–24:00).'],
+    ['into a day that opens at 08:00', LATE, '2026-06-16T23:00:00+02:00', '2026-06-17T01:00:00+02:00',
+      'The booking lies outside the opening hours of Late court: it runs past 24:00 on 2026-06-16 into 2026-06-17, '
+      + 'when Late court is open 08:00–22:00.'],
+    ['into a closed day', LATE, '2026-06-19T23:00:00+02:00', '2026-06-20T01:00:00+02:00',
+      'The booking lies outside the opening hours of Late court: it runs past 24:00 on 2026-06-19 into 2026-06-20, '
+      + 'when Late court is closed.'],
+    ['more slots than allowed across midnight', COURT.allDay, '2026-06-18T22:00:00+02:00', '2026-06-19T01:00:00+02:00',
+      'A booking of Court D (floodlit) may cover at most 2 slots; this one covers 3.'],
+    ['an end off the next day\'s grid', COURT.allDay, '2026-06-18T23:00:00+02:00', '2026-06-19T00:30:00+02:00',
+      'The times are not on the slot grid of Court D (floodlit): slots last 60 minutes from 00:00 on 2026-06-19; '
+      + 'start_time and end_time must be slot boundaries.'],
+  ])('refuses a booking %s as invalid-booking, saying so', async (_case, court, start, end, detail) => {
+    const before = await harness.current.context.db.selectFrom('bookings').select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow()
+    expect(problem(await book(court, start, end))).toMatchObject({ status: 400, type: '/api/v1/problems/invalid-booking', detail })
+    expect(await harness.current.context.db.selectFrom('bookings').select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow()).toEqual(before)
+  })
+})
+
 describePostgres('the booking constraint', () => {
   let clubId = ''
   const harness = useHarness('postgres', async (h) => {

@@ -97,6 +97,34 @@ describeEachDatabase('public court listing', (dialect) => {
       expect(response.json<{ type: string }>().type).toBe('/api/v1/problems/validation-error')
     })
 
+  it.each(['0001-01-01', '0099-12-31', '1999-12-31', '2100-01-01', '9999-12-31'])(
+    'refuses the date %s, outside 2000-01-01 through 2099-12-31, with a 400 naming date', async (date) => {
+      const response = await list(`?date=${date}`)
+      expect(response.status).toBe(400)
+      const problem = response.json<{ type: string, detail: string, invalid_params: { name: string, reason: string }[] }>()
+      expect(problem.type).toBe('/api/v1/problems/validation-error')
+      expect(problem.detail).toMatch(/^Query parameter "date" must be (>= 2000-01-01|<= 2099-12-31)\.$/)
+      expect(problem.invalid_params.map((param) => param.name)).toEqual(['date'])
+    })
+
+  it.each(['2000-01-01', '2099-12-31'])('lists the slots of %s, the ends of the range, on that date', async (date) => {
+    const response = await list(`?date=${date}`)
+    expect(response.status).toBe(200)
+    const body = response.json<Courts>()
+    expect(body.date).toBe(date)
+    const allDay = slotsOf(body, COURT.allDay)
+    expect(allDay).toHaveLength(24)
+    for (const slot of allDay) expect(slot.start_time.slice(0, 10)).toBe(date)
+    expect(allDay[0]?.start_time).toBe(`${date}T00:00:00+01:00`)
+  })
+
+  it('states the range of date in the OpenAPI document', async () => {
+    const document = (await harness.current.request({ url: '/api/v1/openapi.json' }))
+      .json<{ paths: Record<string, { get: { parameters: { name: string, schema: Record<string, unknown> }[] } }> }>()
+    const date = document.paths['/api/v1/public/{clubSlug}/courts']?.get.parameters.find((parameter) => parameter.name === 'date')
+    expect(date?.schema).toMatchObject({ format: 'date', formatMinimum: '2000-01-01', formatMaximum: '2099-12-31' })
+  })
+
   it('answers an unknown club with 404 club-not-found', async () => {
     const response = await harness.current.request({ url: '/api/v1/public/nowhere/courts' })
     expect(response.status).toBe(404)

@@ -4,6 +4,11 @@ import { ConfigError, readConfig, redactUrl } from '../src/config.js'
 import { displayPrefix, generateApiKey, hashApiKey, isWellFormedApiKey } from '../src/domain/api-key.js'
 import { slugProblem, timezoneProblem } from '../src/domain/club.js'
 import { parseScopes } from '../src/domain/scopes.js'
+import { renderBookingConfirmation } from '../src/mail/booking-confirmation.js'
+import { DEFAULT_OPENING_HOURS, WEEKDAYS, daySlots, localDatesOf, slotsCovering } from '../src/domain/slots.js'
+import type { CourtGrid } from '../src/domain/slots.js'
+import { addDays, formatInZone, formatLocalDate, isoWeekday, localDateOf, localToInstant, offsetAt, parseLocalDate }
+  from '../src/domain/zoned-time.js'
 
 describe('API key format', () => {
   it('generates distinct, recognisable, well-formed keys', () => {
@@ -115,5 +120,125 @@ describe('per-client limiter of the public endpoints', () => {
     clock.advance(10_000)
     for (let i = 0; i < 1_000; i++) limiter.consume(`192.0.2.${String(i)}`)
     expect(limiter.size).toBeLessThanOrEqual(100)
+  })
+})
+
+describe('zoned time in any year', () => {
+  it.each([
+    ['0001-01-01', 1], ['0050-06-15', 3], ['0099-12-31', 4], ['0000-03-01', 3], ['2026-06-15', 1], ['9999-12-31', 5],
+  ])('reads %s as that date (ISO weekday %i), not one of the 1900s', (date, weekday) => {
+    expect(formatLocalDate(parseLocalDate(date))).toBe(date)
+    expect(isoWeekday(date)).toBe(weekday)
+    expect(localToInstant(date, 8 * 60, 'UTC')).toBe(Date.parse(`${date}T08:00:00Z`))
+    expect(localDateOf(localToInstant(date, 12 * 60, 'Europe/Berlin'), 'Europe/Berlin')).toBe(date)
+  })
+
+  it('counts days across the years 99 and 100', () => {
+    expect(addDays('0099-12-31', 1)).toBe('0100-01-01')
+    expect(addDays('0100-03-01', -1)).toBe('0100-02-28')
+    expect(daySlots({ slotMinutes: 60, openingHours: DEFAULT_OPENING_HOURS }, '0050-06-01', 'UTC')[0])
+      .toEqual({ start: Date.parse('0050-06-01T08:00:00Z'), end: Date.parse('0050-06-01T09:00:00Z') })
+  })
+
+  it('knows offsets with seconds, and formats them as a whole-minute RFC 3339 offset naming the exact instant', () => {
+    // Liberia kept -00:44:30 until 1972.
+    const eight = localToInstant('1960-06-01', 8 * 60, 'Africa/Monrovia')
+    expect(eight).toBe(Date.parse('1960-06-01T08:44:30Z'))
+    expect(offsetAt(eight, 'Africa/Monrovia')).toBe(-(44 * 60 + 30) * 1000)
+    const text = formatInZone(eight, 'Africa/Monrovia')
+    expect(text).toMatch(RFC_3339)
+    expect(Date.parse(text)).toBe(eight)
+  })
+
+  it('formats every instant of every zone as RFC 3339 that parses back to it', () => {
+    const zones = ['Africa/Monrovia', 'Europe/Amsterdam', 'Asia/Kolkata', 'Pacific/Chatham', 'America/St_Johns', 'Europe/Berlin',
+      'Asia/Kathmandu', 'America/Santiago', 'UTC']
+    const instants = fc.integer({ min: Date.UTC(1850, 0), max: Date.UTC(2150, 0) })
+    fc.assert(fc.property(fc.constantFrom(...zones), instants, (zone, at) => {
+      const instant = Math.floor(at / 1000) * 1000
+      const text = formatInZone(instant, zone)
+      expect(text).toMatch(RFC_3339)
+      expect(Date.parse(text)).toBe(instant)
+    }), { numRuns: 3000 })
+  })
+
+  it('has whole-minute offsets in every zone from 2000 through 2099, the dates the listing accepts', () => {
+    for (const zone of Intl.supportedValuesOf('timeZone')) {
+      for (let year = 2000; year <= 2099; year += 1) {
+        for (const month of [0, 6]) {
+          expect(offsetAt(Date.UTC(year, month, 1), zone) % 60_000 === 0, `${zone} ${String(year)}`).toBe(true)
+        }
+      }
+    }
+  })
+})
+
+const RFC_3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}[+-]\d{2}:\d{2}$/
+
+describe('the slots a booking covers', () => {
+  const allDay = { slotMinutes: 60, openingHours: Object.fromEntries(WEEKDAYS.map((day) => [day, { open: '00:00', close: '24:00' }])) }
+  const daytime = { slotMinutes: 60, openingHours: DEFAULT_OPENING_HOURS }
+  // Tuesday open until midnight, Wednesday from 08:00, Friday until midnight, Saturday closed.
+  const late = { slotMinutes: 60, openingHours: { tue: { open: '08:00', close: '24:00' }, wed: { open: '08:00', close: '22:00' },
+    fri: { open: '08:00', close: '24:00' } } }
+  const berlin = (text: string) => Date.parse(text)
+  const cover = (court: CourtGrid, start: string, end: string, limit = 2, zone = 'Europe/Berlin') =>
+    slotsCovering(court, { start: berlin(start), end: berlin(end) }, zone, limit)
+  const starts = (coverage: ReturnType<typeof slotsCovering>, zone = 'Europe/Berlin') =>
+    coverage.kind === 'slots' ? coverage.slots.map((slot) => formatInZone(slot.start, zone)) : coverage
+
+  it('covers contiguous slots of each day\'s grid across midnight', () => {
+    expect(starts(cover(allDay, '2026-06-16T23:00:00+02:00', '2026-06-17T01:00:00+02:00')))
+      .toEqual(['2026-06-16T23:00:00+02:00', '2026-06-17T00:00:00+02:00'])
+    expect(starts(cover(late, '2026-06-16T22:00:00+02:00', '2026-06-17T00:00:00+02:00')))
+      .toEqual(['2026-06-16T22:00:00+02:00', '2026-06-16T23:00:00+02:00'])
+  })
+
+  it('crosses midnight into the days on which the clocks change', () => {
+    expect(starts(cover(allDay, '2026-10-24T23:00:00+02:00', '2026-10-25T01:00:00+02:00')))
+      .toEqual(['2026-10-24T23:00:00+02:00', '2026-10-25T00:00:00+02:00'])
+    expect(starts(cover(allDay, '2027-03-27T23:00:00+01:00', '2027-03-28T03:00:00+02:00', 3)))
+      .toEqual(['2027-03-27T23:00:00+01:00', '2027-03-28T00:00:00+01:00', '2027-03-28T01:00:00+01:00'])
+    // Chile moves its clocks at midnight: Saturday's 24:00 is Sunday's 01:00, where Sunday's grid begins.
+    expect(starts(cover(allDay, '2026-09-05T23:00:00-04:00', '2026-09-06T02:00:00-03:00', 2, 'America/Santiago'), 'America/Santiago'))
+      .toEqual(['2026-09-05T23:00:00-04:00', '2026-09-06T01:00:00-03:00'])
+  })
+
+  it('says which rule a booking breaks', () => {
+    expect(cover(daytime, '2026-06-16T21:00:00+02:00', '2026-06-16T23:00:00+02:00'))
+      .toEqual({ kind: 'outside-hours', date: '2026-06-16', hours: { open: '08:00', close: '22:00' } })
+    expect(cover(late, '2026-06-16T06:00:00+02:00', '2026-06-16T07:00:00+02:00'))
+      .toEqual({ kind: 'outside-hours', date: '2026-06-16', hours: { open: '08:00', close: '24:00' } })
+    expect(cover(late, '2026-06-16T23:00:00+02:00', '2026-06-17T01:00:00+02:00')).toEqual({ kind: 'outside-hours-after-midnight',
+      date: '2026-06-16', next: '2026-06-17', hours: { open: '08:00', close: '22:00' } })
+    expect(cover(late, '2026-06-19T23:00:00+02:00', '2026-06-20T01:00:00+02:00'))
+      .toEqual({ kind: 'outside-hours-after-midnight', date: '2026-06-19', next: '2026-06-20', hours: undefined })
+    expect(cover(late, '2026-06-20T10:00:00+02:00', '2026-06-20T11:00:00+02:00')).toEqual({ kind: 'closed', date: '2026-06-20' })
+    expect(cover(allDay, '2026-06-16T23:00:00+02:00', '2026-06-17T00:30:00+02:00'))
+      .toEqual({ kind: 'off-grid', date: '2026-06-17', hours: { open: '00:00', close: '24:00' } })
+    expect(cover(allDay, '2026-06-16T22:00:00+02:00', '2026-06-17T01:00:00+02:00')).toEqual({ kind: 'too-many', limit: 2, covered: 3 })
+    expect(cover(allDay, '2026-06-16T22:00:00+02:00', '2099-01-01T00:00:00+01:00'))
+      .toEqual({ kind: 'too-many', limit: 2, covered: undefined })
+  })
+
+  it('lists the local dates an interval touches, its end exclusive', () => {
+    const dates = (start: string, end: string) => localDatesOf({ start: berlin(start), end: berlin(end) }, 'Europe/Berlin')
+    expect(dates('2026-06-16T23:00:00+02:00', '2026-06-17T00:00:00+02:00')).toEqual(['2026-06-16'])
+    expect(dates('2026-06-16T23:00:00+02:00', '2026-06-17T01:00:00+02:00')).toEqual(['2026-06-16', '2026-06-17'])
+    expect(dates('2026-06-16T00:00:00+02:00', '2026-06-19T00:00:01+02:00')).toEqual(['2026-06-16', '2026-06-17', '2026-06-18',
+      '2026-06-19'])
+  })
+})
+
+describe('the confirmation\'s time of day', () => {
+  const render = (start: string, end: string) => renderBookingConfirmation({ bookingId: 'b', clubName: 'Club', timezone: 'Europe/Berlin',
+    courtName: 'Court D', start: Date.parse(start), end: Date.parse(end), bookerName: 'Nora', notes: null, createdAt: 0 })
+
+  it('ends a booking at 24:00 of its day, and names both dates of one across midnight', () => {
+    expect(render('2026-06-16T23:00:00+02:00', '2026-06-17T00:00:00+02:00').subject).toBe('Booking confirmed: Court D, 2026-06-16 23:00–24:00 — Club')
+    const across = render('2026-06-16T23:00:00+02:00', '2026-06-17T01:00:00+02:00')
+    expect(across.subject).toBe('Booking confirmed: Court D, 2026-06-16 23:00 – 2026-06-17 01:00 — Club')
+    expect(across.text).toContain('When:       2026-06-16 23:00 – 2026-06-17 01:00 (Europe/Berlin)')
+    expect(render('2026-06-16T08:00:00+02:00', '2026-06-16T09:00:00+02:00').text).toContain('When:       2026-06-16, 08:00–09:00 (Europe/Berlin)')
   })
 })

@@ -5,7 +5,7 @@ import path from 'node:path'
 import { promisify } from 'node:util'
 import { describe, expect, it } from 'vitest'
 import { environment, readConfig } from '../src/config.js'
-import { describeEachDatabase } from './helpers/databases.js'
+import { describeEachDatabase, describePostgres } from './helpers/databases.js'
 import { startHarness, useHarness } from './helpers/harness.js'
 
 const run = promisify(execFile)
@@ -50,6 +50,58 @@ describeEachDatabase('probes and metrics', (dialect) => {
     expect(text).toMatch(/^mail_failed 0$/m)
     if (dialect === 'postgres') expect(text).toMatch(/db_pool_connections\{state="total"\} \d+/)
     expect(text).toContain('process_resident_memory_bytes')
+  })
+})
+
+describePostgres('database pool gauge', () => {
+  const harness = useHarness('postgres')
+  const gauge = (text: string, state: string) =>
+    Number(new RegExp(`^db_pool_connections\\{state="${state}"\\} (\\d+)$`, 'm').exec(text)?.[1] ?? Number.NaN)
+  const scrape = async () => (await harness.current.app.inject({ url: '/metrics' })).body
+  /** Yields to the event loop (no timers) until the pool reaches a state. */
+  const until = async (reached: () => boolean) => {
+    for (let turns = 0; !reached(); turns++) {
+      if (turns > 100_000) throw new Error('the pool never reached the state')
+      await new Promise((resolve) => setImmediate(resolve))
+    }
+  }
+
+  it('reports no request waiting for a connection on an idle server, whatever the scrape itself reads', async () => {
+    for (let i = 0; i < 5; i++) {
+      const text = await scrape()
+      expect(gauge(text, 'waiting'), text).toBe(0)
+      expect(gauge(text, 'total')).toBeGreaterThanOrEqual(gauge(text, 'idle'))
+    }
+  })
+
+  it('counts the requests waiting while every connection is in use', async () => {
+    const { context } = harness.current
+    const pool = () => context.poolStats() ?? { total: 0, idle: 0, waiting: 0 }
+    let release: () => void = () => undefined
+    const gate = new Promise<undefined>((resolve) => {
+      release = () => {
+        resolve(undefined)
+      }
+    })
+    const held = Array.from({ length: 10 }, () => context.db.connection().execute(() => gate))
+    let text = ''
+    try {
+      await until(() => pool().total === 10 && pool().idle === 0)
+      const queued = [1, 2].map(() => context.db.selectFrom('clubs').select('id').execute())
+      await until(() => pool().waiting === 2)
+      const answer = harness.current.app.inject({ url: '/metrics' })
+      // The scrape's own reading of the outbox queues behind the two, after the gauge was read.
+      await until(() => pool().waiting === 3)
+      release()
+      await Promise.all([...held, ...queued])
+      text = (await answer).body
+    } finally {
+      release()
+    }
+    expect(gauge(text, 'waiting')).toBe(2)
+    expect(gauge(text, 'total')).toBe(10)
+    expect(gauge(text, 'idle')).toBe(0)
+    expect(gauge(await scrape(), 'waiting')).toBe(0)
   })
 })
 

@@ -21,6 +21,7 @@ import { listCourts } from '../db/repositories/courts.js'
 import type { Court } from '../db/repositories/courts.js'
 import { listMails, retryMail } from '../db/repositories/outbox.js'
 import { migrateToLatest } from '../db/migrate.js'
+import { DEFAULT_SLOT_MINUTES, SLOT_LENGTHS } from '../domain/court.js'
 import { InvalidInput } from '../domain/errors.js'
 import { parseScopes } from '../domain/scopes.js'
 import { parseOpeningHours, WEEKDAYS } from '../domain/slots.js'
@@ -218,7 +219,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     .requiredOption('--club <slug>', 'the club')
     .requiredOption('--name <name>', 'display name, e.g. "Court 1"')
     .option('--sport <sport>', 'sport', 'tennis')
-    .option('--slot-minutes <n>', 'slot length in minutes', '60')
+    .option('--slot-minutes <n>', `slot length in minutes: ${SLOT_LENGTHS.join(', ')}`, String(DEFAULT_SLOT_MINUTES))
     .option('--hours <spec>', 'opening hours, club-local: mon-fri=08:00-22:00,sat-sun=09:00-20:00', 'mon-sun=08:00-22:00')
     .option('--horizon-days <n>', 'how many days ahead it can be booked', '14')
     .option('--max-slots <n>', 'most slots one booking may cover', '2')

@@ -146,7 +146,9 @@ export function openDatabase(settings: DatabaseSettings, options: OpenDatabaseOp
     dialect: 'postgres',
     driver: 'pg',
     changes,
-    poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
+    // pg-pool queues every request while a client is idle too, and hands it the idle client on the
+    // next tick: only the requests beyond the idle clients are waiting for a connection.
+    poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: Math.max(0, pool.waitingCount - pool.idleCount) }),
     close: async () => {
       await changes.close()
       await db.destroy()

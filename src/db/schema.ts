@@ -101,6 +101,8 @@ export interface CourtsTable {
   id: string
   club_id: string
   name: string
+  /** courtNameKey(name) (src/domain/court.ts): unique per club, so no two courts share a name up to case and spacing. */
+  name_key: string
   sport: string
   active: Bool
   slot_minutes: number

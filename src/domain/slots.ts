@@ -2,7 +2,7 @@
  * The slot grid of a court and the status of each slot: pure functions of the court, the date,
  * what occupies the court, and the club's time zone.
  */
-import { isoWeekday, localToInstant, parseClockTime } from './zoned-time.js'
+import { addDays, isoWeekday, localDateOf, localToInstant, parseClockTime } from './zoned-time.js'
 
 export const WEEKDAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const
 export type Weekday = (typeof WEEKDAYS)[number]
@@ -42,14 +42,32 @@ export interface CourtGrid {
   readonly openingHours: OpeningHours
 }
 
-/** Opening and closing instants of a court on a local date, or undefined when it is closed. */
-export function openingInterval(court: CourtGrid, date: string, timeZone: string): Interval | undefined {
+export interface DayHours {
+  readonly open: string
+  readonly close: string
+}
+
+/** A court's opening and closing time on a local date ("08:00", "24:00"), or undefined when it is closed. */
+export function hoursOn(court: CourtGrid, date: string): DayHours | undefined {
   const hours = court.openingHours[WEEKDAYS[isoWeekday(date) - 1] ?? 'mon']
   if (hours == null) return undefined
   const open = parseClockTime(hours.open)
   const close = parseClockTime(hours.close)
   if (open === undefined || close === undefined || close <= open) return undefined
-  return { start: localToInstant(date, open, timeZone), end: localToInstant(date, close, timeZone) }
+  return hours
+}
+
+function instantsOf(date: string, hours: DayHours, timeZone: string): Interval {
+  return {
+    start: localToInstant(date, parseClockTime(hours.open) ?? 0, timeZone),
+    end: localToInstant(date, parseClockTime(hours.close) ?? 0, timeZone),
+  }
+}
+
+/** Opening and closing instants of a court on a local date, or undefined when it is closed. */
+export function openingInterval(court: CourtGrid, date: string, timeZone: string): Interval | undefined {
+  const hours = hoursOn(court, date)
+  return hours === undefined ? undefined : instantsOf(date, hours, timeZone)
 }
 
 /**
@@ -64,6 +82,78 @@ export function daySlots(court: CourtGrid, date: string, timeZone: string): Inte
   const slots: Interval[] = []
   for (let start = opening.start; start + length <= opening.end; start += length) slots.push({ start, end: start + length })
   return slots
+}
+
+/** What a booking covers on the grid (slotsCovering), or the one rule it breaks, with what a message needs. */
+export type Coverage
+  = { readonly kind: 'slots', readonly slots: readonly Interval[] }
+    | { readonly kind: 'closed', readonly date: string }
+    | { readonly kind: 'outside-hours', readonly date: string, readonly hours: DayHours }
+    | AfterMidnight
+    | { readonly kind: 'off-grid', readonly date: string, readonly hours: DayHours }
+    | TooMany
+
+/** It runs past 24:00 of `date` into `next`, which is closed (no hours) or whose grid does not begin at that midnight. */
+export interface AfterMidnight {
+  readonly kind: 'outside-hours-after-midnight'
+  readonly date: string
+  readonly next: string
+  readonly hours: DayHours | undefined
+}
+
+/** More slots than `limit`; `covered` counts them when that count is known (the walk stops one slot past the limit). */
+export interface TooMany {
+  readonly kind: 'too-many'
+  readonly limit: number
+  readonly covered: number | undefined
+}
+
+/**
+ * The grid slots a booking of `interval` covers, or the rule it breaks. Every slot is a slot of its
+ * own day's grid and each ends where the next begins, so a booking crosses midnight only from a day
+ * whose grid runs until 24:00 into a day whose grid begins then. The walk stops one slot past
+ * `limit`, so a far-away end costs no more than a booking one slot too long.
+ */
+export function slotsCovering(court: CourtGrid, interval: Interval, timeZone: string, limit: number): Coverage {
+  let date = localDateOf(interval.start, timeZone)
+  let hours = hoursOn(court, date)
+  if (hours === undefined) return { kind: 'closed', date }
+  let opening = instantsOf(date, hours, timeZone)
+  const startsOutside = interval.start < opening.start || interval.start >= opening.end
+  if (startsOutside || (interval.end > opening.end && hours.close !== '24:00')) return { kind: 'outside-hours', date, hours }
+
+  let grid = daySlots(court, date, timeZone)
+  const slots: Interval[] = []
+  let cursor = interval.start
+  while (cursor < interval.end && slots.length <= limit) {
+    let slot = grid.find((candidate) => candidate.start === cursor)
+    if (slot === undefined && slots.length > 0 && interval.end > opening.end) {
+      // The day's grid is used up and the booking goes on: only into a next day whose grid begins where this one ends.
+      if (hours.close !== '24:00' || cursor !== opening.end) return { kind: 'outside-hours', date, hours }
+      const next = addDays(date, 1)
+      const nextHours = hoursOn(court, next)
+      grid = daySlots(court, next, timeZone)
+      slot = grid.find((candidate) => candidate.start === cursor)
+      if (nextHours === undefined || slot === undefined) return { kind: 'outside-hours-after-midnight', date, next, hours: nextHours }
+      date = next
+      hours = nextHours
+      opening = instantsOf(next, nextHours, timeZone)
+    }
+    if (slot === undefined) return { kind: 'off-grid', date, hours }
+    slots.push(slot)
+    cursor = slot.end
+  }
+  if (slots.length > limit) return { kind: 'too-many', limit, covered: cursor === interval.end ? slots.length : undefined }
+  if (cursor !== interval.end) return { kind: 'off-grid', date, hours }
+  return { kind: 'slots', slots }
+}
+
+/** The local dates an interval touches; its end is exclusive, so a booking that ends at midnight touches one date. */
+export function localDatesOf(interval: Interval, timeZone: string): string[] {
+  const last = localDateOf(interval.end - 1, timeZone)
+  const dates: string[] = []
+  for (let date = localDateOf(interval.start, timeZone); date <= last; date = addDays(date, 1)) dates.push(date)
+  return dates
 }
 
 export function overlaps(a: Interval, b: Interval): boolean {

@@ -4,6 +4,7 @@
  * back) mean the earlier instant — the "compatible" rule of RFC 9557 and Temporal.
  */
 
+const SECOND = 1_000
 const MINUTE = 60_000
 const DAY = 86_400_000
 const formatters = new Map<string, Intl.DateTimeFormat>()
@@ -11,27 +12,32 @@ const formatters = new Map<string, Intl.DateTimeFormat>()
 function formatter(timeZone: string): Intl.DateTimeFormat {
   let format = formatters.get(timeZone)
   if (format === undefined) {
-    format = new Intl.DateTimeFormat('en-US', {
-      timeZone, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit',
-      second: '2-digit',
-    })
+    // The offset as "GMT+01:00" (or "GMT-00:44:30" where history had seconds), exact for any year.
+    format = new Intl.DateTimeFormat('en-US', { timeZone, timeZoneName: 'longOffset' })
     formatters.set(timeZone, format)
   }
   return format
 }
 
-/** The zone's offset from UTC at an instant, in minutes (+60 for Europe/Berlin in winter). */
-export function offsetMinutes(instant: number, timeZone: string): number {
-  const parts = formatter(timeZone).formatToParts(new Date(instant))
-  const part = (type: Intl.DateTimeFormatPartTypes) => Number(parts.find((p) => p.type === type)?.value ?? 0)
-  const wall = Date.UTC(part('year'), part('month') - 1, part('day'), part('hour'), part('minute'), part('second'))
-  return Math.round((wall - Math.floor(instant / 1000) * 1000) / MINUTE)
+/** The zone's offset from UTC at an instant, in milliseconds (+3_600_000 for Europe/Berlin in winter); whole seconds. */
+export function offsetAt(instant: number, timeZone: string): number {
+  const name = formatter(timeZone).formatToParts(new Date(instant)).find((part) => part.type === 'timeZoneName')?.value ?? ''
+  const match = /^GMT(?:([+-])(\d{2}):(\d{2})(?::(\d{2}))?)?$/.exec(name)
+  if (match === null) throw new Error(`unexpected offset "${name}" of ${timeZone}`)
+  if (match[1] === undefined) return 0
+  const size = Number(match[2]) * 60 * MINUTE + Number(match[3]) * MINUTE + Number(match[4] ?? 0) * SECOND
+  return match[1] === '-' ? -size : size
 }
 
-/** `YYYY-MM-DD` as the UTC midnight of that calendar date (a day number, not an instant). */
+/**
+ * `YYYY-MM-DD` as the UTC midnight of that calendar date (a day number, not an instant). Any year
+ * 0000–9999 of the proleptic Gregorian calendar: `Date.UTC` would read the years 0–99 as 1900–1999.
+ */
 export function parseLocalDate(date: string): number {
   const [year = 0, month = 1, day = 1] = date.split('-').map(Number)
-  return Date.UTC(year, month - 1, day)
+  const midnight = new Date(0)
+  midnight.setUTCFullYear(year, month - 1, day)
+  return midnight.getTime()
 }
 
 export function formatLocalDate(dayStart: number): string {
@@ -51,23 +57,28 @@ export function addDays(date: string, days: number): string {
 /** The instant at which the wall clock of `timeZone` shows `minutes` after midnight of `date` (1440 = next midnight). */
 export function localToInstant(date: string, minutes: number, timeZone: string): number {
   const wall = parseLocalDate(date) + minutes * MINUTE
-  const before = offsetMinutes(wall - DAY, timeZone)
-  const after = offsetMinutes(wall + DAY, timeZone)
+  const before = offsetAt(wall - DAY, timeZone)
+  const after = offsetAt(wall + DAY, timeZone)
   const candidates = [...new Set([before, after])]
-    .map((offset) => wall - offset * MINUTE)
-    .filter((instant) => instant + offsetMinutes(instant, timeZone) * MINUTE === wall)
+    .map((offset) => wall - offset)
+    .filter((instant) => instant + offsetAt(instant, timeZone) === wall)
   if (candidates.length > 0) return Math.min(...candidates)
-  return wall - before * MINUTE
+  return wall - before
 }
 
 /** The local calendar date of an instant. */
 export function localDateOf(instant: number, timeZone: string): string {
-  return formatLocalDate(Math.floor((instant + offsetMinutes(instant, timeZone) * MINUTE) / DAY) * DAY)
+  return formatLocalDate(Math.floor((instant + offsetAt(instant, timeZone)) / DAY) * DAY)
 }
 
-/** RFC 3339 with the zone's offset at that instant: `2026-11-21T08:00:00+01:00`. */
+/**
+ * RFC 3339 with the zone's offset at that instant: `2026-11-21T08:00:00+01:00`. RFC 3339 offsets
+ * are whole minutes, as every zone's are from 1972 on; an older offset with seconds (Africa/Monrovia,
+ * −00:44:30) is shown rounded to the minute with the local time moved to match, so the text still
+ * names the exact instant.
+ */
 export function formatInZone(instant: number, timeZone: string): string {
-  const offset = offsetMinutes(instant, timeZone)
+  const offset = Math.round(offsetAt(instant, timeZone) / MINUTE)
   const local = new Date(instant + offset * MINUTE).toISOString().slice(0, 19)
   const sign = offset < 0 ? '-' : '+'
   const abs = Math.abs(offset)

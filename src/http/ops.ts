@@ -10,12 +10,14 @@ import type { FastifyInstance, FastifyRequest, onRequestHookHandler } from 'fast
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client'
 import type { AppContext } from '../context.js'
 import { createMigrator, unknownMigrations } from '../db/migrate.js'
-import { isoForDb } from '../db/values.js'
+import { outboxStats } from '../db/repositories/outbox.js'
 import { ProblemError, requestPath } from './problems.js'
 
 export interface Metrics {
   readonly registry: Registry
   observe(request: FastifyRequest, status: number, seconds: number): void
+  /** The text exposition of every metric, read now. */
+  scrape(): Promise<string>
 }
 
 export function createMetrics(context: AppContext): Metrics {
@@ -28,41 +30,33 @@ export function createMetrics(context: AppContext): Metrics {
     registers: [registry] })
   const refusals = new Counter({ name: 'rate_limit_refusals_total',
     help: '429 answers, by limit: burst or daily (per API key), public (per client IP).', labelNames: ['limit'], registers: [registry] })
-  const db = context.db
-  new Gauge({ name: 'mail_outbox_pending', help: 'Confirmation mails waiting to be sent.', registers: [registry],
-    async collect() {
-      const row = await db.selectFrom('mail_outbox').select((eb) => eb.fn.countAll<number>().as('n'))
-        .where('status', 'in', ['pending', 'sending']).executeTakeFirstOrThrow()
-      this.set(row.n)
-    } })
-  new Gauge({ name: 'mail_outbox_oldest_pending_age_seconds', help: 'Age of the oldest mail waiting to be sent (0: none).',
-    registers: [registry],
-    async collect() {
-      const row = await db.selectFrom('mail_outbox').select((eb) => eb.fn.min('created_at').as('oldest'))
-        .where('status', 'in', ['pending', 'sending']).executeTakeFirst()
-      const oldest = row?.oldest
-      this.set(oldest == null ? 0 : Math.max(0, (context.clock.now() - Date.parse(isoForDb(oldest))) / 1000))
-    } })
-  new Gauge({ name: 'mail_failed', help: 'Confirmation mails that failed for good (club-platform mail list --failed).',
-    registers: [registry],
-    async collect() {
-      const row = await db.selectFrom('mail_outbox').select((eb) => eb.fn.countAll<number>().as('n'))
-        .where('status', '=', 'failed').executeTakeFirstOrThrow()
-      this.set(row.n)
-    } })
-  new Gauge({ name: 'db_pool_connections', help: 'PostgreSQL pool connections, by state.', labelNames: ['state'],
-    registers: [registry],
-    collect() {
-      const stats = context.poolStats()
-      if (stats === undefined) return
-      this.set({ state: 'total' }, stats.total)
-      this.set({ state: 'idle' }, stats.idle)
-      this.set({ state: 'waiting' }, stats.waiting)
-    } })
+  const outboxWaiting = new Gauge({ name: 'mail_outbox_pending', help: 'Confirmation mails waiting to be sent.', registers: [registry] })
+  const outboxAge = new Gauge({ name: 'mail_outbox_oldest_pending_age_seconds',
+    help: 'Age of the oldest mail waiting to be sent (0: none).', registers: [registry] })
+  const mailFailed = new Gauge({ name: 'mail_failed', help: 'Confirmation mails that failed for good (club-platform mail list --failed).',
+    registers: [registry] })
+  const pool = new Gauge({ name: 'db_pool_connections', labelNames: ['state'], registers: [registry],
+    help: 'PostgreSQL pool connections, by state: total, idle, and waiting (requests queued for a connection that no idle one '
+      + 'can take).' })
   // The labelled series of each route, method and status, looked up once rather than hashed on every request.
   const series = new Map<string, { readonly count: Counter.Internal, readonly time: Histogram.Internal<string> }>()
   return {
     registry,
+    async scrape() {
+      // The pool before the scrape's own queries, which would otherwise be counted as waiting for a connection.
+      const stats = context.poolStats()
+      if (stats !== undefined) {
+        pool.set({ state: 'total' }, stats.total)
+        pool.set({ state: 'idle' }, stats.idle)
+        pool.set({ state: 'waiting' }, stats.waiting)
+      }
+      const outbox = await outboxStats(context.db)
+      outboxWaiting.set(outbox.waiting)
+      const oldest = outbox.oldestWaitingSince
+      outboxAge.set(oldest === null ? 0 : Math.max(0, (context.clock.now() - Date.parse(oldest)) / 1000))
+      mailFailed.set(outbox.failed)
+      return registry.metrics()
+    },
     observe(request, status, seconds) {
       const route = request.routeOptions.url ?? 'unmatched'
       const key = `${String(status)} ${request.method} ${route}`
@@ -124,5 +118,5 @@ export function opsRoutes(app: FastifyInstance, context: AppContext, metrics: Me
     return { status: 'ready', database: context.dialect, limiter: context.limiter.kind }
   })
 
-  app.get('/metrics', options, async (_request, reply) => reply.type(metrics.registry.contentType).send(await metrics.registry.metrics()))
+  app.get('/metrics', options, async (_request, reply) => reply.type(metrics.registry.contentType).send(await metrics.scrape()))
 }

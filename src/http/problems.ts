@@ -129,7 +129,8 @@ function fromValidation(error: Partial<FastifyError>): ProblemError {
         : fromPath
     const reason = typeof params.additionalProperty === 'string'
       ? `unknown ${where}`
-      : (issue.message ?? 'is invalid')
+      // ajv-formats' range keywords still say "should"; every other message says "must".
+      : (issue.message?.replace(/^should /, 'must ') ?? 'is invalid')
     return { name: name === '' ? context : name, reason }
   })
   const first = invalid[0] ?? { name: context, reason: 'is invalid' }

@@ -29,9 +29,13 @@ export interface RenderedMail {
 export function renderBookingConfirmation(input: ConfirmationInput): RenderedMail {
   const date = localDateOf(input.start, input.timezone)
   const from = formatInZone(input.start, input.timezone).slice(11, 16)
-  const to = formatInZone(input.end, input.timezone).slice(11, 16)
-  const when = `${date}, ${from}–${to} (${input.timezone})`
-  const subject = oneLine(`Booking confirmed: ${input.courtName}, ${date} ${from}–${to} — ${input.clubName}`)
+  // A booking that ends at midnight ends at 24:00 of its day; one across midnight names both dates.
+  const sameDay = localDateOf(input.end - 1, input.timezone) === date
+  const endsAtMidnight = sameDay && localDateOf(input.end, input.timezone) !== date
+  const to = endsAtMidnight ? '24:00' : formatInZone(input.end, input.timezone).slice(11, 16)
+  const span = sameDay ? `${date}, ${from}–${to}` : `${date} ${from} – ${localDateOf(input.end, input.timezone)} ${to}`
+  const when = `${span} (${input.timezone})`
+  const subject = oneLine(`Booking confirmed: ${input.courtName}, ${sameDay ? `${date} ${from}–${to}` : span} — ${input.clubName}`)
   const lines = [
     `Hello ${input.bookerName},`,
     '',

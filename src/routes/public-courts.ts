@@ -111,9 +111,10 @@ export async function publicCourtsRoutes(app: FastifyInstance, context: AppConte
             { ...conditionalHeaders(COURTS_CACHE_CONTROL), ...CORS_HEADERS }),
           304: { description: 'The copy named in If-None-Match is current.', type: 'null',
             headers: { ...REQUEST_ID_HEADER, ...conditionalHeaders(COURTS_CACHE_CONTROL), ...CORS_HEADERS } },
-          400: problemResponse('The date is not a valid YYYY-MM-DD date, or an unknown parameter was sent.', CORS_HEADERS,
-            [{ kind: 'validation-error', instance: COURTS_PATH, detail: 'Query parameter "date" must match format "date".',
-              invalidParams: [{ name: 'date', reason: 'must match format "date"' }] }]),
+          400: problemResponse('The date is not a valid YYYY-MM-DD date from 2000-01-01 through 2099-12-31, or an unknown parameter '
+            + 'was sent.', CORS_HEADERS,
+          [{ kind: 'validation-error', instance: COURTS_PATH, detail: 'Query parameter "date" must match format "date".',
+            invalidParams: [{ name: 'date', reason: 'must match format "date"' }] }]),
           404: problemResponse('No club has this slug (`club-not-found`).', CORS_HEADERS,
             [{ kind: 'club-not-found', instance: `${PUBLIC_PREFIX}/${UNKNOWN_SLUG}/courts`,
               detail: `No club with the slug "${UNKNOWN_SLUG}".` }]),

@@ -25,9 +25,22 @@ export const CourtBookingSlot = Type.Object({
 })
 export type CourtBookingSlot = Static<typeof CourtBookingSlot>
 
+/**
+ * The dates the listing shows: wide enough for any booking page, and inside the years in which every
+ * IANA zone's offset is whole minutes, as RFC 3339 offsets must be.
+ */
+export const FIRST_LISTED_DATE = '2000-01-01'
+export const LAST_LISTED_DATE = '2099-12-31'
+
 export const CourtsQuery = Type.Object({
-  date: Type.Optional(Type.String({ format: 'date', description: 'The local date to inspect (YYYY-MM-DD); default: today in the club\'s time zone.',
-    examples: ['2026-06-16'] })),
+  date: Type.Optional(Type.String({
+    format: 'date',
+    formatMinimum: FIRST_LISTED_DATE,
+    formatMaximum: LAST_LISTED_DATE,
+    description: `The local date to inspect (YYYY-MM-DD), ${FIRST_LISTED_DATE} through ${LAST_LISTED_DATE}; `
+      + 'default: today in the club\'s time zone.',
+    examples: ['2026-06-16'],
+  })),
 }, { additionalProperties: false })
 
 export const CourtAvailability = Type.Object({

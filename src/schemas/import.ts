@@ -5,6 +5,7 @@
  */
 import { Type } from '@sinclair/typebox'
 import type { Static } from '@sinclair/typebox'
+import { DEFAULT_SLOT_MINUTES, SLOT_LENGTHS } from '../domain/court.js'
 
 const Id = Type.String({ format: 'uuid', description: 'Stable id of the record; keep it across imports.' })
 const Text = (maxLength: number, description?: string) =>
@@ -74,10 +75,12 @@ const WeekdayName = Type.Union([Type.Literal('mon'), Type.Literal('tue'), Type.L
 
 export const ImportCourt = Type.Object({
   id: Id,
-  name: Text(200),
+  name: Text(200, 'Unique within the club, ignoring case and spacing: "Court 1" and " court  1" are one name.'),
   sport: Type.Optional(Text(100, 'Default tennis.')),
   active: Type.Optional(Type.Boolean({ description: 'Inactive courts are not listed and cannot be booked. Default true.' })),
-  slot_minutes: Type.Optional(Type.Integer({ minimum: 5, maximum: 1440, description: 'Slot length. Default 60.' })),
+  slot_minutes: Type.Optional(Type.Unsafe<(typeof SLOT_LENGTHS)[number]>({ type: 'integer', enum: [...SLOT_LENGTHS],
+    description: `Slot length in minutes, one that divides a day evenly: ${SLOT_LENGTHS.join(', ')}. `
+      + `Default ${String(DEFAULT_SLOT_MINUTES)}.` })),
   opening_hours: Type.Optional(Type.Object({
     mon: Type.Optional(DayHours), tue: Type.Optional(DayHours), wed: Type.Optional(DayHours), thu: Type.Optional(DayHours),
     fri: Type.Optional(DayHours), sat: Type.Optional(DayHours), sun: Type.Optional(DayHours),

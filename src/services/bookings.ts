@@ -14,9 +14,9 @@ import { isExclusionViolation, isTransientConflict, isUniqueViolation, lockCourt
 import type { Database } from '../db/schema.js'
 import { isoForDb } from '../db/values.js'
 import { InvalidBooking, SlotConflict } from '../domain/errors.js'
-import { daySlots, openingInterval, slotStatus, weeklyHoldOn } from '../domain/slots.js'
+import { daySlots, localDatesOf, slotStatus, slotsCovering, weeklyHoldOn } from '../domain/slots.js'
 import type { Interval, Occupancy, SlotStatus } from '../domain/slots.js'
-import { formatInZone, localDateOf, localToInstant } from '../domain/zoned-time.js'
+import { formatInZone, localToInstant } from '../domain/zoned-time.js'
 import { renderBookingConfirmation } from '../mail/booking-confirmation.js'
 
 const DAY = 86_400_000
@@ -37,7 +37,7 @@ export async function courtDay(db: Kysely<Database>, club: Club, date: string): 
   const window = { start: localToInstant(date, 0, club.timezone), end: localToInstant(date, 1440, club.timezone) }
   const stored = await occupancyOf(db, club.id, courts.map((court) => court.id), window)
   return courts.flatMap((court) => {
-    const occupancy = occupancyOn(stored.get(court.id), date, club.timezone)
+    const occupancy = occupancyOn(stored.get(court.id), [date], club.timezone)
     return daySlots(court, date, club.timezone).map((slot) => ({
       court_id: court.id,
       court_name: court.name,
@@ -48,10 +48,11 @@ export async function courtDay(db: Kysely<Database>, club: Club, date: string): 
   })
 }
 
-function occupancyOn(stored: StoredOccupancy | undefined, date: string, timeZone: string): Occupancy {
+/** What occupies a court on the local dates given: one-off holds and bookings as stored, weekly holds on each of the dates. */
+function occupancyOn(stored: StoredOccupancy | undefined, dates: readonly string[], timeZone: string): Occupancy {
   if (stored === undefined) return { blocks: [], reservations: [], bookings: [] }
   const weekly = (holds: StoredOccupancy['weeklyBlocks']) =>
-    holds.map((hold) => weeklyHoldOn(hold, date, timeZone)).filter((hold) => hold !== undefined)
+    dates.flatMap((date) => holds.map((hold) => weeklyHoldOn(hold, date, timeZone))).filter((hold) => hold !== undefined)
   return {
     blocks: [...stored.blocks, ...weekly(stored.weeklyBlocks)],
     reservations: [...stored.reservations, ...weekly(stored.weeklyReservations)],
@@ -109,7 +110,8 @@ export async function bookCourt(
           + `the most allowed (${String(settings.maxOpenPerEmail)}).`)
       }
       const stored = (await occupancyOf(trx, club.id, [court.id], interval)).get(court.id)
-      const occupancy = occupancyOn(stored, localDateOf(interval.start, club.timezone), club.timezone)
+      // A booking across midnight meets the weekly holds of every date it touches.
+      const occupancy = occupancyOn(stored, localDatesOf(interval, club.timezone), club.timezone)
       // The same precedence as the listing shows: blocked > reserved > booked.
       const status = slotStatus(interval, occupancy)
       if (status !== 'available') throw new SlotConflict(`The requested time on ${court.name} is ${CONFLICT_WORDING[status]}.`)
@@ -198,24 +200,24 @@ export function checkBookingTimes(court: Court, timeZone: string, input: Booking
     throw new InvalidBooking(`start_time is beyond the booking horizon: ${court.name} can be booked at most `
       + `${String(court.bookingHorizonDays)} days ahead.`)
   }
-  const date = localDateOf(start, timeZone)
-  const opening = openingInterval(court, date, timeZone)
-  if (opening === undefined) throw new InvalidBooking(`${court.name} is closed on ${date}.`)
-  if (start < opening.start || end > opening.end) {
-    throw new InvalidBooking(`The booking lies outside the opening hours of ${court.name} on ${date} `
-      + `(${formatInZone(opening.start, timeZone).slice(11, 16)}–${formatInZone(opening.end, timeZone).slice(11, 16)}).`)
+  const coverage = slotsCovering(court, { start, end }, timeZone, court.maxSlotsPerBooking)
+  switch (coverage.kind) {
+    case 'slots':
+      return { start, end }
+    case 'closed':
+      throw new InvalidBooking(`${court.name} is closed on ${coverage.date}.`)
+    case 'outside-hours':
+      throw new InvalidBooking(`The booking lies outside the opening hours of ${court.name} on ${coverage.date} `
+        + `(${coverage.hours.open}–${coverage.hours.close}).`)
+    case 'outside-hours-after-midnight':
+      throw new InvalidBooking(`The booking lies outside the opening hours of ${court.name}: it runs past 24:00 on `
+        + `${coverage.date} into ${coverage.next}, when ${court.name} `
+        + `${coverage.hours === undefined ? 'is closed' : `is open ${coverage.hours.open}–${coverage.hours.close}`}.`)
+    case 'off-grid':
+      throw new InvalidBooking(`The times are not on the slot grid of ${court.name}: slots last ${String(court.slotMinutes)} `
+        + `minutes from ${coverage.hours.open} on ${coverage.date}; start_time and end_time must be slot boundaries.`)
+    case 'too-many':
+      throw new InvalidBooking(`A booking of ${court.name} may cover at most ${String(coverage.limit)} slots; this one covers `
+        + `${coverage.covered === undefined ? 'more' : String(coverage.covered)}.`)
   }
-  const slots = daySlots(court, date, timeZone)
-  const first = slots.findIndex((slot) => slot.start === start)
-  const last = slots.findIndex((slot) => slot.end === end)
-  if (first === -1 || last === -1) {
-    throw new InvalidBooking(`The times are not on the slot grid of ${court.name}: slots last ${String(court.slotMinutes)} `
-      + `minutes from ${formatInZone(opening.start, timeZone).slice(11, 16)}; start_time and end_time must be slot boundaries.`)
-  }
-  const count = last - first + 1
-  if (count > court.maxSlotsPerBooking) {
-    throw new InvalidBooking(`A booking of ${court.name} may cover at most ${String(court.maxSlotsPerBooking)} slots; this one covers `
-      + `${String(count)}.`)
-  }
-  return { start, end }
 }

@@ -8,9 +8,11 @@ import type { ErrorObject } from 'ajv'
 import addFormats from 'ajv-formats'
 import type { Kysely, Transaction } from 'kysely'
 import type { Clock } from '../clock.js'
+import { courtNamesOf, saveCourtHolds, saveCourts } from '../db/repositories/courts.js'
 import type { Database } from '../db/schema.js'
 import { isoForDb } from '../db/values.js'
 import { InvalidInput } from '../domain/errors.js'
+import { DEFAULT_SLOT_MINUTES, courtNameKey } from '../domain/court.js'
 import { DEFAULT_OPENING_HOURS } from '../domain/slots.js'
 import { ImportDocument } from '../schemas/import.js'
 
@@ -47,6 +49,9 @@ function describeSchemaError(error: ErrorObject): string {
   const params = error.params as Record<string, unknown>
   if (typeof params.additionalProperty === 'string') {
     return `${path === '' ? 'document' : path}: unknown property "${params.additionalProperty}"`
+  }
+  if (Array.isArray(params.allowedValues)) {
+    return `${path === '' ? 'document' : path}: must be one of ${params.allowedValues.map(String).join(', ')}`
   }
   return `${path === '' ? 'document' : path}: ${error.message ?? 'is invalid'}`
 }
@@ -122,6 +127,14 @@ function checkWithinFile(doc: Normalised): string[] {
       problems.push(`events[${i}]: ends_at is before starts_at`)
     }
   })
+  const courtNames = new Map<string, number>()
+  doc.courts.forEach((court, i) => {
+    const key = courtNameKey(court.name)
+    const first = courtNames.get(key)
+    if (key === '') problems.push(`courts[${i}].name: must not be blank`)
+    else if (first === undefined) courtNames.set(key, i)
+    else problems.push(`courts[${i}].name: "${court.name}" is also the name of courts[${first}] (names differing only in case or spacing are the same)`)
+  })
   doc.courts.forEach((court, i) => {
     for (const [day, hours] of Object.entries(court.opening_hours ?? {})) {
       if (hours != null && hours.close <= hours.open) problems.push(`courts[${i}].opening_hours.${day}: close is not after open`)
@@ -183,8 +196,17 @@ async function checkAgainstDatabase(trx: Transaction<Database>, clubId: string, 
     reference(memberIds, 'member', `competition_results[${i}].member_id`, result.member_id)
     reference(groupIds, 'group', `competition_results[${i}].group_id`, result.group_id)
   })
-  const courtIds = new Set([...doc.courts.map((court) => court.id), ...(await trx.selectFrom('courts').select('id')
-    .where('club_id', '=', clubId).execute()).map((row) => row.id.toLowerCase())])
+  const clubCourts = await courtNamesOf(trx, clubId)
+  const courtIds = new Set([...doc.courts.map((court) => court.id), ...clubCourts.map((court) => court.id)])
+  // A name may not be another court's, unless this file renames that court too (the file's own names were checked above).
+  const inFile = new Set(doc.courts.map((court) => court.id))
+  const keptNames = new Map(clubCourts.filter((court) => !inFile.has(court.id)).map((court) => [court.nameKey, court]))
+  doc.courts.forEach((court, i) => {
+    const holder = keptNames.get(courtNameKey(court.name))
+    if (holder !== undefined) {
+      problems.push(`courts[${i}].name: "${court.name}" is already the name of court ${holder.id} ("${holder.name}") of the club`)
+    }
+  })
   doc.court_holds.forEach((hold, i) => {
     reference(courtIds, 'court', `court_holds[${i}].court_id`, hold.court_id)
   })
@@ -267,38 +289,18 @@ async function write(trx: Transaction<Database>, clubId: string, doc: Normalised
 const WEEKDAY_NUMBER = { mon: 1, tue: 2, wed: 3, thu: 4, fri: 5, sat: 6, sun: 7 } as const
 
 async function writeCourts(trx: Transaction<Database>, clubId: string, doc: Normalised, now: string): Promise<void> {
-  for (const chunk of chunks(doc.courts)) {
-    await trx.insertInto('courts')
-      .values(chunk.map((c) => ({
-        id: c.id, club_id: clubId, name: c.name, sport: c.sport ?? 'tennis', active: c.active ?? true, slot_minutes: c.slot_minutes ?? 60,
-        opening_hours: JSON.stringify(c.opening_hours ?? DEFAULT_OPENING_HOURS),
-        booking_horizon_days: c.booking_horizon_days ?? 14,
-        max_slots_per_booking: c.max_slots_per_booking ?? 2, created_at: now,
-      })))
-      .onConflict((oc) => oc.column('id').doUpdateSet((eb) => ({
-        name: eb.ref('excluded.name'), sport: eb.ref('excluded.sport'), active: eb.ref('excluded.active'),
-        slot_minutes: eb.ref('excluded.slot_minutes'), opening_hours: eb.ref('excluded.opening_hours'),
-        booking_horizon_days: eb.ref('excluded.booking_horizon_days'), max_slots_per_booking: eb.ref('excluded.max_slots_per_booking'),
-      })).where('courts.club_id', '=', clubId))
-      .execute()
-  }
-  for (const chunk of chunks(doc.court_holds)) {
-    await trx.insertInto('court_holds')
-      .values(chunk.map((h) => ({
-        id: h.id, club_id: clubId, court_id: h.court_id, kind: h.kind, reason: h.reason ?? null,
-        starts_at: h.starts_at === undefined ? null : isoForDb(h.starts_at),
-        ends_at: h.ends_at === undefined ? null : isoForDb(h.ends_at),
-        weekday: h.weekday === undefined ? null : WEEKDAY_NUMBER[h.weekday], start_time: h.start_time ?? null,
-        end_time: h.end_time ?? null, valid_from: h.valid_from ?? null, valid_until: h.valid_until ?? null, created_at: now,
-      })))
-      .onConflict((oc) => oc.column('id').doUpdateSet((eb) => ({
-        court_id: eb.ref('excluded.court_id'), kind: eb.ref('excluded.kind'), reason: eb.ref('excluded.reason'),
-        starts_at: eb.ref('excluded.starts_at'), ends_at: eb.ref('excluded.ends_at'), weekday: eb.ref('excluded.weekday'),
-        start_time: eb.ref('excluded.start_time'), end_time: eb.ref('excluded.end_time'), valid_from: eb.ref('excluded.valid_from'),
-        valid_until: eb.ref('excluded.valid_until'),
-      })).where('court_holds.club_id', '=', clubId))
-      .execute()
-  }
+  await saveCourts(trx, clubId, doc.courts.map((c) => ({
+    id: c.id, name: c.name, sport: c.sport ?? 'tennis', active: c.active ?? true, slot_minutes: c.slot_minutes ?? DEFAULT_SLOT_MINUTES,
+    opening_hours: JSON.stringify(c.opening_hours ?? DEFAULT_OPENING_HOURS), booking_horizon_days: c.booking_horizon_days ?? 14,
+    max_slots_per_booking: c.max_slots_per_booking ?? 2, created_at: now,
+  })))
+  await saveCourtHolds(trx, clubId, doc.court_holds.map((h) => ({
+    id: h.id, court_id: h.court_id, kind: h.kind, reason: h.reason ?? null,
+    starts_at: h.starts_at === undefined ? null : isoForDb(h.starts_at),
+    ends_at: h.ends_at === undefined ? null : isoForDb(h.ends_at),
+    weekday: h.weekday === undefined ? null : WEEKDAY_NUMBER[h.weekday], start_time: h.start_time ?? null,
+    end_time: h.end_time ?? null, valid_from: h.valid_from ?? null, valid_until: h.valid_until ?? null, created_at: now,
+  })))
 }
 
 function chunks<T>(items: readonly T[]): T[][] {

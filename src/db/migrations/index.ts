@@ -3,6 +3,7 @@ import * as initial from './0001-initial.js'
 import * as courts from './0002-courts.js'
 import * as keyLimits from './0003-key-limits.js'
 import * as changeTracking from './0004-change-tracking.js'
+import * as courtNames from './0005-court-names.js'
 
 /** Every migration, in order. Names are permanent: they are recorded in the database. */
 export const migrations: Record<string, Migration> = {
@@ -10,4 +11,5 @@ export const migrations: Record<string, Migration> = {
   '0002-courts': courts,
   '0003-key-limits': keyLimits,
   '0004-change-tracking': changeTracking,
+  '0005-court-names': courtNames,
 }

@@ -1,7 +1,9 @@
 /** Courts, their holds and bookings. Every function takes the club id first. */
-import type { Kysely, Selectable } from 'kysely'
+import { sql } from 'kysely'
+import type { Insertable, Kysely, Selectable, Transaction } from 'kysely'
+import { courtNameKey } from '../../domain/court.js'
 import type { Interval, OpeningHours, WeeklyHold } from '../../domain/slots.js'
-import type { CourtsTable, Database } from '../schema.js'
+import type { CourtHoldsTable, CourtsTable, Database } from '../schema.js'
 import { isoForDb, isoFromDb } from '../values.js'
 
 export interface Court {
@@ -48,6 +50,83 @@ export async function findCourt(db: Kysely<Database>, clubId: string, courtId: s
   const row = await db.selectFrom('courts').select(COURT_COLUMNS).where('club_id', '=', clubId).where('id', '=', courtId)
     .executeTakeFirst()
   return row === undefined ? undefined : toCourt(row)
+}
+
+export interface CourtName {
+  readonly id: string
+  readonly name: string
+  readonly nameKey: string
+}
+
+/** Every court's name and name key, for the uniqueness check of an import. */
+export async function courtNamesOf(db: Kysely<Database>, clubId: string): Promise<CourtName[]> {
+  const rows = await db.selectFrom('courts').select(['id', 'name', 'name_key']).where('club_id', '=', clubId).orderBy('id').execute()
+  return rows.map((row) => ({ id: row.id.toLowerCase(), name: row.name, nameKey: row.name_key }))
+}
+
+export type CourtRecord = Omit<Insertable<CourtsTable>, 'club_id' | 'name_key'>
+export type CourtHoldRecord = Omit<Insertable<CourtHoldsTable>, 'club_id'>
+
+/** Rows per statement: well under both databases' limits on bound parameters. */
+const CHUNK = 200
+
+function chunks<T>(items: readonly T[]): T[][] {
+  const out: T[][] = []
+  for (let i = 0; i < items.length; i += CHUNK) out.push(items.slice(i, i + CHUNK))
+  return out
+}
+
+/**
+ * Inserts new courts and updates known ones of the club (never another club's), each with the
+ * key of its name. The caller has checked that the names stay unique; courts renamed here first
+ * give up their old keys, so that courts swapping names never meet in the unique index halfway.
+ */
+export async function saveCourts(trx: Transaction<Database>, clubId: string, courts: readonly CourtRecord[]): Promise<void> {
+  const renamed: string[] = []
+  for (const chunk of chunks(courts)) {
+    const stored = await trx.selectFrom('courts').select(['id', 'name_key']).where('club_id', '=', clubId)
+      .where('id', 'in', chunk.map((court) => court.id)).execute()
+    const keys = new Map(stored.map((row) => [row.id.toLowerCase(), row.name_key]))
+    for (const court of chunk) {
+      const key = keys.get(court.id.toLowerCase())
+      if (key !== undefined && key !== courtNameKey(court.name)) renamed.push(court.id)
+    }
+  }
+  for (const chunk of chunks(renamed)) {
+    // A key no name has (keys never begin with whitespace), one per court.
+    await trx.updateTable('courts').set({ name_key: sql<string>`cast(${'\t'} as text) || cast(id as text)` })
+      .where('club_id', '=', clubId).where('id', 'in', chunk).execute()
+  }
+  for (const chunk of chunks(courts)) {
+    await trx.insertInto('courts')
+      .values(chunk.map((court) => ({ ...court, club_id: clubId, name_key: courtNameKey(court.name) })))
+      .onConflict((oc) => oc.column('id').doUpdateSet((eb) => ({
+        name: eb.ref('excluded.name'), name_key: eb.ref('excluded.name_key'), sport: eb.ref('excluded.sport'),
+        active: eb.ref('excluded.active'), slot_minutes: eb.ref('excluded.slot_minutes'),
+        opening_hours: eb.ref('excluded.opening_hours'), booking_horizon_days: eb.ref('excluded.booking_horizon_days'),
+        max_slots_per_booking: eb.ref('excluded.max_slots_per_booking'),
+      })).where('courts.club_id', '=', clubId))
+      .execute()
+  }
+}
+
+/** Inserts new holds and updates known ones of the club (never another club's). */
+export async function saveCourtHolds(
+  trx: Transaction<Database>,
+  clubId: string,
+  holds: readonly CourtHoldRecord[],
+): Promise<void> {
+  for (const chunk of chunks(holds)) {
+    await trx.insertInto('court_holds')
+      .values(chunk.map((hold) => ({ ...hold, club_id: clubId })))
+      .onConflict((oc) => oc.column('id').doUpdateSet((eb) => ({
+        court_id: eb.ref('excluded.court_id'), kind: eb.ref('excluded.kind'), reason: eb.ref('excluded.reason'),
+        starts_at: eb.ref('excluded.starts_at'), ends_at: eb.ref('excluded.ends_at'), weekday: eb.ref('excluded.weekday'),
+        start_time: eb.ref('excluded.start_time'), end_time: eb.ref('excluded.end_time'), valid_from: eb.ref('excluded.valid_from'),
+        valid_until: eb.ref('excluded.valid_until'),
+      })).where('court_holds.club_id', '=', clubId))
+      .execute()
+  }
 }
 
 export interface StoredOccupancy {

@@ -96,3 +96,28 @@ export async function retryMail(db: Kysely<Database>, id: string, now: number): 
     .executeTakeFirst()
   return result.numUpdatedRows > 0n
 }
+
+export interface OutboxStats {
+  /** Mails waiting to be sent (pending, or being sent). */
+  readonly waiting: number
+  /** When the oldest of them was written, or null. */
+  readonly oldestWaitingSince: string | null
+  readonly failed: number
+}
+
+/** The outbox gauges: index look-ups one after the other, on one connection. */
+export async function outboxStats(db: Kysely<Database>): Promise<OutboxStats> {
+  return db.connection().execute(async (conn) => {
+    const waiting = await conn.selectFrom('mail_outbox').select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('status', 'in', ['pending', 'sending']).executeTakeFirstOrThrow()
+    const oldest = await conn.selectFrom('mail_outbox').select((eb) => eb.fn.min('created_at').as('oldest'))
+      .where('status', 'in', ['pending', 'sending']).executeTakeFirst()
+    const failed = await conn.selectFrom('mail_outbox').select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('status', '=', 'failed').executeTakeFirstOrThrow()
+    return {
+      waiting: waiting.n,
+      oldestWaitingSince: oldest?.oldest == null ? null : isoForDb(oldest.oldest),
+      failed: failed.n,
+    }
+  })
+}
