@@ -28,7 +28,8 @@ dev=$(node -e '
 for name in $(node -p 'Object.keys(require("./package.json").dependencies).join(" ")'); do
   [ -d "node_modules/$name" ] || { echo "runtime dependency missing: $name" >&2; exit 1; }
 done
-[ -f dist/server.js ] && [ -f dist/cli/bin.js ] || { echo "dist/ was not built" >&2; exit 1; }
+[ -f dist/server.js ] && [ -f dist/cli/bin.js ] && [ -f dist/api-docs/index.html ] || { echo "dist/ was not built" >&2; exit 1; }
+echo "runtime dependencies: $(du -sh node_modules | cut -f1), dist/: $(du -sh dist | cut -f1)"
 
 export DATA_DIR="$work/data" DATABASE_URL="" LOG_LEVEL=warn HOST=127.0.0.1
 port=$(node -e 'const s = require("net").createServer().listen(0, "127.0.0.1", () => { console.log(s.address().port); s.close() })')
