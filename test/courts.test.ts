@@ -118,11 +118,14 @@ describeEachDatabase('public court listing', (dialect) => {
     expect(allDay[0]?.start_time).toBe(`${date}T00:00:00+01:00`)
   })
 
-  it('states the range of date in the OpenAPI document', async () => {
+  it('states the range of date in the OpenAPI document (as extensions: ajv-formats\' keywords are not JSON Schema), and still enforces it', async () => {
     const document = (await harness.current.request({ url: '/api/v1/openapi.json' }))
       .json<{ paths: Record<string, { get: { parameters: { name: string, schema: Record<string, unknown> }[] } }> }>()
     const date = document.paths['/api/v1/public/{clubSlug}/courts']?.get.parameters.find((parameter) => parameter.name === 'date')
-    expect(date?.schema).toMatchObject({ format: 'date', formatMinimum: '2000-01-01', formatMaximum: '2099-12-31' })
+    expect(date?.schema).toMatchObject({ 'format': 'date', 'x-formatMinimum': '2000-01-01', 'x-formatMaximum': '2099-12-31' })
+    expect(date?.schema).not.toHaveProperty('formatMinimum')
+    // Describing the schema leaves the one that validates as it was.
+    expect((await harness.current.request({ url: '/api/v1/public/riverside/courts?date=1999-12-31' })).status).toBe(400)
   })
 
   it('answers an unknown club with 404 club-not-found', async () => {

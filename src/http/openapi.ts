@@ -71,6 +71,30 @@ function liftRequiredHeaders<T>(document: T): T {
   return document
 }
 
+/**
+ * ajv-formats' range keywords (`formatMinimum`, `formatMaximum`: the listing's dates) validate
+ * requests but are not JSON Schema; in the document they become extensions of the same name, so
+ * that OpenAPI tools accept the schema and a reader still sees the bounds (descriptions say them too).
+ */
+const FORMAT_RANGE_KEYWORDS: Readonly<Record<string, string>> = { formatMinimum: 'x-formatMinimum', formatMaximum: 'x-formatMaximum' }
+
+function asExtensions(node: unknown): void {
+  if (Array.isArray(node)) {
+    node.forEach(asExtensions)
+    return
+  }
+  if (typeof node !== 'object' || node === null) return
+  const object = node as Record<string, unknown>
+  for (const [keyword, extension] of Object.entries(FORMAT_RANGE_KEYWORDS)) {
+    if (keyword in object) {
+      object[extension] = object[keyword]
+      // eslint-disable-next-line @typescript-eslint/no-dynamic-delete -- a keyword of a fixed list
+      delete object[keyword]
+    }
+  }
+  Object.values(object).forEach(asExtensions)
+}
+
 export async function registerOpenApi(app: FastifyInstance): Promise<void> {
   await app.register(swagger, {
     openapi: {
@@ -93,7 +117,13 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
         },
       },
     },
-    transformObject: (document) => ('openapiObject' in document ? liftRequiredHeaders(document.openapiObject) : document.swaggerObject),
+    transformObject: (document) => {
+      if (!('openapiObject' in document)) return document.swaggerObject
+      // A copy: the document may share objects with the schemas that validate requests.
+      const openapi = structuredClone(document.openapiObject)
+      asExtensions(openapi)
+      return liftRequiredHeaders(openapi)
+    },
     refResolver: {
       // Shared schemas appear in components.schemas under their $id (Group, Problem, …).
       buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`),
