@@ -206,7 +206,7 @@ async function shutdown(app: FastifyInstance | undefined, context: AppContext, c
 }
 
 main(process.argv.slice(2)).catch((error: unknown) => {
-  const line = describeFailure(error, config, config?.logLevel === 'debug' || config?.logLevel === 'trace')
+  const line = describeFailure(error, config)
   // A worker tells its supervisor, which reports one line however many workers failed.
   if (cluster.isWorker && process.send !== undefined) {
     const message: StartupFailureMessage = { type: 'club-platform:startup-failure', line }

@@ -18,6 +18,8 @@ export class StartupError extends Error {
   }
 }
 
+const HOST_CHOICES = 'use 127.0.0.1, 0.0.0.0 for all interfaces, or one of its own addresses'
+
 /** What `listen` failing means, naming PORT or HOST. */
 export function listenFailure(error: unknown, config: Pick<Config, 'port' | 'host'>): Error {
   const code = (error as { code?: unknown } | null)?.code
@@ -30,14 +32,13 @@ export function listenFailure(error: unknown, config: Pick<Config, 'port' | 'hos
       return new StartupError(`${at}: this user may not listen on port ${String(config.port)} (ports below 1024 need privileges); `
         + 'choose a PORT from 1024 up and put a proxy in front', { cause: error })
     case 'EADDRNOTAVAIL':
-      return new StartupError(`HOST=${config.host}: not an address of this machine (use 127.0.0.1, 0.0.0.0 for all interfaces, `
-        + 'or one of its own addresses)', { cause: error })
+      return new StartupError(`HOST=${config.host}: not an address of this machine (${HOST_CHOICES})`, { cause: error })
     case 'ENOTFOUND':
     case 'EAI_AGAIN':
     case 'EAI_NONAME':
     case 'EAI_FAIL':
-      return new StartupError(`HOST=${config.host}: the name does not resolve to an address of this machine (use 127.0.0.1, `
-        + '0.0.0.0 for all interfaces, or one of its own addresses)', { cause: error })
+      return new StartupError(`HOST=${config.host}: the name does not resolve to an address of this machine (${HOST_CHOICES})`,
+        { cause: error })
     default:
       return error instanceof Error ? error : new Error(String(error))
   }
@@ -52,8 +53,11 @@ export function databaseSetting(config: Pick<Config, 'database' | 'dataDir'>): s
     : `DATABASE_URL=sqlite:${database.file}`
 }
 
-/** One line for an operator; `verbose` adds the stack of an error nobody explained. */
-export function describeFailure(error: unknown, config: Pick<Config, 'database' | 'dataDir'> | undefined, verbose = false): string {
+/**
+ * One line for an operator; at LOG_LEVEL=debug or trace, the stack of an error nobody explained
+ * follows it. `config` is undefined when the settings themselves could not be read.
+ */
+export function describeFailure(error: unknown, config: Pick<Config, 'database' | 'dataDir' | 'logLevel'> | undefined): string {
   if (error instanceof ConfigError || error instanceof StartupError) return error.message
   if (config !== undefined) {
     for (let cause: unknown = error; cause instanceof Error; cause = cause.cause) {
@@ -62,6 +66,7 @@ export function describeFailure(error: unknown, config: Pick<Config, 'database' 
       if (reason !== undefined) return `${databaseSetting(config)}: ${reason}`
     }
   }
+  const verbose = config?.logLevel === 'debug' || config?.logLevel === 'trace'
   const message = redactUrl(error instanceof Error ? error.message : String(error)).replace(/\s*\n\s*/g, ' ')
   if (verbose && error instanceof Error && error.stack !== undefined) return `${message}\n${error.stack}`
   return `${message}${verbose ? '' : ' (LOG_LEVEL=debug shows where)'}`

@@ -351,8 +351,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       io.stderr(`club-platform: ${error.message}\n`)
       return 1
     }
-    const verbose = config?.logLevel === 'debug' || config?.logLevel === 'trace'
-    io.stderr(`club-platform: ${describeFailure(error, config, verbose)}\n`)
+    io.stderr(`club-platform: ${describeFailure(error, config)}\n`)
     return 1
   } finally {
     await context?.close()
