@@ -23,12 +23,24 @@ export function createMigrator<DB>(db: Kysely<DB>): Migrator {
   return new Migrator({ db, provider: { getMigrations: () => Promise.resolve(migrations) } })
 }
 
-/** Migrations recorded in the database that this version does not know, in order. */
-export async function unknownMigrations<DB>(db: Kysely<DB>): Promise<string[]> {
+export interface MigrationState {
+  /** Migrations of this version not yet applied, in order. */
+  readonly pending: readonly string[]
+  /** Migrations recorded in the database that this version does not know (a newer one applied them), in order. */
+  readonly unknown: readonly string[]
+}
+
+/** Compares the migrations recorded in the database with this version's: one look at the tables, one read. */
+export async function migrationState<DB>(db: Kysely<DB>): Promise<MigrationState> {
   const tables = await db.introspection.getTables({ withInternalKyselyTables: true })
-  if (!tables.some((table) => table.name === 'kysely_migration')) return []
-  const { rows } = await sql<{ name: string }>`select name from kysely_migration`.execute(db)
-  return rows.map((row) => row.name).filter((name) => !Object.hasOwn(migrations, name)).sort()
+  const recorded = tables.some((table) => table.name === 'kysely_migration')
+    ? (await sql<{ name: string }>`select name from kysely_migration`.execute(db)).rows.map((row) => row.name)
+    : []
+  const applied = new Set(recorded)
+  return {
+    pending: Object.keys(migrations).filter((name) => !applied.has(name)),
+    unknown: recorded.filter((name) => !Object.hasOwn(migrations, name)).sort(),
+  }
 }
 
 /**
@@ -36,7 +48,7 @@ export async function unknownMigrations<DB>(db: Kysely<DB>): Promise<string[]> {
  * Refuses a database that a newer version has migrated (SchemaTooNew).
  */
 export async function migrateToLatest<DB>(db: Kysely<DB>): Promise<MigrationOutcome> {
-  const unknown = await unknownMigrations(db)
+  const { unknown } = await migrationState(db)
   if (unknown.length > 0) throw new SchemaTooNew(unknown)
   const { error, results } = await createMigrator(db).migrateToLatest()
   if (error !== undefined) {

@@ -9,7 +9,7 @@ import { sql } from 'kysely'
 import type { FastifyInstance, FastifyRequest, onRequestHookHandler } from 'fastify'
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client'
 import type { AppContext } from '../context.js'
-import { createMigrator, unknownMigrations } from '../db/migrate.js'
+import { migrationState } from '../db/migrate.js'
 import { outboxStats } from '../db/repositories/outbox.js'
 import { ProblemError, requestPath } from './problems.js'
 
@@ -102,9 +102,8 @@ export function opsRoutes(app: FastifyInstance, context: AppContext, metrics: Me
     const failing: string[] = context.lifecycle.draining ? ['the server is stopping'] : []
     try {
       await sql`select 1`.execute(context.db)
-      const pending = (await createMigrator(context.db).getMigrations()).filter((migration) => migration.executedAt === undefined)
-      if (pending.length > 0) failing.push(`migrations pending: ${pending.map((migration) => migration.name).join(', ')}`)
-      const unknown = await unknownMigrations(context.db)
+      const { pending, unknown } = await migrationState(context.db)
+      if (pending.length > 0) failing.push(`migrations pending: ${pending.join(', ')}`)
       if (unknown.length > 0) failing.push(`the database was migrated by a newer version (${unknown.join(', ')})`)
     } catch {
       failing.push('database unreachable')
