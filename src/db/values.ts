@@ -18,3 +18,13 @@ export function isoForDb(value: number | string | Date): string {
   if (Number.isNaN(date.getTime())) throw new RangeError(`not an instant: ${String(value)}`)
   return date.toISOString()
 }
+
+/** Rows per statement: well under both databases' limits on bound parameters. */
+const ROWS_PER_STATEMENT = 200
+
+/** Rows split for multi-row statements (inserts, `in (…)` lists) of at most ROWS_PER_STATEMENT each. */
+export function chunks<T>(items: readonly T[]): T[][] {
+  const out: T[][] = []
+  for (let i = 0; i < items.length; i += ROWS_PER_STATEMENT) out.push(items.slice(i, i + ROWS_PER_STATEMENT))
+  return out
+}

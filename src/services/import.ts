@@ -10,7 +10,7 @@ import type { Kysely, Transaction } from 'kysely'
 import type { Clock } from '../clock.js'
 import { courtNamesOf, saveCourtHolds, saveCourts } from '../db/repositories/courts.js'
 import type { Database } from '../db/schema.js'
-import { isoForDb } from '../db/values.js'
+import { chunks, isoForDb } from '../db/values.js'
 import { InvalidInput } from '../domain/errors.js'
 import { DEFAULT_SLOT_MINUTES, courtNameKey } from '../domain/court.js'
 import { DEFAULT_OPENING_HOURS } from '../domain/slots.js'
@@ -33,7 +33,6 @@ export interface ImportSummary {
 const SECTIONS = ['members', 'groups', 'events', 'news', 'competition_results', 'courts', 'court_holds'] as const
 
 const MAX_PROBLEMS = 50
-const CHUNK = 200
 
 export function parseImportDocument(input: unknown): ImportDocument {
   if (!validateDocument(input)) {
@@ -301,10 +300,4 @@ async function writeCourts(trx: Transaction<Database>, clubId: string, doc: Norm
     weekday: h.weekday === undefined ? null : WEEKDAY_NUMBER[h.weekday], start_time: h.start_time ?? null,
     end_time: h.end_time ?? null, valid_from: h.valid_from ?? null, valid_until: h.valid_until ?? null, created_at: now,
   })))
-}
-
-function chunks<T>(items: readonly T[]): T[][] {
-  const out: T[][] = []
-  for (let i = 0; i < items.length; i += CHUNK) out.push(items.slice(i, i + CHUNK))
-  return out
 }

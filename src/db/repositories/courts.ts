@@ -4,7 +4,7 @@ import type { Insertable, Kysely, Selectable, Transaction } from 'kysely'
 import { courtNameKey } from '../../domain/court.js'
 import type { Interval, OpeningHours, WeeklyHold } from '../../domain/slots.js'
 import type { CourtHoldsTable, CourtsTable, Database } from '../schema.js'
-import { isoForDb, isoFromDb } from '../values.js'
+import { chunks, isoForDb, isoFromDb } from '../values.js'
 
 export interface Court {
   readonly id: string
@@ -66,15 +66,6 @@ export async function courtNamesOf(db: Kysely<Database>, clubId: string): Promis
 
 export type CourtRecord = Omit<Insertable<CourtsTable>, 'club_id' | 'name_key'>
 export type CourtHoldRecord = Omit<Insertable<CourtHoldsTable>, 'club_id'>
-
-/** Rows per statement: well under both databases' limits on bound parameters. */
-const CHUNK = 200
-
-function chunks<T>(items: readonly T[]): T[][] {
-  const out: T[][] = []
-  for (let i = 0; i < items.length; i += CHUNK) out.push(items.slice(i, i + CHUNK))
-  return out
-}
 
 /**
  * Inserts new courts and updates known ones of the club (never another club's), each with the
