@@ -18,15 +18,15 @@ export function header<T extends TSchema>(schema: T, options: { readonly require
   return options.required === true ? { ...schema, [REQUIRED_HEADER]: true } : schema
 }
 
+/** A request id for examples: the one the docs quote. */
+const EXAMPLE_REQUEST_ID = '3f4dd1c3-8e3d-4a2c-aae1-7d499876ff92'
+
 export const REQUEST_ID_HEADER = {
   'x-request-id': header(Type.String({
     description: 'Identifies the request; the same value is in error bodies and logs.',
-    examples: ['3f4dd1c3-8e3d-4a2c-aae1-7d499876ff92'],
+    examples: [EXAMPLE_REQUEST_ID],
   }), { required: true }),
 }
-
-/** A request id for examples: the one the docs quote. */
-const EXAMPLE_REQUEST_ID = '3f4dd1c3-8e3d-4a2c-aae1-7d499876ff92'
 
 export interface ProblemExample {
   readonly kind: ProblemKind
