@@ -31,6 +31,7 @@ import { Event, EventList } from './schemas/event.js'
 import { Group, GroupList } from './schemas/group.js'
 import { News, NewsList } from './schemas/news.js'
 import { Problem } from './schemas/problem.js'
+import { useServiceDateTime } from './schemas/formats.js'
 
 export interface AppOptions {
   /** false (tests) or pino options; defaults to JSON logs at the configured level. */
@@ -77,6 +78,8 @@ export async function buildApp(context: AppContext, options: AppOptions = {}): P
         useDefaults: true,
         allErrors: false,
       },
+      // After ajv-formats: `date-time` means what the rules can read (src/domain/date-time.ts).
+      onCreate: useServiceDateTime,
     },
   }).withTypeProvider<TypeBoxTypeProvider>()
 

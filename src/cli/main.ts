@@ -21,6 +21,7 @@ import { listCourts } from '../db/repositories/courts.js'
 import type { Court } from '../db/repositories/courts.js'
 import { listMails, retryMail } from '../db/repositories/outbox.js'
 import { migrateToLatest } from '../db/migrate.js'
+import { parseDateTime } from '../domain/date-time.js'
 import { DEFAULT_SLOT_MINUTES, SLOT_LENGTHS } from '../domain/court.js'
 import { InvalidInput } from '../domain/errors.js'
 import { parseScopes } from '../domain/scopes.js'
@@ -474,20 +475,19 @@ async function migrated(open: () => Promise<AppContext>): Promise<AppContext> {
   return ctx
 }
 
-const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/i
-
-/** An RFC 3339 date-time with an offset, as given (the import stores it as the instant it names). */
+/** An RFC 3339 date-time with an offset, read as the API reads it (src/domain/date-time.ts); returned in UTC. */
 function instantOption(flag: string, value: string): string {
-  if (!RFC3339.test(value) || Number.isNaN(Date.parse(value))) {
+  const time = parseDateTime(value)
+  if (time === undefined) {
     throw new InvalidInput(`${flag}: "${value}" is not an RFC 3339 date-time with an offset (e.g. 2027-01-01T00:00:00Z)`)
   }
-  return value
+  return new Date(time).toISOString()
 }
 
 function futureInstantOption(flag: string, value: string, clock: Clock): string {
-  const time = Date.parse(instantOption(flag, value))
-  if (time <= clock.now()) throw new InvalidInput(`${flag}: ${value} is not in the future`)
-  return new Date(time).toISOString()
+  const time = instantOption(flag, value)
+  if (Date.parse(time) <= clock.now()) throw new InvalidInput(`${flag}: ${value} is not in the future`)
+  return time
 }
 
 async function readJsonFile(file: string): Promise<unknown> {

@@ -1,4 +1,5 @@
 /** Conversions at the database boundary, identical for both dialects. */
+import { parseDateTime } from '../domain/date-time.js'
 
 /** A stored instant as RFC 3339 UTC (PostgreSQL returns Date; SQLite stores canonical ISO text). */
 export function isoFromDb(value: Date | string): string {
@@ -14,7 +15,7 @@ export function isoFromDbOrNull(value: Date | string | null): string | null {
  * text is compared and sorted as is, so every writer must go through here.
  */
 export function isoForDb(value: number | string | Date): string {
-  const date = value instanceof Date ? value : new Date(value)
+  const date = value instanceof Date ? value : new Date(typeof value === 'string' ? parseDateTime(value) ?? Number.NaN : value)
   if (Number.isNaN(date.getTime())) throw new RangeError(`not an instant: ${String(value)}`)
   return date.toISOString()
 }

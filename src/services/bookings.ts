@@ -13,6 +13,7 @@ import type { Court, StoredOccupancy } from '../db/repositories/courts.js'
 import { isExclusionViolation, isTransientConflict, isUniqueViolation, lockCourtForBooking } from '../db/dialect.js'
 import type { Database } from '../db/schema.js'
 import { isoForDb } from '../db/values.js'
+import { parseDateTime } from '../domain/date-time.js'
 import { InvalidBooking, SlotConflict } from '../domain/errors.js'
 import { daySlots, localDatesOf, slotStatus, slotsCovering, weeklyHoldOn } from '../domain/slots.js'
 import type { Interval, Occupancy, SlotStatus } from '../domain/slots.js'
@@ -181,7 +182,7 @@ async function replay(
 }
 
 function hashRequest(input: BookingInput): string {
-  const canonical = [input.court_id.toLowerCase(), Date.parse(input.start_time), Date.parse(input.end_time),
+  const canonical = [input.court_id.toLowerCase(), parseDateTime(input.start_time), parseDateTime(input.end_time),
     input.booker_name.trim(), input.booker_email.trim().toLowerCase(), input.notes ?? '']
   return createHash('sha256').update(JSON.stringify(canonical)).digest('hex')
 }
@@ -192,8 +193,11 @@ function senderDomain(from: string): string {
 
 /** The rules a booking's times must meet; returns the interval or throws InvalidBooking saying what is wrong. */
 export function checkBookingTimes(court: Court, timeZone: string, input: BookingInput, now: number): Interval {
-  const start = Date.parse(input.start_time)
-  const end = Date.parse(input.end_time)
+  const start = parseDateTime(input.start_time)
+  const end = parseDateTime(input.end_time)
+  // Validation checks the same format; this keeps the rules safe when called without it.
+  if (start === undefined) throw new InvalidBooking('start_time must be an RFC 3339 date-time with an offset.')
+  if (end === undefined) throw new InvalidBooking('end_time must be an RFC 3339 date-time with an offset.')
   if (end <= start) throw new InvalidBooking('end_time must be after start_time.')
   if (start <= now) throw new InvalidBooking('start_time is in the past; book a slot that has not started yet.')
   if (start >= now + court.bookingHorizonDays * DAY) {

@@ -11,13 +11,16 @@ import type { Clock } from '../clock.js'
 import { courtNamesOf, saveCourtHolds, saveCourts } from '../db/repositories/courts.js'
 import type { Database } from '../db/schema.js'
 import { chunks, isoForDb } from '../db/values.js'
+import { instantOf } from '../domain/date-time.js'
 import { InvalidInput } from '../domain/errors.js'
+import { useServiceDateTime } from '../schemas/formats.js'
 import { DEFAULT_SLOT_MINUTES, courtNameKey } from '../domain/court.js'
 import { DEFAULT_OPENING_HOURS } from '../domain/slots.js'
 import { ImportDocument } from '../schemas/import.js'
 
 const ajv = new Ajv({ allErrors: true, strict: false, useDefaults: true })
 addFormats.default(ajv)
+useServiceDateTime(ajv)
 const validateDocument = ajv.compile<ImportDocument>(ImportDocument)
 
 export interface ImportSummary {
@@ -122,7 +125,7 @@ function checkWithinFile(doc: Normalised): string[] {
     }
   })
   doc.events.forEach((event, i) => {
-    if (event.ends_at != null && Date.parse(event.ends_at) < Date.parse(event.starts_at)) {
+    if (event.ends_at != null && instantOf(event.ends_at) < instantOf(event.starts_at)) {
       problems.push(`events[${i}]: ends_at is before starts_at`)
     }
   })
@@ -145,7 +148,7 @@ function checkWithinFile(doc: Normalised): string[] {
     if (once === weekly) {
       problems.push(`court_holds[${i}]: give either starts_at and ends_at (one-off) or weekday, start_time and end_time (weekly)`)
     } else if (once && (hold.starts_at === undefined || hold.ends_at === undefined
-      || Date.parse(hold.ends_at) <= Date.parse(hold.starts_at))) {
+      || instantOf(hold.ends_at) <= instantOf(hold.starts_at))) {
       problems.push(`court_holds[${i}]: a one-off hold needs starts_at before ends_at`)
     } else if (weekly && (hold.weekday === undefined || hold.start_time === undefined || hold.end_time === undefined
       || hold.end_time <= hold.start_time)) {
