@@ -6,8 +6,9 @@ import { randomUUID } from 'node:crypto'
 import type { IncomingMessage } from 'node:http'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import Fastify, { LogController } from 'fastify'
-import type { FastifyInstance, FastifyServerOptions } from 'fastify'
+import type { FastifyInstance } from 'fastify'
 import type { AppContext } from './context.js'
+import { InvalidRequest } from './domain/errors.js'
 import { registerAccessControl } from './http/access.js'
 import { collectRouteMethods, registerMethodNotAllowed } from './http/method-not-allowed.js'
 import { registerApiReference } from './http/api-reference.js'
@@ -15,7 +16,8 @@ import type { ReferencePageOptions } from './http/api-reference.js'
 import { registerOpenApi } from './http/openapi.js'
 import { createMetrics, opsRoutes } from './http/ops.js'
 import { API_PREFIX } from './http/problem-types.js'
-import { frameworkErrorHandler, registerProblemHandlers, requestPath } from './http/problems.js'
+import { ProblemError, frameworkErrorHandler, registerProblemHandlers, requestPath, sendProblem, toProblemError } from './http/problems.js'
+import { redactKeys, redactingDestination } from './http/redaction.js'
 import { clientErrorHandler } from './http/client-errors.js'
 import { registerStrictQuery } from './http/strict-query.js'
 import { competitionResultsRoutes } from './routes/competition-results.js'
@@ -34,8 +36,15 @@ import { Problem } from './schemas/problem.js'
 import { useServiceDateTime } from './schemas/formats.js'
 
 export interface AppOptions {
-  /** false (tests) or pino options; defaults to JSON logs at the configured level. */
-  readonly logger?: FastifyServerOptions['logger']
+  /** false, or JSON logs at the configured level (the default) with key-shaped text redacted. */
+  readonly logger?: false
+  /** Where the log lines go (standard output unless given). */
+  readonly logDestination?: { write(line: string): unknown }
+  /**
+   * How long a client may take to send its request headers before a 408 (Node's default, 60 s);
+   * Node checks every quarter of it, at most every 30 s.
+   */
+  readonly headersTimeoutMs?: number
   /** The prebuilt reference page (tests point it elsewhere). */
   readonly referencePage?: ReferencePageOptions
 }
@@ -57,16 +66,25 @@ function trustProxy(setting: boolean | number | string): boolean | string | ((ad
 }
 
 export async function buildApp(context: AppContext, options: AppOptions = {}): Promise<FastifyInstance> {
+  const headersTimeout = options.headersTimeoutMs ?? 60_000
   const app = Fastify({
     logger: options.logger ?? {
       level: context.config.logLevel,
       redact: { paths: ['req.headers.authorization', 'headers.authorization'], censor: '[redacted]' },
+      stream: redactingDestination(options.logDestination ?? process.stdout),
+    },
+    http: {
+      // A request without Host is refused by the onRequest hook below, with a problem document.
+      requireHostHeader: false,
+      headersTimeout,
+      connectionsCheckingInterval: Math.min(30_000, Math.max(10, Math.floor(headersTimeout / 4))),
     },
     genReqId: requestId,
     // The onResponse hook below writes the one log line of each request.
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: 16 * 1024,
-    return503OnClosing: true,
+    // Answered by the onRequest hook below, as a problem document.
+    return503OnClosing: false,
     trustProxy: trustProxy(context.config.trustProxy),
     clientErrorHandler,
     frameworkErrors: frameworkErrorHandler,
@@ -83,10 +101,23 @@ export async function buildApp(context: AppContext, options: AppOptions = {}): P
     },
   }).withTypeProvider<TypeBoxTypeProvider>()
 
+  let closing = false
+  app.addHook('preClose', (done) => {
+    closing = true
+    done()
+  })
   app.addHook('onRequest', (request, reply, done) => {
-    reply.header('x-request-id', request.id)
+    reply.header('x-request-id', request.id).header('x-content-type-options', 'nosniff')
     // While stopping, every answer asks the client to reconnect (to another instance) for its next request.
-    if (context.lifecycle.draining) reply.header('connection', 'close')
+    if (context.lifecycle.draining || closing) reply.header('connection', 'close')
+    if (closing) {
+      // A request that reached a connection after the listener closed: another instance will answer it.
+      void sendProblem(request, reply, new ProblemError('service-unavailable', 'The service is shutting down; retry shortly.',
+        { 'retry-after': '1' }))
+    } else if (request.headers.host === undefined && request.raw.httpVersion === '1.1') {
+      // RFC 9112 §3.2: a server must answer 400 to an HTTP/1.1 request without Host.
+      void sendProblem(request, reply, toProblemError(new InvalidRequest('header', 'Host', 'is required in HTTP/1.1')))
+    }
     done()
   })
   const metrics = createMetrics(context)
@@ -99,7 +130,7 @@ export async function buildApp(context: AppContext, options: AppOptions = {}): P
     }
     request.log.info({
       method: request.method,
-      path: requestPath(request.url),
+      path: redactKeys(requestPath(request.url)),
       route: request.routeOptions.url,
       status: reply.statusCode,
       duration_ms: Math.round(reply.elapsedTime * 100) / 100,
@@ -109,7 +140,11 @@ export async function buildApp(context: AppContext, options: AppOptions = {}): P
     done()
   })
 
-  registerProblemHandlers(app)
+  registerProblemHandlers(app, () => {
+    metrics.clientAborted()
+  })
+  // Bodies are JSON only: anything else, text/plain included, is a 415.
+  app.removeContentTypeParser('text/plain')
   registerAccessControl(app, context.apiKeys, {
     limiter: context.limiter,
     defaultLimits: context.config.rateLimit,

@@ -20,13 +20,14 @@ import type { RequestOptions } from './helpers/harness.js'
  * socket, a log stream. Without DATABASE_URL it gets a SQLite file in a directory of its own.
  */
 async function withApp(
-  options: { env?: Record<string, string>, logger?: AppOptions['logger'] },
+  options: { env?: Record<string, string>, logDestination?: AppOptions['logDestination'] },
   test: (app: FastifyInstance, context: AppContext) => Promise<void>,
 ): Promise<void> {
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'club-platform-errors-'))
   const config = readConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', ...options.env })
   const context = await createContext(config, { clock: new ManualClock(START), migrate: config.database.kind === 'sqlite' })
-  const app = await buildApp(context, { logger: options.logger ?? false })
+  const app = await buildApp(context,
+    options.logDestination === undefined ? { logger: false } : { logDestination: options.logDestination })
   try {
     await test(app, context)
   } finally {
@@ -240,7 +241,7 @@ describe('request log', () => {
         done()
       },
     })
-    await withApp({ logger: { level: 'info', stream } }, async (app, context) => {
+    await withApp({ env: { LOG_LEVEL: 'info' }, logDestination: stream }, async (app, context) => {
       const { createClub } = await import('../src/services/clubs.js')
       const { createApiKey } = await import('../src/services/api-keys.js')
       const club = await createClub(context.db, context.clock, { slug: 'log', name: 'Log', timezone: 'UTC' })

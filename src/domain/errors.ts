@@ -49,7 +49,7 @@ export class InsufficientScope extends DomainError {
   }
 }
 
-export type ParameterLocation = 'query parameter' | 'path parameter' | 'field'
+export type ParameterLocation = 'query parameter' | 'path parameter' | 'field' | 'header'
 
 /** A request whose parameters break the contract; `parameter` names the offender. */
 export class InvalidRequest extends DomainError {

@@ -6,7 +6,7 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction, onRequestHookHandler } from 'fastify'
 import type { LimitOverrides } from '../db/repositories/api-keys.js'
-import { InsufficientScope, InvalidApiKey, QuotaExceeded } from '../domain/errors.js'
+import { InsufficientScope, InvalidApiKey, InvalidRequest, QuotaExceeded } from '../domain/errors.js'
 import { rateLimitHeaders } from '../domain/rate-limit.js'
 import type { Decision, KeyLimits } from '../domain/rate-limit.js'
 import type { Scope } from '../domain/scopes.js'
@@ -83,6 +83,11 @@ function requireScope(authenticator: ApiKeyAuthenticator, scope: Scope, options:
     }, done)
   }
   return function authenticate(request, reply, done) {
+    // Node keeps the first of several Authorization headers and drops the rest: which key was meant is unknown.
+    if (repeatsAuthorization(request.raw.rawHeaders)) {
+      done(new InvalidRequest('header', 'Authorization', 'is sent more than once; send exactly one bearer key'))
+      return
+    }
     let principal: Principal | Promise<Principal>
     try {
       principal = authenticator.authenticate(request.headers.authorization)
@@ -94,6 +99,17 @@ function requireScope(authenticator: ApiKeyAuthenticator, scope: Scope, options:
       admit(request, reply, settled, done)
     }, done)
   }
+}
+
+function repeatsAuthorization(rawHeaders: readonly string[]): boolean {
+  let seen = false
+  for (let i = 0; i < rawHeaders.length; i += 2) {
+    if (rawHeaders[i]?.length === 13 && rawHeaders[i]?.toLowerCase() === 'authorization') {
+      if (seen) return true
+      seen = true
+    }
+  }
+  return false
 }
 
 /** Goes on at once with a value, or when a promise settles: the synchronous path stays synchronous. */

@@ -16,6 +16,8 @@ import { ProblemError, requestPath } from './problems.js'
 export interface Metrics {
   readonly registry: Registry
   observe(request: FastifyRequest, status: number, seconds: number): void
+  /** A client closed its connection before its request was complete. */
+  clientAborted(): void
   /** The text exposition of every metric, read now. */
   scrape(): Promise<string>
 }
@@ -30,6 +32,9 @@ export function createMetrics(context: AppContext): Metrics {
     registers: [registry] })
   const refusals = new Counter({ name: 'rate_limit_refusals_total',
     help: '429 answers, by limit: burst or daily (per API key), public (per client IP).', labelNames: ['limit'], registers: [registry] })
+  const aborts = new Counter({ name: 'http_client_aborts_total',
+    help: 'Requests whose client closed the connection before the request was complete (not a failure of the service).',
+    registers: [registry] })
   const outboxWaiting = new Gauge({ name: 'mail_outbox_pending', help: 'Confirmation mails waiting to be sent.', registers: [registry] })
   const outboxAge = new Gauge({ name: 'mail_outbox_oldest_pending_age_seconds',
     help: 'Age of the oldest mail waiting to be sent (0: none).', registers: [registry] })
@@ -56,6 +61,9 @@ export function createMetrics(context: AppContext): Metrics {
       outboxAge.set(oldest === null ? 0 : Math.max(0, (context.clock.now() - Date.parse(oldest)) / 1000))
       mailFailed.set(outbox.failed)
       return registry.metrics()
+    },
+    clientAborted() {
+      aborts.inc()
     },
     observe(request, status, seconds) {
       const route = request.routeOptions.url ?? 'unmatched'

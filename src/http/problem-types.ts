@@ -63,6 +63,12 @@ export const PROBLEM_TYPES = {
     title: 'Unsupported media type',
     description: 'The request body has a content type this endpoint does not accept; send application/json.',
   },
+  'request-timeout': {
+    status: 408,
+    title: 'Request timeout',
+    description: 'The request (its headers, or its body) did not arrive in time; the connection is closed. Send the whole '
+      + 'request promptly.',
+  },
   'rate-limited': {
     status: 429,
     title: 'Too many requests',

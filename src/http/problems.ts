@@ -8,10 +8,15 @@ import { isDatabaseUnavailable } from '../db/dialect.js'
 import { DomainError, InsufficientScope, StacklessError, InvalidApiKey, InvalidRequest, QuotaExceeded, RateLimited } from '../domain/errors.js'
 import { LimiterUnavailable } from '../limits/store.js'
 import type { Problem } from '../schemas/problem.js'
+import { redactKeys } from './redaction.js'
 import { PROBLEM_TYPES, problemTypeUri } from './problem-types.js'
 import type { ProblemKind } from './problem-types.js'
 
 declare module 'fastify' {
+  interface FastifyInstance {
+    /** Counts a request whose client closed the connection before it was complete. */
+    clientAborted(): void
+  }
   interface FastifyRequest {
     /** The kind of problem this request was answered with, if any (for metrics). */
     problemKind: ProblemKind | null
@@ -41,12 +46,17 @@ export function sendProblem(request: FastifyRequest, reply: FastifyReply, error:
     type: problemTypeUri(error.kind),
     title: spec.title,
     status: spec.status,
-    detail: error.message,
-    instance: requestPath(request.url),
+    // A client may have put a key anywhere (a path segment, a parameter's name): never echoed.
+    detail: redactKeys(error.message),
+    instance: redactKeys(requestPath(request.url)),
     request_id: request.id,
-    ...(error.invalidParams ? { invalid_params: [...error.invalidParams] } : {}),
+    ...(error.invalidParams ? { invalid_params: error.invalidParams.map(redactParam) } : {}),
   }
   return reply.code(spec.status).headers(error.headers).type(PROBLEM_CONTENT_TYPE).send(body)
+}
+
+function redactParam(param: { name: string, reason: string }): { name: string, reason: string } {
+  return { name: redactKeys(param.name), reason: redactKeys(param.reason) }
 }
 
 /** The path of the request without its query string (which may carry anything a client sent). */
@@ -150,15 +160,34 @@ export function frameworkErrorHandler(error: FastifyError, request: FastifyReque
   void sendProblem(request, reply, toProblemError(error))
 }
 
-export function registerProblemHandlers(app: FastifyInstance): void {
+/**
+ * The client closed the connection before its request arrived whole (a body shorter than its
+ * Content-Length): the socket error Node reports looks like a database's (ECONNRESET), but it is
+ * no failure of the service. Nobody reads the answer.
+ */
+export function isClientAbort(request: FastifyRequest): boolean {
+  return request.raw.destroyed && !request.raw.complete
+}
+
+/**
+ * The problem for an error a handler raised, logged when it is the service's failure (5xx). Client
+ * aborts are counted and noted at info level: they wake nobody.
+ */
+export function problemOf(error: unknown, request: FastifyRequest): ProblemError {
+  if (isClientAbort(request)) {
+    request.server.clientAborted()
+    request.log.info({ method: request.method, path: redactKeys(requestPath(request.url)) }, 'client closed the connection mid-request')
+    return new ProblemError('validation-error', 'The client closed the connection before the request was complete.')
+  }
+  const problem = toProblemError(error)
+  if (PROBLEM_TYPES[problem.kind].status >= 500) request.log.error({ err: error }, 'request failed')
+  return problem
+}
+
+export function registerProblemHandlers(app: FastifyInstance, onClientAbort: () => void = () => undefined): void {
   app.decorateRequest('problemKind', null)
-  app.setErrorHandler((error, request, reply) => {
-    const problem = toProblemError(error)
-    if (PROBLEM_TYPES[problem.kind].status >= 500) {
-      request.log.error({ err: error }, 'request failed')
-    }
-    return sendProblem(request, reply, problem)
-  })
+  app.decorate('clientAborted', onClientAbort)
+  app.setErrorHandler((error, request, reply) => sendProblem(request, reply, problemOf(error, request)))
   app.setNotFoundHandler((request, reply) =>
     sendProblem(request, reply, new ProblemError('not-found', `No resource at ${requestPath(request.url)}.`)))
 }

@@ -11,8 +11,8 @@ import { findClubBySlug } from '../db/repositories/clubs.js'
 import type { Club } from '../db/repositories/clubs.js'
 import { ClubNotFound, InvalidBooking } from '../domain/errors.js'
 import { localDateOf } from '../domain/zoned-time.js'
-import { API_PREFIX, PROBLEM_TYPES } from '../http/problem-types.js'
-import { ProblemError, sendProblem, toProblemError } from '../http/problems.js'
+import { API_PREFIX } from '../http/problem-types.js'
+import { ProblemError, problemOf, sendProblem } from '../http/problems.js'
 import { answerCached } from '../http/cached-read.js'
 import { conditionalGet, conditionalHeaders, IF_NONE_MATCH } from '../http/conditional.js'
 import { header, jsonResponse, problemResponse, REQUEST_ID_HEADER, RETRY_AFTER_HEADER } from '../http/responses.js'
@@ -73,8 +73,7 @@ function clubLookup(context: AppContext): (slug: string) => Club | Promise<Club>
 
 /** On the booking endpoint every malformed request is an invalid booking (contract §4). */
 function bookingErrorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
-  const problem = toProblemError(error)
-  if (PROBLEM_TYPES[problem.kind].status >= 500) request.log.error({ err: error }, 'request failed')
+  const problem = problemOf(error, request)
   void sendProblem(request, reply, problem.kind === 'validation-error'
     ? new ProblemError('invalid-booking', problem.message, {}, problem.invalidParams)
     : problem)

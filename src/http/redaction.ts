@@ -1,0 +1,26 @@
+/**
+ * Nothing shaped like an API key leaves the service in an answer or a log line, wherever a client
+ * put it (a path segment, a query parameter's name, a header that ends up in a message). The match
+ * is generous: the prefix in any case, also percent-encoded, followed by anything key-like, valid
+ * checksum or not — a key with one typo is still nearly a secret.
+ */
+const KEY_LIKE = /cpk(?:_|%5f)[0-9a-z_-]*/gi
+const MAY_HOLD_KEY = /cpk(?:_|%5f)/i
+export const REDACTED_KEY = 'cpk_[redacted]'
+
+export function redactKeys(text: string): string {
+  return MAY_HOLD_KEY.test(text) ? text.replace(KEY_LIKE, REDACTED_KEY) : text
+}
+
+export interface LogDestination {
+  write(line: string): void
+}
+
+/** A log destination that redacts key-shaped text from each line before writing it. */
+export function redactingDestination(destination: { write(line: string): unknown }): LogDestination {
+  return {
+    write(line) {
+      destination.write(redactKeys(line))
+    },
+  }
+}
