@@ -1,8 +1,13 @@
 /**
  * Finds out once whether PostgreSQL is reachable. Suites that need it are skipped, loudly, when it
  * is not — unless CLUB_PLATFORM_REQUIRE_SERVICES=1 (as in CI), which turns that into a failure.
+ * Gives the run a directory for the service's logs (every harness app logs there at info level)
+ * and, at the end, fails the run if any line holds an API key.
  */
 import { execFileSync } from 'node:child_process'
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
 import pg from 'pg'
 import type { TestProject } from 'vitest/node'
 
@@ -10,6 +15,7 @@ declare module 'vitest' {
   export interface ProvidedContext {
     postgresAdminUrl: string | null
     redisUrl: string | null
+    serviceLogDir: string
   }
 }
 
@@ -32,7 +38,25 @@ async function redisReachable(url: string): Promise<string | undefined> {
 
 export const DEFAULT_POSTGRES_URL = 'postgres://postgres@127.0.0.1:5432/test'
 
-export default async function setup(project: TestProject): Promise<void> {
+/** A whole key: the prefix and 38 characters of its alphabet (src/domain/api-key.ts). */
+const API_KEY = /cpk_[0-9A-Za-z]{38}/
+
+/** Every log line of the run that holds an API key, as `file:line`. */
+export function linesWithKeys(dir: string): string[] {
+  const found: string[] = []
+  for (const file of fs.readdirSync(dir)) {
+    const lines = fs.readFileSync(path.join(dir, file), 'utf8').split('\n')
+    lines.forEach((line, i) => {
+      if (API_KEY.test(line)) found.push(`${file}:${String(i + 1)}`)
+    })
+  }
+  return found
+}
+
+export default async function setup(project: TestProject): Promise<() => void> {
+  const serviceLogDir = fs.mkdtempSync(path.join(os.tmpdir(), 'club-platform-test-logs-'))
+  project.provide('serviceLogDir', serviceLogDir)
+
   // Tests that run the real command line or server processes use the compiled code, and /api/v1/docs
   // serves the page the build renders: build both once here, as `npm run build` does.
   execFileSync('npm', ['run', '--silent', 'build'], { stdio: 'inherit' })
@@ -68,4 +92,14 @@ export default async function setup(project: TestProject): Promise<void> {
       + `!! Every Redis variant of the rate-limit tests is SKIPPED.\n${'!'.repeat(78)}\n`)
   }
   project.provide('redisUrl', redisProblem === undefined ? redisUrl : null)
+
+  return () => {
+    const leaks = linesWithKeys(serviceLogDir)
+    const files = fs.readdirSync(serviceLogDir).length
+    if (leaks.length > 0) {
+      throw new Error(`The service logged an API key (${String(leaks.length)} lines, kept in ${serviceLogDir}): ${leaks.slice(0, 5).join(', ')}`)
+    }
+    if (files === 0 && process.env.CLUB_PLATFORM_REQUIRE_SERVICES === '1') throw new Error('No service log was written by the run')
+    fs.rmSync(serviceLogDir, { recursive: true, force: true })
+  }
 }

@@ -3,8 +3,11 @@
  * HTTP handling through `app.inject`, a clock the test moves. Every response goes through the
  * OpenAPI check before the test sees it.
  */
+import { randomUUID } from 'node:crypto'
+import fs from 'node:fs'
+import path from 'node:path'
 import type { FastifyInstance, InjectOptions } from 'fastify'
-import { afterAll, beforeAll } from 'vitest'
+import { afterAll, beforeAll, inject } from 'vitest'
 import { buildApp } from '../../src/app.js'
 import { ManualClock } from '../../src/clock.js'
 import { readConfig } from '../../src/config.js'
@@ -72,7 +75,7 @@ export async function startHarness(
   const statements: { sql: string, parameters: readonly unknown[] }[] = []
   // Rate limits are generous unless a test sets them: most tests are not about them.
   const config = readConfig({ PUBLIC_RATE_CAPACITY: '100000', BOOKING_RATE_CAPACITY: '100000', RATE_LIMIT_CAPACITY: '100000',
-    ...database.env, LOG_LEVEL: 'silent', ...options.env })
+    ...database.env, LOG_LEVEL: 'info', ...options.env })
   const context = await createContext(config, {
     clock,
     migrate: true,
@@ -82,7 +85,9 @@ export async function startHarness(
       statements.push({ sql: event.query.sql, parameters: event.query.parameters })
     },
   })
-  const app = await buildApp(context, { logger: false })
+  // Every harness app logs at info level into the run's log directory, which the run checks for keys at its end.
+  const log = fs.createWriteStream(path.join(inject('serviceLogDir'), `${String(process.pid)}-${randomUUID()}.ndjson`))
+  const app = await buildApp(context, { logDestination: log })
   await app.ready()
   const document = (await app.inject({ url: '/api/v1/openapi.json' })).json<OpenApiDocument>()
   const openapi = new OpenApiValidator(document)
@@ -119,6 +124,7 @@ export async function startHarness(
     async close() {
       await app.close()
       await context.close()
+      await new Promise((resolve) => log.end(resolve))
       if (options.database === undefined) await database.drop()
     },
   }
