@@ -37,6 +37,8 @@ export interface Config {
   readonly booking: {
     /** Open (not yet ended) bookings one e-mail address may hold per club. */
     readonly maxOpenPerEmail: number
+    /** Bookings one e-mail address may make per 24 hours, across all clubs. */
+    readonly maxPerAddressPerDay: number
   }
   /** The authenticated endpoints' limits per key (contract §8); keys may override them. */
   readonly rateLimit: {
@@ -105,6 +107,7 @@ export function readConfig(env: Env = process.env): Config {
     },
     booking: {
       maxOpenPerEmail: readInteger(env, 'BOOKING_MAX_OPEN_PER_EMAIL', 2, 1, 1000),
+      maxPerAddressPerDay: readInteger(env, 'BOOKING_MAX_PER_ADDRESS_PER_DAY', 10, 1, 100_000),
     },
     rateLimit: {
       capacity: readInteger(env, 'RATE_LIMIT_CAPACITY', 60, 1, 1_000_000),

@@ -3,8 +3,10 @@
  * delivery never depends on data that may change later. Booker input (name, notes) only ever
  * appears in bodies — HTML-escaped in the HTML part, escaped per RFC 5545 in the calendar file —
  * and as the display name of the recipient, which the mail library encodes; it never becomes a
- * header line of its own.
+ * header line of its own. Links in the notes are replaced by a marker (src/domain/links.ts); the
+ * name cannot hold one (the booking rules refuse it).
  */
+import { withoutLinks } from '../domain/links.js'
 import { formatInZone, localDateOf } from '../domain/zoned-time.js'
 
 export interface ConfirmationInput {
@@ -26,7 +28,9 @@ export interface RenderedMail {
   readonly ics: string
 }
 
-export function renderBookingConfirmation(input: ConfirmationInput): RenderedMail {
+export function renderBookingConfirmation(confirmation: ConfirmationInput): RenderedMail {
+  // The club sees the notes as written; the guest's copy never carries a link a stranger put there.
+  const input = { ...confirmation, notes: confirmation.notes === null ? null : withoutLinks(confirmation.notes) }
   const date = localDateOf(input.start, input.timezone)
   const from = formatInZone(input.start, input.timezone).slice(11, 16)
   // A booking that ends at midnight ends at 24:00 of its day; one across midnight names both dates.

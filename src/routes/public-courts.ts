@@ -194,6 +194,7 @@ export async function publicCourtsRoutes(app: FastifyInstance, context: AppConte
       const club = await clubOf(clubSlug)
       const outcome = await bookCourt(context.db, context.clock, {
         maxOpenPerEmail: context.config.booking.maxOpenPerEmail,
+        maxPerAddressPerDay: context.config.booking.maxPerAddressPerDay,
         mailFrom: context.config.mail.from,
       }, club, request.body as BookingRequest, key)
       if (outcome.replayed) {

@@ -15,10 +15,11 @@ import type { Database } from '../db/schema.js'
 import { isoForDb } from '../db/values.js'
 import { parseDateTime } from '../domain/date-time.js'
 import { InvalidBooking, SlotConflict } from '../domain/errors.js'
+import { containsLink } from '../domain/links.js'
 import { daySlots, localDatesOf, slotStatus, slotsCovering, weeklyHoldOn } from '../domain/slots.js'
 import type { Interval, Occupancy, SlotStatus } from '../domain/slots.js'
 import { formatInZone, localToInstant } from '../domain/zoned-time.js'
-import { renderBookingConfirmation } from '../mail/booking-confirmation.js'
+import { escapeHtml, renderBookingConfirmation } from '../mail/booking-confirmation.js'
 
 const DAY = 86_400_000
 
@@ -72,6 +73,7 @@ export interface BookingInput {
 
 export interface BookingSettings {
   readonly maxOpenPerEmail: number
+  readonly maxPerAddressPerDay: number
   readonly mailFrom: string
 }
 
@@ -98,6 +100,10 @@ export async function bookCourt(
   const court = await findCourt(db, club.id, input.court_id.toLowerCase())
   if (court?.active !== true) throw new InvalidBooking(`court_id: ${input.court_id} is not an active court of this club.`)
   const interval = checkBookingTimes(court, club.timezone, input, now)
+  const bookerName = input.booker_name.trim()
+  if (containsLink(bookerName)) {
+    throw new InvalidBooking('booker_name: give a name without web or e-mail addresses (write "St. Pauli", not "St.Pauli").')
+  }
   const email = input.booker_email.trim().toLowerCase()
   const bookingId = randomUUID()
   try {
@@ -106,10 +112,12 @@ export async function bookCourt(
       const open = await trx.selectFrom('bookings').select((eb) => eb.fn.countAll<number>().as('n'))
         .where('club_id', '=', club.id).where('booker_email', '=', email).where('ends_at', '>', isoForDb(now))
         .executeTakeFirstOrThrow()
-      if (open.n >= settings.maxOpenPerEmail) {
-        throw new InvalidBooking(`booker_email: this address already holds ${String(open.n)} upcoming bookings at this club, `
-          + `the most allowed (${String(settings.maxOpenPerEmail)}).`)
-      }
+      if (open.n >= settings.maxOpenPerEmail) throw new AddressAtLimit('open', open.n, settings.maxOpenPerEmail)
+      // Across all clubs: the endpoint must not become a way to mail one address again and again.
+      const today = await trx.selectFrom('bookings').select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('booker_email', '=', email).where('created_at', '>', isoForDb(now - DAY))
+        .executeTakeFirstOrThrow()
+      if (today.n >= settings.maxPerAddressPerDay) throw new AddressAtLimit('daily', today.n, settings.maxPerAddressPerDay)
       const stored = (await occupancyOf(trx, club.id, [court.id], interval)).get(court.id)
       // A booking across midnight meets the weekly holds of every date it touches.
       const occupancy = occupancyOn(stored, localDatesOf(interval, club.timezone), club.timezone)
@@ -120,7 +128,6 @@ export async function bookCourt(
       const member = await trx.selectFrom('members').select('id').where('club_id', '=', club.id).where('email', '=', email)
         .executeTakeFirst()
       const notes = input.notes === undefined || input.notes.trim() === '' ? null : input.notes
-      const bookerName = input.booker_name.trim()
       await trx.insertInto('bookings').values({
         id: bookingId, club_id: club.id, court_id: court.id, starts_at: isoForDb(interval.start), ends_at: isoForDb(interval.end),
         booker_name: bookerName, booker_email: email, member_id: member?.id ?? null, notes, created_at: isoForDb(now),
@@ -143,6 +150,12 @@ export async function bookCourt(
       }).execute()
     }))
   } catch (error) {
+    if (error instanceof AddressAtLimit) {
+      // The same answer whichever limit it was, without counts: the requester may not own the address. Its owner is told why.
+      await queueLimitNotice(db, now, settings, club, email, error)
+      throw new InvalidBooking('booker_email: this address cannot take another booking now. If it is yours, its mailbox has a '
+        + 'message saying why.')
+    }
     // A concurrent request with the same Idempotency-Key committed first: answer as it was answered.
     const lostRace = isUniqueViolation(error) || isExclusionViolation(error) || error instanceof SlotConflict
     if (idempotencyKey !== undefined && lostRace) {
@@ -153,6 +166,44 @@ export async function bookCourt(
     throw error
   }
   return { bookingId, replayed: false }
+}
+
+/** A booking refused because of its address: too many upcoming bookings at the club, or too many today across clubs. */
+class AddressAtLimit extends Error {
+  constructor(readonly limit: 'open' | 'daily', readonly count: number, readonly allowed: number) {
+    super(`address at its ${limit} limit`)
+  }
+}
+
+/**
+ * Mails the address why its booking was refused — at most once a day per address, so that the
+ * notice cannot itself be used to flood a mailbox. The notice holds no text of the requester's.
+ */
+async function queueLimitNotice(
+  db: Kysely<Database>,
+  now: number,
+  settings: BookingSettings,
+  club: Club,
+  email: string,
+  refusal: AddressAtLimit,
+): Promise<void> {
+  const recent = await db.selectFrom('mail_outbox').select('id').where('recipient_email', '=', email)
+    .where('booking_id', 'is', null).where('created_at', '>', isoForDb(now - DAY)).executeTakeFirst()
+  if (recent !== undefined) return
+  const why = refusal.limit === 'open'
+    ? `this address already holds ${String(refusal.count)} upcoming bookings at ${club.name}, the most allowed`
+    : `this address was used for ${String(refusal.count)} court bookings in the last 24 hours, the most allowed`
+  const text = ['Hello,', '', `someone (perhaps you) tried to book a court at ${club.name} with this e-mail address. The booking was `
+    + `not accepted: ${why}.`, '', 'If it was not you, nothing needs to be done; no booking was made with your address. You will '
+    + 'receive at most one such message a day.']
+  const mailId = randomUUID()
+  await db.insertInto('mail_outbox').values({
+    id: mailId, club_id: club.id, booking_id: null, message_id: `<${mailId}@${senderDomain(settings.mailFrom)}>`,
+    recipient_name: '', recipient_email: email, subject: `Booking not accepted — ${club.name}`.replace(/[\r\n\t]+/g, ' '),
+    text_body: text.join('\n'), html_body: `<!doctype html><html><body style="font-family:sans-serif">${text.filter((line) => line !== '')
+      .map((line) => `<p>${escapeHtml(line)}</p>`).join('')}</body></html>`, ics: null, status: 'pending', attempts: 0,
+    next_attempt_at: isoForDb(now), created_at: isoForDb(now),
+  }).execute()
 }
 
 /** Runs a transaction again (up to three times) when the database aborted it only because of a concurrent one. */

@@ -320,7 +320,7 @@ async function seedInto(env: Record<string, string>, count: number, now: number)
 /** Limits raised so that the limiter runs on every request but never refuses one. */
 const RAISED_LIMITS = { RATE_LIMIT_CAPACITY: '1000000', RATE_LIMIT_PER_MINUTE: '60000000', DAILY_QUOTA: '1000000000',
   PUBLIC_RATE_CAPACITY: '1000000', PUBLIC_RATE_PER_MINUTE: '60000000', BOOKING_RATE_CAPACITY: '1000000',
-  BOOKING_RATE_PER_MINUTE: '60000000', BOOKING_MAX_OPEN_PER_EMAIL: '1000' }
+  BOOKING_RATE_PER_MINUTE: '60000000', BOOKING_MAX_OPEN_PER_EMAIL: '1000', BOOKING_MAX_PER_ADDRESS_PER_DAY: '100000' }
 
 interface RunningServer { base: string, child: ChildProcess, stop(): Promise<void>, rssMiB(): number[] }
 

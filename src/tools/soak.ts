@@ -95,7 +95,7 @@ async function main(): Promise<number> {
   const port = await freePort()
   const base = `http://127.0.0.1:${String(port)}`
   const server = spawn(process.execPath, ['dist/server.js'], { env: { ...process.env, ...env, WORKERS: '2', PORT: String(port),
-    LOG_LEVEL: 'warn', BOOKING_RATE_CAPACITY: '1000000', PUBLIC_RATE_CAPACITY: '1000000', BOOKING_MAX_OPEN_PER_EMAIL: '1000' } })
+    LOG_LEVEL: 'warn', BOOKING_RATE_CAPACITY: '1000000', PUBLIC_RATE_CAPACITY: '1000000', BOOKING_MAX_OPEN_PER_EMAIL: '1000', BOOKING_MAX_PER_ADDRESS_PER_DAY: '100000' } })
   let output = ''
   const collect = (chunk: Buffer) => {
     output += chunk.toString()

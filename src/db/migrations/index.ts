@@ -4,6 +4,7 @@ import * as courts from './0002-courts.js'
 import * as keyLimits from './0003-key-limits.js'
 import * as changeTracking from './0004-change-tracking.js'
 import * as courtNames from './0005-court-names.js'
+import * as addressLimits from './0006-address-limits.js'
 
 /** Every migration, in order. Names are permanent: they are recorded in the database. */
 export const migrations: Record<string, Migration> = {
@@ -12,4 +13,5 @@ export const migrations: Record<string, Migration> = {
   '0003-key-limits': keyLimits,
   '0004-change-tracking': changeTracking,
   '0005-court-names': courtNames,
+  '0006-address-limits': addressLimits,
 }
