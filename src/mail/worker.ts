@@ -2,12 +2,16 @@
  * Delivers the outbox. Each round claims a batch of due mails under a lease, sends each with its
  * stored Message-ID, and records the outcome: sent; retry later with exponential back-off (30 s,
  * 1 min, 2 min … capped at 2 h, about 16 hours in all); or failed for good (a 5xx answer from the
- * relay, or attempts exhausted), visible in `club-platform mail list --failed`. A process that dies
- * mid-send leaves a lease that runs out, and the mail is sent again with the same Message-ID.
+ * relay, or attempts exhausted), visible in `club-platform mail list --failed`.
+ *
+ * Leases are short (15 s) and renewed every third of that while the batch is in hand (a heartbeat),
+ * so a slow relay never loses a live worker its mails, and the mails a killed process held are
+ * claimed again within the lease: after `kill -9` and a restart, within about 15 s. A mail that
+ * was being sent at the moment of death is sent again with the same Message-ID.
  */
 import type { Kysely } from 'kysely'
 import type { Clock } from '../clock.js'
-import { claimDueMails, markFailed, markRetry, markSent, releaseMails } from '../db/repositories/outbox.js'
+import { claimDueMails, markFailed, markRetry, markSent, releaseMails, renewLeases } from '../db/repositories/outbox.js'
 import type { OutboxRow } from '../db/repositories/outbox.js'
 import type { Database } from '../db/schema.js'
 import { isPermanentMailError } from './transport.js'
@@ -21,6 +25,7 @@ export interface MailWorkerOptions {
   readonly onError?: (error: unknown, context: string) => void
 }
 
+export const DEFAULT_LEASE_MS = 15_000
 export const RETRY_BASE_MS = 30_000
 export const RETRY_CAP_MS = 2 * 3_600_000
 
@@ -43,6 +48,8 @@ export class MailWorker {
   private timer: NodeJS.Timeout | undefined
   private running: Promise<void> | undefined
   private again = false
+  /** The mails of the batch in hand not yet sent, and the lease they hold. */
+  private held: { readonly ids: readonly string[], readonly until: number } = { ids: [], until: 0 }
   /** Not polling: never started, or stopped. */
   private stopped = true
   /** stop() was called: finish the mail in hand, hand back the rest of the batch. */
@@ -57,7 +64,7 @@ export class MailWorker {
   ) {
     this.pollMs = options.pollMs ?? 1_000
     this.batchSize = options.batchSize ?? 10
-    this.leaseMs = options.leaseMs ?? 5 * 60_000
+    this.leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS
     this.maxAttempts = options.maxAttempts ?? 15
     this.onError = options.onError ?? (() => undefined)
   }
@@ -106,14 +113,39 @@ export class MailWorker {
   async runOnce(): Promise<number> {
     const now = this.clock.now()
     const claimed = await claimDueMails(this.db, now, now + this.leaseMs, this.batchSize)
-    for (const [i, mail] of claimed.entries()) {
-      if (this.stopRequested) {
-        await releaseMails(this.db, claimed.slice(i).map((unsent) => unsent.id), this.clock.now())
-        break
+    if (claimed.length === 0) return 0
+    this.held = { ids: claimed.map((mail) => mail.id), until: now + this.leaseMs }
+    const heartbeat = setInterval(() => {
+      this.renewLeases().catch((error: unknown) => {
+        this.onError(error, 'renewing mail leases')
+      })
+    }, Math.max(1, Math.floor(this.leaseMs / 3)))
+    heartbeat.unref()
+    try {
+      for (const [i, mail] of claimed.entries()) {
+        if (this.stopRequested) {
+          await releaseMails(this.db, claimed.slice(i).map((unsent) => unsent.id), this.clock.now())
+          break
+        }
+        await this.deliver(mail)
+        this.held = { ids: this.held.ids.filter((id) => id !== mail.id), until: this.held.until }
       }
-      await this.deliver(mail)
+    } finally {
+      clearInterval(heartbeat)
+      this.held = { ids: [], until: 0 }
     }
     return claimed.length
+  }
+
+  /** The heartbeat: extends the lease of the mails of the batch in hand that are not yet sent. */
+  async renewLeases(): Promise<number> {
+    const held = this.held
+    if (held.ids.length === 0) return 0
+    const until = this.clock.now() + this.leaseMs
+    const renewed = await renewLeases(this.db, held.ids, held.until, until)
+    // Only if the batch is still the same one (a send may have finished meanwhile; its id is dropped either way).
+    if (this.held.until === held.until) this.held = { ids: this.held.ids, until }
+    return renewed
   }
 
   private schedule(delay: number): void {

@@ -15,6 +15,8 @@ export class TestSmtpServer {
   port = 0
   /** When set, RCPT TO answers this permanent error. */
   rejectRecipients = false
+  /** How long RCPT TO takes to answer: a slow relay, so that a sender has mails in flight. */
+  rcptDelayMs = 0
 
   async start(port = this.port): Promise<void> {
     const server = new SMTPServer({
@@ -22,7 +24,11 @@ export class TestSmtpServer {
       disabledCommands: ['STARTTLS', 'AUTH'],
       logger: false,
       onRcptTo: (address, _session, callback) => {
-        if (this.rejectRecipients) {
+        if (this.rcptDelayMs > 0) {
+          setTimeout(() => {
+            callback()
+          }, this.rcptDelayMs)
+        } else if (this.rejectRecipients) {
           callback(Object.assign(new Error(`mailbox ${address.address} unavailable`), { responseCode: 550 }))
         } else {
           callback()

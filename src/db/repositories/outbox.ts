@@ -37,6 +37,24 @@ export async function claimDueMails(db: Kysely<Database>, now: number, leaseUnti
   })
 }
 
+/**
+ * Extends the lease of mails this instance still holds: those whose lease is still the one it
+ * wrote (`heldUntil`), so a lease another instance took over after this one stalled stays theirs.
+ * Returns how many it still holds.
+ */
+export async function renewLeases(
+  db: Kysely<Database>,
+  ids: readonly string[],
+  heldUntil: number,
+  leaseUntil: number,
+): Promise<number> {
+  if (ids.length === 0) return 0
+  const result = await db.updateTable('mail_outbox').set({ locked_until: isoForDb(leaseUntil) })
+    .where('id', 'in', [...ids]).where('status', '=', 'sending').where('locked_until', '=', isoForDb(heldUntil))
+    .executeTakeFirst()
+  return Number(result.numUpdatedRows)
+}
+
 /** Hands claimed mails back unsent (the worker is stopping), due at once for the next instance. */
 export async function releaseMails(db: Kysely<Database>, ids: readonly string[], now: number): Promise<void> {
   if (ids.length === 0) return
