@@ -27,7 +27,9 @@ export interface TakeResult {
 export function tokensAt(state: BucketState | undefined, settings: BucketSettings, now: number): number {
   if (state === undefined) return settings.capacity
   const elapsed = Math.max(0, now - state.updatedAt) / 1000
-  return Math.min(settings.capacity, state.tokens + elapsed * settings.refillPerSecond)
+  // Rounded to a nanotoken: refills added up over several requests (1/6 token a second, say) would
+  // otherwise fall a rounding error short of the whole token the client was told to wait for.
+  return Math.min(settings.capacity, Math.round((state.tokens + elapsed * settings.refillPerSecond) * 1e9) / 1e9)
 }
 
 export function take(state: BucketState | undefined, settings: BucketSettings, now: number): TakeResult {
