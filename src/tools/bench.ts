@@ -238,18 +238,25 @@ end
   } }
 }
 
-/** Distinct free one-hour slots: 12 courts × 14 hours × 13 days per club, club after club. */
+/**
+ * Distinct free one-hour slots: 11 courts × 14 hours × 13 days per club, club after club. Court 01
+ * is left out: its weekly reservation (Tuesdays 17:00–19:00) made 2 of its slots per Tuesday a
+ * slot conflict, the ~22 non-201 answers of a full round. Every booking of the scenario is free,
+ * so any non-2xx answer it reports is a defect.
+ */
+const BOOKABLE_COURTS = 11
+
 function bookingScenario(seeded: Seeded, now: number, dir: string): Scenario {
   const tomorrow = addDays(localDateOf(now, 'Europe/Berlin'), 1)
   const days = Array.from({ length: 13 }, (_, d) => addDays(tomorrow, d))
   const at = (day: string, minutes: number) => new Date(localToInstant(day, minutes, 'Europe/Berlin')).toISOString()
-  const perClub = 12 * 14 * days.length
+  const perClub = BOOKABLE_COURTS * 14 * days.length
   const slot = (n: number) => {
     const c = 1 + (Math.floor(n / perClub) % (seeded.slugs.length - 1))
     const s = n % perClub
-    const day = days[Math.floor(s / (12 * 14))] ?? tomorrow
-    const minutes = (8 + (Math.floor(s / 12) % 14)) * 60
-    return { c, court: id(s % 12, 'f6000000', c), start: at(day, minutes), end: at(day, minutes + 60) }
+    const day = days[Math.floor(s / (BOOKABLE_COURTS * 14))] ?? tomorrow
+    const minutes = (8 + (Math.floor(s / BOOKABLE_COURTS) % 14)) * 60
+    return { c, court: id(1 + (s % BOOKABLE_COURTS), 'f6000000', c), start: at(day, minutes), end: at(day, minutes + 60) }
   }
   const body = (n: number) => {
     const { court, start, end } = slot(n)
@@ -274,11 +281,11 @@ function init(args)
 end
 request = function()
   n = n + 1
-  local perClub = 12 * #hours
+  local perClub = ${String(BOOKABLE_COURTS)} * #hours
   local c = math.floor(n / perClub) % #slugs
   local s = n % perClub
-  local hour = hours[math.floor(s / 12) + 1]
-  local court = string.format("f6000000-0000-4000-8000-%012x", (s % 12) + (c + 1) * 1000003)
+  local hour = hours[math.floor(s / ${String(BOOKABLE_COURTS)}) + 1]
+  local court = string.format("f6000000-0000-4000-8000-%012x", 1 + (s % ${String(BOOKABLE_COURTS)}) + (c + 1) * 1000003)
   local body = '{"court_id":"' .. court .. '","start_time":"' .. hour[1] .. '","end_time":"' .. hour[2]
     .. '","booker_name":"Bench","booker_email":"w' .. n .. '@example.org"}'
   return wrk.format("POST", "/api/v1/public/" .. slugs[c + 1] .. "/courts/book", { ["Content-Type"] = "application/json" }, body)
