@@ -87,7 +87,7 @@ describeEachDatabase('booking boundaries', (dialect) => {
   })
 
   it('refuses requests half off the grid, at either end', async () => {
-    for (const [start, end] of [['08:30', '10:00'], ['08:00', '09:30'], ['08:01', '09:00'], ['08:00', '08:59']]) {
+    for (const [start, end] of [['08:30', '10:00'], ['08:00', '09:30'], ['08:01', '09:00'], ['08:00', '08:59']] as const) {
       expectRefused(await book(COURT.a, at('2026-06-18', start), at('2026-06-18', end)), 'invalid-booking', /not on the slot grid/)
     }
   })
