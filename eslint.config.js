@@ -5,13 +5,13 @@ import { defineConfig } from 'eslint/config'
 import tseslint from 'typescript-eslint'
 
 export default defineConfig(
-  { ignores: ['dist/', 'node_modules/', 'data/', 'coverage/', 'bin/'] },
+  { ignores: ['dist/', 'node_modules/', 'data/', 'coverage/', 'bin/', 'reports/', '.stryker-tmp/'] },
   js.configs.recommended,
   tseslint.configs.strictTypeChecked,
   stylistic.configs.customize({ indent: 2, quotes: 'single', semi: false, commaDangle: 'always-multiline', braceStyle: '1tbs' }),
   {
     languageOptions: {
-      parserOptions: { projectService: { allowDefaultProject: ['eslint.config.js', 'scripts/*.js'] }, tsconfigRootDir: import.meta.dirname },
+      parserOptions: { projectService: { allowDefaultProject: ['eslint.config.js', 'stryker.config.mjs', 'scripts/*.js'] }, tsconfigRootDir: import.meta.dirname },
     },
     rules: {
       '@typescript-eslint/switch-exhaustiveness-check': 'error',
