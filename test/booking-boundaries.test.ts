@@ -3,10 +3,12 @@
  * horizon, half-off-grid requests, weekly holds on the first and last day they are valid, zones
  * west of UTC and the DST gap, and the idempotency record when the world changed in between.
  */
+import pg from 'pg'
 import { describe, expect, it } from 'vitest'
 import { formatInZone, localToInstant } from '../src/domain/zoned-time.js'
+import { toProblemError } from '../src/http/problems.js'
 import { importClubData } from '../src/services/import.js'
-import { describeEachDatabase } from './helpers/databases.js'
+import { describeEachDatabase, describePostgres } from './helpers/databases.js'
 import { COURT, TUESDAY, setUpCourts } from './helpers/courts.js'
 import { idFor } from './helpers/fixtures.js'
 import { START, useHarness } from './helpers/harness.js'
@@ -127,6 +129,47 @@ describeEachDatabase('booking boundaries', (dialect) => {
       expect(retried.json<{ booking_id: string }>().booking_id).toBe(id)
     } finally {
       h.clock.set(START)
+    }
+  })
+})
+
+it('answers 503 with Retry-After, not 500, for a deadlock or serialisation failure that outlasted its retries', () => {
+  for (const code of ['40P01', '40001']) {
+    const problem = toProblemError(Object.assign(new Error('deadlock detected'), { code }))
+    expect(problem.kind).toBe('service-unavailable')
+    expect(problem.headers['retry-after']).toBe('1')
+  }
+})
+
+describePostgres('a booking that meets a deadlock', () => {
+  const harness = useHarness('postgres', async (h) => {
+    await setUpCourts(h, 'riverside')
+  })
+
+  it('is run again and succeeds once the other transaction gave way', async () => {
+    const h = harness.current
+    const other = new pg.Client({ connectionString: h.database.env.DATABASE_URL })
+    const observer = new pg.Client({ connectionString: h.database.env.DATABASE_URL })
+    await other.connect()
+    await observer.connect()
+    try {
+      // The other transaction holds the outbox: the booking locks its court, then waits to write its mail.
+      await other.query('begin; lock table mail_outbox in share row exclusive mode')
+      const booking = h.request({ method: 'POST', url: '/api/v1/public/riverside/courts/book', payload: { court_id: COURT.a,
+        start_time: at('2026-06-18', '15:00'), end_time: at('2026-06-18', '16:00'), booker_name: 'Dee Deadlock',
+        booker_email: 'deadlock@example.org' } })
+      await expect.poll(async () => (await observer.query('select 1 from pg_stat_activity where wait_event_type = \'Lock\' '
+        + 'and datname = current_database()')).rowCount, { timeout: 5_000 }).toBe(1)
+      // Now it wants the court the booking holds: a deadlock, which PostgreSQL breaks by aborting the booking (40P01).
+      await other.query('select id from courts where id = $1 for update', [COURT.a])
+      await other.query('rollback')
+      const answer = await booking
+      expect(answer.status, answer.body).toBe(201)
+      const stored = await h.context.db.selectFrom('bookings').select('id').where('booker_email', '=', 'deadlock@example.org').execute()
+      expect(stored).toHaveLength(1)
+    } finally {
+      await other.end()
+      await observer.end()
     }
   })
 })

@@ -4,7 +4,7 @@
  * here, so clients never see Fastify's default error bodies, stack traces or driver messages.
  */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
-import { isDatabaseUnavailable } from '../db/dialect.js'
+import { isDatabaseUnavailable, isTransientConflict } from '../db/dialect.js'
 import { DomainError, InsufficientScope, StacklessError, InvalidApiKey, InvalidRequest, QuotaExceeded, RateLimited } from '../domain/errors.js'
 import { LimiterUnavailable } from '../limits/store.js'
 import type { Problem } from '../schemas/problem.js'
@@ -82,6 +82,11 @@ export function toProblemError(error: unknown): ProblemError {
   if (error instanceof DomainError) return fromDomainError(error)
   if (error instanceof LimiterUnavailable) {
     return new ProblemError('service-unavailable', 'The rate limiter is temporarily unavailable.', { 'retry-after': '1' })
+  }
+  if (isTransientConflict(error)) {
+    // A deadlock or serialisation failure that outlasted its retries: the request itself was fine.
+    return new ProblemError('service-unavailable', 'The database was busy with conflicting requests; retry shortly.',
+      { 'retry-after': '1' })
   }
   if (isDatabaseUnavailable(error)) {
     return new ProblemError('service-unavailable', 'The database is temporarily unavailable.',
