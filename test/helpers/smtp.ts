@@ -22,6 +22,8 @@ export class TestSmtpServer {
     const server = new SMTPServer({
       authOptional: true,
       disabledCommands: ['STARTTLS', 'AUTH'],
+      // No reverse DNS look-up of the client: it costs every connection a resolver round trip.
+      disableReverseLookup: true,
       logger: false,
       onRcptTo: (address, _session, callback) => {
         if (this.rcptDelayMs > 0) {
