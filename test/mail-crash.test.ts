@@ -10,12 +10,43 @@ import { createContext } from '../src/context.js'
 import { createClub } from '../src/services/clubs.js'
 import { importClubData } from '../src/services/import.js'
 import { DIALECTS, createTestDatabase } from './helpers/databases.js'
+import type { TestDatabase } from './helpers/databases.js'
 import { exitOf, startServer } from './helpers/server-process.js'
 import { TestSmtpServer } from './helpers/smtp.js'
 
 const BOOKINGS = 100
 const COURTS = 5
 const DAY = 86_400_000
+
+type Court = { readonly id: string, readonly name: string }
+
+async function seedCrashClub(database: TestDatabase, smtp: TestSmtpServer) {
+  const context = await createContext(readConfig({ ...database.env, LOG_LEVEL: 'silent' }), { migrate: true })
+  const club = await createClub(context.db, context.clock, { slug: 'crash', name: 'Crash', timezone: 'UTC' })
+  const courts: Court[] = Array.from({ length: COURTS }, (_, i) => ({ id: randomUUID(), name: `Court ${String(i + 1)}`,
+    opening_hours: Object.fromEntries(['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'].map((day) => [day, { open: '00:00', close: '24:00' }])) }))
+  await importClubData(context.db, context.clock, club.id, { courts })
+  await context.close()
+  const env = { ...database.env, ...(database.dialect === 'sqlite' ? { DATABASE_URL: '' } : {}), SMTP_URL: smtp.url,
+    BOOKING_RATE_CAPACITY: '100000', BOOKING_RATE_PER_MINUTE: '6000000', PUBLIC_RATE_CAPACITY: '100000' }
+  return { courts, env }
+}
+
+/** BOOKINGS bookings at once, each of a free hour tomorrow. */
+async function bookConcurrently(url: string, courts: readonly Court[]) {
+  const tomorrow = Date.parse(`${new Date(Date.now() + DAY).toISOString().slice(0, 10)}T00:00:00Z`)
+  return Promise.all(Array.from({ length: BOOKINGS }, async (_, i) => {
+    const start = tomorrow + Math.floor(i / COURTS) * 3_600_000
+    const response = await fetch(`${url}/api/v1/public/crash/courts/book`, {
+      method: 'POST', headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ court_id: courts[i % COURTS]?.id, start_time: new Date(start).toISOString(),
+        end_time: new Date(start + 3_600_000).toISOString(), booker_name: 'Kim Crash', booker_email: `guest${String(i)}@example.org` }),
+    })
+    return { status: response.status, body: await response.json() as { booking_id?: string } }
+  }))
+}
+
+const bookingIdOf = (text: string | undefined) => /Booking id: ([0-9a-f-]{36})/.exec(text ?? '')?.[1] ?? ''
 
 for (const dialect of DIALECTS) {
   const available = dialect === 'sqlite' || inject('postgresAdminUrl') !== null
@@ -25,28 +56,11 @@ for (const dialect of DIALECTS) {
       const smtp = new TestSmtpServer()
       await smtp.start()
       try {
-        const context = await createContext(readConfig({ ...database.env, LOG_LEVEL: 'silent' }), { migrate: true })
-        const club = await createClub(context.db, context.clock, { slug: 'crash', name: 'Crash', timezone: 'UTC' })
-        const courts = Array.from({ length: COURTS }, (_, i) => ({ id: randomUUID(), name: `Court ${String(i + 1)}`,
-          opening_hours: Object.fromEntries(['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'].map((day) => [day, { open: '00:00', close: '24:00' }])) }))
-        await importClubData(context.db, context.clock, club.id, { courts })
-        await context.close()
-
-        const env = { ...database.env, ...(dialect === 'sqlite' ? { DATABASE_URL: '' } : {}), SMTP_URL: smtp.url,
-          BOOKING_RATE_CAPACITY: '100000', BOOKING_RATE_PER_MINUTE: '6000000', PUBLIC_RATE_CAPACITY: '100000' }
+        const { courts, env } = await seedCrashClub(database, smtp)
         // A slow relay: the worker has a batch in hand when the process dies.
         smtp.rcptDelayMs = 100
         const first = await startServer(env)
-        const tomorrow = Date.parse(`${new Date(Date.now() + DAY).toISOString().slice(0, 10)}T00:00:00Z`)
-        const answers = await Promise.all(Array.from({ length: BOOKINGS }, async (_, i) => {
-          const start = tomorrow + Math.floor(i / COURTS) * 3_600_000
-          const response = await fetch(`${first.url}/api/v1/public/crash/courts/book`, {
-            method: 'POST', headers: { 'content-type': 'application/json' },
-            body: JSON.stringify({ court_id: courts[i % COURTS]?.id, start_time: new Date(start).toISOString(),
-              end_time: new Date(start + 3_600_000).toISOString(), booker_name: 'Kim Crash', booker_email: `guest${String(i)}@example.org` }),
-          })
-          return { status: response.status, body: await response.json() as { booking_id?: string } }
-        }))
+        const answers = await bookConcurrently(first.url, courts)
         expect(answers.map((answer) => answer.status)).toEqual(Array.from({ length: BOOKINGS }, () => 201))
         const acknowledged = new Set(answers.map((answer) => answer.body.booking_id ?? ''))
 
@@ -60,7 +74,7 @@ for (const dialect of DIALECTS) {
         smtp.rcptDelayMs = 0
         const second = await startServer(env)
         const restartedAt = performance.now()
-        const delivered = () => smtp.received.map((mail) => /Booking id: ([0-9a-f-]{36})/.exec(mail.parsed.text ?? '')?.[1] ?? '')
+        const delivered = () => smtp.received.map((mail) => bookingIdOf(mail.parsed.text))
         try {
           const deliveredOnce = () => new Set(delivered().filter((id) => acknowledged.has(id))).size
           await expect.poll(deliveredOnce, { timeout: 30_000, interval: 200 }).toBe(BOOKINGS)
@@ -80,5 +94,37 @@ for (const dialect of DIALECTS) {
         await database.drop()
       }
     }, 90_000)
+
+    it('keeps pace with a burst of bookings: one connection to the relay, each mail once', async () => {
+      const database = await createTestDatabase(dialect)
+      const smtp = new TestSmtpServer()
+      await smtp.start()
+      try {
+        const { courts, env } = await seedCrashClub(database, smtp)
+        const server = await startServer(env)
+        try {
+          const startedAt = performance.now()
+          const answers = await bookConcurrently(server.url, courts)
+          const answeredAt = performance.now()
+          const deliveredByLastAnswer = smtp.received.length
+          expect(answers.map((answer) => answer.status)).toEqual(Array.from({ length: BOOKINGS }, () => 201))
+          await expect.poll(() => smtp.received.length, { timeout: 30_000, interval: 50 }).toBe(BOOKINGS)
+          const ids = smtp.received.map((mail) => bookingIdOf(mail.parsed.text))
+          expect(new Set(ids)).toEqual(new Set(answers.map((answer) => answer.body.booking_id)))
+          // One connection per mail (a TCP and SMTP handshake each) is what made delivery fall behind a burst.
+          expect(smtp.connections).toBeLessThanOrEqual(3)
+          console.info(`burst [${dialect}]: ${String(BOOKINGS)} bookings answered in ${String(Math.round(answeredAt - startedAt))} ms, `
+            + `${String(deliveredByLastAnswer)} mails delivered by then, all ${String(BOOKINGS)} after `
+            + `${String(Math.round(performance.now() - startedAt))} ms, over ${String(smtp.connections)} connection(s)`)
+        } finally {
+          const stopped = exitOf(server.child)
+          server.child.kill('SIGTERM')
+          await stopped
+        }
+      } finally {
+        await smtp.stop()
+        await database.drop()
+      }
+    }, 60_000)
   })
 }

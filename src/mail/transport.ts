@@ -56,6 +56,17 @@ export function smtpTransport(smtpUrl: string): MailTransport {
     port: url.port === '' ? (secure ? 465 : 587) : Number(url.port),
     secure,
     ...(url.username === '' ? {} : { auth: { user: decodeURIComponent(url.username), pass: decodeURIComponent(url.password) } }),
+    // One connection, kept open while mails flow: a new connection per message costs a TCP and
+    // SMTP greeting round trip (about 100 ms against a local relay), so a booking burst would
+    // outrun delivery. The worker sends one mail at a time, so one connection is all it uses.
+    pool: true,
+    maxConnections: 1,
+    maxMessages: 100,
+    // Closed after a second without mail, so an idle service holds no connection to the relay.
+    idleTimeout: 1_000,
+    // A connection the relay drops mid-message is retried once at once on a new connection; after
+    // that the outbox's back-off takes over (the mail is never lost either way).
+    maxRequeues: 1,
     // An unreachable relay fails the attempt quickly; the outbox retries later.
     connectionTimeout: 10_000,
     greetingTimeout: 10_000,

@@ -4,6 +4,8 @@
  * 1 min, 2 min … capped at 2 h, about 16 hours in all); or failed for good (a 5xx answer from the
  * relay, or attempts exhausted), visible in `club-platform mail list --failed`.
  *
+ * Mails go out over one pooled SMTP connection while there are mails to send (see transport.ts).
+ *
  * Leases are short (15 s) and renewed every third of that while the batch is in hand (a heartbeat),
  * so a slow relay never loses a live worker its mails, and the mails a killed process held are
  * claimed again within the lease: after `kill -9` and a restart, within about 15 s. A mail that

@@ -17,6 +17,8 @@ export class TestSmtpServer {
   rejectRecipients = false
   /** How long RCPT TO takes to answer: a slow relay, so that a sender has mails in flight. */
   rcptDelayMs = 0
+  /** SMTP connections accepted since the server was created. */
+  connections = 0
 
   async start(port = this.port): Promise<void> {
     const server = new SMTPServer({
@@ -25,6 +27,12 @@ export class TestSmtpServer {
       // No reverse DNS look-up of the client: it costs every connection a resolver round trip.
       disableReverseLookup: true,
       logger: false,
+      // stop() ends open connections (421) after this long, as a relay going down would.
+      closeTimeout: 100,
+      onConnect: (_session, callback) => {
+        this.connections += 1
+        callback()
+      },
       onRcptTo: (address, _session, callback) => {
         if (this.rcptDelayMs > 0) {
           setTimeout(() => {
