@@ -5,11 +5,17 @@
 import { randomUUID } from 'node:crypto'
 import type { IncomingMessage } from 'node:http'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
+import cookie from '@fastify/cookie'
 import Fastify, { LogController } from 'fastify'
 import type { FastifyInstance } from 'fastify'
 import type { AppContext } from './context.js'
 import { InvalidRequest } from './domain/errors.js'
 import { registerAccessControl } from './http/access.js'
+import { ADMIN_PREFIX, dashboardGuard, registerDashboardRequests } from './http/dashboard-access.js'
+import { registerAdminOpenApi } from './http/admin-openapi.js'
+import { accountRoutes } from './routes/admin/account.js'
+import { clubRoutes } from './routes/admin/club.js'
+import { ADMIN_SCHEMAS } from './schemas/admin.js'
 import { collectRouteMethods, registerMethodNotAllowed } from './http/method-not-allowed.js'
 import { registerApiReference } from './http/api-reference.js'
 import type { ReferencePageOptions } from './http/api-reference.js'
@@ -145,20 +151,24 @@ export async function buildApp(context: AppContext, options: AppOptions = {}): P
   })
   // Bodies are JSON only: anything else, text/plain included, is a 415.
   app.removeContentTypeParser('text/plain')
+  await app.register(cookie)
+  registerDashboardRequests(app)
   registerAccessControl(app, context.apiKeys, {
+    dashboardGuard: dashboardGuard(context),
     limiter: context.limiter,
     defaultLimits: context.config.rateLimit,
     // @fastify/cors answers preflights of the public endpoints through one OPTIONS wildcard route.
     isPublicInfrastructure: (route) => route.url === `${PUBLIC_PREFIX}*` && [route.method].flat().every((method) => method === 'OPTIONS'),
   })
   registerStrictQuery(app)
-  const routeMethods = collectRouteMethods(app, (url) => url.startsWith(API_PREFIX))
+  const routeMethods = collectRouteMethods(app, (url) => url.startsWith(API_PREFIX) || url.startsWith(ADMIN_PREFIX))
 
   // Every request and response body is a named schema, once under components.schemas.
   for (const schema of [Problem, ListMeta, Group, GroupList, Event, EventList, News, NewsList,
     CompetitionResult, CompetitionResultList, CourtBookingSlot, CourtAvailability, BookingRequest, BookingCreated]) {
     app.addSchema(schema)
   }
+  for (const schema of ADMIN_SCHEMAS) app.addSchema(schema)
   await registerOpenApi(app)
   await registerApiReference(app, options.referencePage)
 
@@ -169,6 +179,9 @@ export async function buildApp(context: AppContext, options: AppOptions = {}): P
   problemsRoutes(app)
   await publicCourtsRoutes(app, context)
   opsRoutes(app, context, metrics)
+  accountRoutes(app, context)
+  clubRoutes(app, context)
+  await registerAdminOpenApi(app, context)
 
   await app.after()
   registerMethodNotAllowed(app, routeMethods)

@@ -29,6 +29,18 @@ export interface Config {
   readonly trustProxy: boolean | number | string
   /** Bytes of serialised responses kept in memory (RESPONSE_CACHE_MB); 0 turns the cache off. */
   readonly responseCacheBytes: number
+  /**
+   * The service's public base URL (PUBLIC_URL; default http://HOST:PORT): every link the service
+   * hands out (sign-in, invitations) is built from it, never from a request's Host header, and
+   * state-changing dashboard requests must come from its origin.
+   */
+  readonly publicUrl: URL
+  readonly dashboard: {
+    /** A session ends after this long without a request. */
+    readonly sessionIdleMs: number
+    /** A session ends this long after sign-in, however active. */
+    readonly sessionAbsoluteMs: number
+  }
   readonly mail: {
     /** smtp:// or smtps:// URL of the relay; undefined: mails are written as .eml files under DATA_DIR/mail. */
     readonly smtpUrl: string | undefined
@@ -54,6 +66,8 @@ export interface Config {
     readonly listing: TokenBucketSettings
     /** Per client IP, for booking requests. */
     readonly booking: TokenBucketSettings
+    /** Per client IP, for the dashboard's sign-in requests (links asked for and used, invitations accepted). */
+    readonly signIn: TokenBucketSettings
   }
 }
 
@@ -101,6 +115,11 @@ export function readConfig(env: Env = process.env): Config {
     workers: readWorkers(env.WORKERS),
     trustProxy: readTrustProxy(env.TRUST_PROXY),
     responseCacheBytes: readInteger(env, 'RESPONSE_CACHE_MB', 32, 0, 4096) * 1024 * 1024,
+    publicUrl: readPublicUrl(env),
+    dashboard: {
+      sessionIdleMs: readInteger(env, 'SESSION_IDLE_HOURS', 12, 1, 24 * 30) * 3_600_000,
+      sessionAbsoluteMs: readInteger(env, 'SESSION_MAX_DAYS', 7, 1, 90) * 86_400_000,
+    },
     mail: {
       smtpUrl: readServiceUrl(env, 'SMTP_URL', /^smtps?:\/\/[^/]/i, 'an smtp:// or smtps:// URL, e.g. smtp://user:pass@relay:587'),
       from: nonEmpty(env.MAIL_FROM) ?? 'Club Platform <no-reply@club-platform.invalid>',
@@ -125,6 +144,10 @@ export function readConfig(env: Env = process.env): Config {
         capacity: readInteger(env, 'BOOKING_RATE_CAPACITY', 5, 1, 1_000_000),
         refillPerSecond: readInteger(env, 'BOOKING_RATE_PER_MINUTE', 10, 1, 60_000_000) / 60,
       },
+      signIn: {
+        capacity: readInteger(env, 'SIGN_IN_RATE_CAPACITY', 10, 1, 1_000_000),
+        refillPerSecond: readInteger(env, 'SIGN_IN_RATE_PER_HOUR', 10, 1, 3_600_000) / 3600,
+      },
     },
   }
 }
@@ -144,6 +167,26 @@ function readServiceUrl(env: Env, variable: string, scheme: RegExp, expected: st
   if (value === undefined) return undefined
   if (!scheme.test(value)) throw new ConfigError(variable, expected, value)
   return value
+}
+
+function readPublicUrl(env: Env): URL {
+  const value = nonEmpty(env.PUBLIC_URL)
+  if (value === undefined) {
+    const host = nonEmpty(env.HOST) ?? '127.0.0.1'
+    const shown = host === '0.0.0.0' || host === '::' ? 'localhost' : host.includes(':') ? `[${host}]` : host
+    return new URL(`http://${shown}:${String(readPort(env.PORT))}/`)
+  }
+  let url: URL
+  try {
+    url = new URL(value)
+  } catch {
+    throw new ConfigError('PUBLIC_URL', 'an http:// or https:// URL without query, e.g. https://clubs.example', value)
+  }
+  if (!/^https?:$/.test(url.protocol) || url.search !== '' || url.hash !== '' || url.username !== '') {
+    throw new ConfigError('PUBLIC_URL', 'an http:// or https:// URL without query, e.g. https://clubs.example', value)
+  }
+  if (!url.pathname.endsWith('/')) url.pathname += '/'
+  return url
 }
 
 function readOpsAllow(raw: string | undefined): readonly string[] {

@@ -3,6 +3,7 @@
  * authenticator, and the clock they share. Chosen once here; nothing below reads the environment.
  */
 import type { Kysely, LogEvent } from 'kysely'
+import { BackgroundTasks } from './background.js'
 import { systemClock } from './clock.js'
 import type { Clock } from './clock.js'
 import type { Config } from './config.js'
@@ -33,7 +34,12 @@ export interface AppContext {
   readonly apiKeys: ApiKeyAuthenticator
   /** Delivers the outbox; the server starts it, the command line does not. */
   readonly mail: MailWorker
-  readonly publicLimits: { readonly listing: ClientRateLimiter, readonly booking: ClientRateLimiter }
+  /** Per client IP: the public courts listing, booking, and the dashboard's sign-in requests. */
+  readonly publicLimits: {
+    readonly listing: ClientRateLimiter
+    readonly booking: ClientRateLimiter
+    readonly signIn: ClientRateLimiter
+  }
   /** The per-key budgets of the authenticated endpoints: in this process, or in Redis (REDIS_URL). */
   readonly limiter: LimiterStore
   /** Which data changed since a cached answer was read; every process sees every writer's changes. */
@@ -41,6 +47,8 @@ export interface AppContext {
   /** Serialised answers of the read endpoints, valid while `changes` reports their data unchanged. */
   readonly responses: ResponseCache
   readonly poolStats: () => PoolStats | undefined
+  /** Work started by requests and finished after their answers; close() waits for it. */
+  readonly background: BackgroundTasks
   /** Set when the server is stopping: /readyz answers 503 and responses ask clients to close their connections. */
   readonly lifecycle: { draining: boolean }
   /** Only on SQLite: see DatabaseHandle.backup. */
@@ -85,6 +93,7 @@ export async function createContext(config: Config, options: ContextOptions = {}
     ? await MemoryLimiterStore.open(clock, admin ? undefined : path.join(config.dataDir, 'rate-limits.json'))
     : new RedisLimiterStore({ url: config.rateLimit.redisUrl, keyPrefix: config.rateLimit.redisKeyPrefix, lazy: admin,
         ...(options.limiterClock === undefined ? {} : { clock: options.limiterClock }) })
+  const background = new BackgroundTasks()
   return {
     config,
     db: database.db,
@@ -98,12 +107,15 @@ export async function createContext(config: Config, options: ContextOptions = {}
     responses: new ResponseCache(config.responseCacheBytes),
     poolStats: () => database.poolStats(),
     lifecycle: { draining: false },
+    background,
     backup: database.backup === undefined ? undefined : (file) => database.backup?.(file) ?? Promise.resolve(),
     publicLimits: {
       listing: new ClientRateLimiter(config.publicRateLimit.listing, clock),
       booking: new ClientRateLimiter(config.publicRateLimit.booking, clock),
+      signIn: new ClientRateLimiter(config.publicRateLimit.signIn, clock),
     },
     async close() {
+      await background.settled()
       await mail.stop()
       await limiter.close()
       await apiKeys.flush()

@@ -153,7 +153,8 @@ describeEachDatabase('club-platform command line', (dialect) => {
     const section = readme.slice(readme.indexOf('## Giving a club developer access'), readme.indexOf('## Settings'))
     const lines = [...section.matchAll(/^npx club-platform (.+)$/gm)].map((match) => (match[1] ?? '').replace(/\s+#.*$/, ''))
     expect(lines.length).toBeGreaterThan(8)
-    const ids: Record<string, string> = { '<mail-id>': '00000000-0000-4000-8000-000000000000' }
+    const ids: Record<string, string> = { '<mail-id>': '00000000-0000-4000-8000-000000000000',
+      '<admin-id>': '00000000-0000-4000-8000-000000000001' }
     for (const line of lines) {
       const args = [...line.matchAll(/"([^"]*)"|(\S+)/g)].map((match) => match[1] ?? match[2] ?? '')
         .map((arg) => ids[arg] ?? arg)
@@ -162,6 +163,12 @@ describeEachDatabase('club-platform command line', (dialect) => {
         // Nothing has failed here: a clean refusal, not a crash.
         expect(result.code, line).toBe(1)
         expect(result.stderr).toContain('no failed or waiting mail')
+        continue
+      }
+      if (args[0] === 'admins' && args[1] === 'remove') {
+        // Nobody has accepted the invitation here: a clean refusal.
+        expect(result.code, line).toBe(1)
+        expect(result.stderr).toContain('No such member of this club.')
         continue
       }
       expect(result.code, `${line}\n${result.stderr}`).toBe(0)

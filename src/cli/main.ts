@@ -14,8 +14,9 @@ import { ConfigError, readConfig } from '../config.js'
 import type { Config } from '../config.js'
 import { createContext } from '../context.js'
 import type { AppContext } from '../context.js'
-import { findApiKeyById, listApiKeys, revokeApiKey, setKeyLimits } from '../db/repositories/api-keys.js'
+import { findApiKeyById, listApiKeys, setKeyLimits } from '../db/repositories/api-keys.js'
 import type { ApiKeyRecord, LimitOverrides } from '../db/repositories/api-keys.js'
+import { keyStatus } from '../domain/api-key.js'
 import { listClubs } from '../db/repositories/clubs.js'
 import { listCourts } from '../db/repositories/courts.js'
 import type { Court } from '../db/repositories/courts.js'
@@ -23,12 +24,17 @@ import { listMails, retryMail } from '../db/repositories/outbox.js'
 import { migrateToLatest } from '../db/migrate.js'
 import { parseDateTime } from '../domain/date-time.js'
 import { DEFAULT_SLOT_MINUTES, SLOT_LENGTHS } from '../domain/court.js'
-import { InvalidInput } from '../domain/errors.js'
+import { DomainError, InvalidInput } from '../domain/errors.js'
+import { ADMIN_ROLES } from '../domain/admin-roles.js'
+import type { AdminRole } from '../domain/admin-roles.js'
 import { parseScopes } from '../domain/scopes.js'
 import { parseOpeningHours, WEEKDAYS } from '../domain/slots.js'
 import { parseClockTime } from '../domain/zoned-time.js'
 import { ImportDocument } from '../schemas/import.js'
-import { createApiKey } from '../services/api-keys.js'
+import { issueApiKey, withdrawApiKey } from '../services/api-keys.js'
+import { OPERATOR, auditLog, inviteAdmin, removeAdmin, teamOf } from '../services/admins.js'
+import { dashboardSettings } from '../http/dashboard-access.js'
+import { adminOpenApiDocument } from '../http/admin-openapi.js'
 import { createClub, requireClub } from '../services/clubs.js'
 import { loadDemo, revokedDemoKeysNote } from '../services/demo.js'
 import { importClubData } from '../services/import.js'
@@ -112,8 +118,8 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       const ctx = await migrated(open)
       const club = await requireClub(ctx.db, options.club)
       const limits = limitOptions(options)
-      const { key, record } = await createApiKey(ctx.db, clock, {
-        clubId: club.id, name, scopes: parsed.scopes, expiresAt,
+      const { key, record } = await issueApiKey(ctx.db, clock, {
+        clubId: club.id, name, scopes: parsed.scopes, expiresAt, actor: OPERATOR,
         limits: { ...(limits.capacity == null ? {} : { capacity: limits.capacity }),
           ...(limits.perMinute == null ? {} : { perMinute: limits.perMinute }),
           ...(limits.dailyQuota == null ? {} : { dailyQuota: limits.dailyQuota }) },
@@ -133,7 +139,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       print(options.json === true, records.map(keyJson), records.length === 0
         ? `No API keys for ${club.slug}.`
         : table(['id', 'name', 'key', 'scopes', 'status', 'limits', 'created', 'last used'], records.map((record) => [
-            record.id, record.name, `${record.displayPrefix}…`, record.scopes.join(','), keyStatus(record, clock),
+            record.id, record.name, `${record.displayPrefix}…`, record.scopes.join(','), describeStatus(record, clock),
             describeLimits(record.limits), record.createdAt, record.lastUsedAt ?? 'never',
           ])))
     })
@@ -161,10 +167,73 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       const ctx = await migrated(open)
       const existing = await findApiKeyById(ctx.db, id)
       if (existing === undefined) throw new InvalidInput(`no API key with the id ${id}`)
-      const revoked = await revokeApiKey(ctx.db, id, clock.now())
-      const record = await findApiKeyById(ctx.db, id) ?? existing
+      const { record, revoked } = await withdrawApiKey(ctx.db, clock, { keyId: id, actor: OPERATOR })
       print(options.json === true, { ...keyJson(record), already_revoked: !revoked },
         revoked ? `Revoked API key ${id}.` : `API key ${id} was already revoked (${record.revokedAt ?? ''}).`)
+    })
+
+  const admins = program.command('admins').description('invite, list and remove the people who administer a club in the dashboard')
+  admins.command('invite').description('invite someone to administer a club: mails the invitation and prints its link')
+    .requiredOption('--club <slug>', 'the club')
+    .requiredOption('--email <address>', 'whom to invite')
+    .addOption(new Option('--role <role>', 'owner (everything, incl. the team) or admin').choices(ADMIN_ROLES).default('owner'))
+    .addOption(jsonOption())
+    .action(async (options: { club: string, email: string, role: AdminRole, json?: boolean }) => {
+      const ctx = await migrated(open)
+      const club = await requireClub(ctx.db, options.club)
+      const { invitation, url } = await inviteAdmin(ctx.db, clock, dashboardSettings(ctx), {
+        clubId: club.id, email: options.email, role: options.role, actor: OPERATOR })
+      print(options.json === true, { invitation_id: invitation.id, club_slug: club.slug, email: invitation.email,
+        role: invitation.role, expires_at: invitation.expiresAt, invitation_url: url },
+      `Invited ${invitation.email} to administer ${club.slug} as ${invitation.role}; the invitation is mailed (the running `
+      + `server sends it within a second). Its link, valid once until ${invitation.expiresAt}:\n\n  ${url}\n`)
+    })
+  admins.command('list').description('list the people who administer a club, and open invitations')
+    .requiredOption('--club <slug>', 'the club')
+    .addOption(jsonOption())
+    .action(async (options: { club: string, json?: boolean }) => {
+      const ctx = await migrated(open)
+      const club = await requireClub(ctx.db, options.club)
+      const team = await teamOf(ctx.db, clock, club.id)
+      print(options.json === true, {
+        members: team.members.map((member) => ({ admin_id: member.adminId, email: member.email, role: member.role,
+          since: member.since, last_sign_in_at: member.lastSignInAt })),
+        invitations: team.invitations.map((invitation) => ({ id: invitation.id, email: invitation.email, role: invitation.role,
+          expires_at: invitation.expiresAt })),
+      }, team.members.length + team.invitations.length === 0
+        ? `Nobody administers ${club.slug} yet (invite someone with: club-platform admins invite --club ${club.slug} --email …).`
+        : table(['admin id', 'e-mail', 'role', 'since', 'last sign-in'], [
+            ...team.members.map((member) => [member.adminId, member.email, member.role, member.since, member.lastSignInAt ?? 'never']),
+            ...team.invitations.map((invitation) => [`(invited) ${invitation.id}`, invitation.email, invitation.role,
+              `until ${invitation.expiresAt}`, '']),
+          ]))
+    })
+  admins.command('remove').description('stop someone administering a club (a club keeps at least one owner)')
+    .requiredOption('--club <slug>', 'the club')
+    .argument('<admin-id>', 'the id shown by admins list')
+    .addOption(jsonOption())
+    .action(async (adminId: string, options: { club: string, json?: boolean }) => {
+      const id = idArgument(adminId, 'admin', 'admins list')
+      const ctx = await migrated(open)
+      const club = await requireClub(ctx.db, options.club)
+      await removeAdmin(ctx.db, clock, { clubId: club.id, adminId: id, actor: OPERATOR })
+      print(options.json === true, { admin_id: id, club_slug: club.slug, removed: true }, `Removed ${id} from ${club.slug}.`)
+    })
+
+  program.command('audit').description('print the audit log of the dashboard (newest first)')
+    .option('--club <slug>', 'only this club\'s entries')
+    .option('--limit <n>', 'how many entries', '50')
+    .addOption(jsonOption())
+    .action(async (options: { club?: string, limit: string, json?: boolean }) => {
+      if (!/^\d{1,4}$/.test(options.limit) || Number(options.limit) < 1) throw new InvalidInput('--limit: a number from 1 to 9999')
+      const ctx = await migrated(open)
+      const club = options.club === undefined ? undefined : await requireClub(ctx.db, options.club)
+      const entries = await auditLog(ctx.db, club?.id, Number(options.limit))
+      print(options.json === true, entries.map((entry) => ({ created_at: entry.createdAt, club_id: entry.clubId,
+        actor: entry.actor, action: entry.action, target: entry.target, address: entry.address })), entries.length === 0
+        ? 'The audit log is empty.'
+        : table(['time', 'actor', 'action', 'target', 'address'], entries.map((entry) => [entry.createdAt, entry.actor,
+            entry.action, entry.target ?? '', entry.address ?? ''])))
     })
 
   program.command('import').description('load a club\'s data from a JSON file (format: docs/import-format.md)')
@@ -330,12 +399,18 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
 
   program.command('openapi').description('write the OpenAPI description the server serves')
     .option('--out <file>', 'write to this file instead of standard output')
-    .action(async (options: { out?: string }) => {
+    .option('--admin', 'the dashboard API\'s description instead of the public API\'s')
+    .action(async (options: { out?: string, admin?: boolean }) => {
       const ctx = await open()
-      const app = await buildApp(ctx, { logger: false })
-      await app.ready()
-      const text = `${JSON.stringify(app.swagger(), null, 2)}\n`
-      await app.close()
+      let document: unknown
+      if (options.admin === true) document = await adminOpenApiDocument(ctx)
+      else {
+        const app = await buildApp(ctx, { logger: false })
+        await app.ready()
+        document = app.swagger()
+        await app.close()
+      }
+      const text = `${JSON.stringify(document, null, 2)}\n`
       if (options.out === undefined) io.stdout(text)
       else {
         await fs.mkdir(path.dirname(path.resolve(options.out)), { recursive: true })
@@ -348,7 +423,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     return 0
   } catch (error) {
     if (error instanceof CommanderError) return error.exitCode === 0 ? 0 : 2
-    if (error instanceof InvalidInput || error instanceof ConfigError) {
+    if (error instanceof InvalidInput || error instanceof ConfigError || error instanceof DomainError) {
       io.stderr(`club-platform: ${error.message}\n`)
       return 1
     }
@@ -504,10 +579,9 @@ async function readJsonFile(file: string): Promise<unknown> {
   }
 }
 
-function keyStatus(record: ApiKeyRecord, clock: Clock): string {
-  if (record.revokedAt !== null) return 'revoked'
-  if (record.expiresAt !== null && Date.parse(record.expiresAt) <= clock.now()) return 'expired'
-  return record.expiresAt === null ? 'active' : `active until ${record.expiresAt}`
+function describeStatus(record: ApiKeyRecord, clock: Clock): string {
+  const status = keyStatus(record, clock.now())
+  return status === 'active' && record.expiresAt !== null ? `active until ${record.expiresAt}` : status
 }
 
 interface LimitOptions {

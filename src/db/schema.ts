@@ -154,7 +154,8 @@ export type MailStatus = 'pending' | 'sending' | 'sent' | 'failed'
 
 export interface MailOutboxTable {
   id: string
-  club_id: string
+  /** Null for mail that belongs to no club (sign-in links). */
+  club_id: string | null
   booking_id: string | null
   message_id: string
   recipient_name: string
@@ -172,6 +173,94 @@ export interface MailOutboxTable {
   sent_at: NullableTimestamp
 }
 
+export type { AdminRole } from '../domain/admin-roles.js'
+import type { AdminRole } from '../domain/admin-roles.js'
+
+export interface AdminsTable {
+  id: string
+  /** Lower-case. */
+  email: string
+  created_at: Timestamp
+  last_sign_in_at: NullableTimestamp
+}
+
+export interface ClubAdminsTable {
+  club_id: string
+  admin_id: string
+  role: AdminRole
+  created_at: Timestamp
+}
+
+export interface AdminInvitationsTable {
+  id: string
+  club_id: string
+  email: string
+  role: AdminRole
+  /** SHA-256 of the invitation token, hex. */
+  token_hash: string
+  invited_by: string | null
+  created_at: Timestamp
+  expires_at: Timestamp
+  accepted_at: NullableTimestamp
+  revoked_at: NullableTimestamp
+}
+
+export interface SignInLinksTable {
+  token_hash: string
+  admin_id: string
+  created_at: Timestamp
+  expires_at: Timestamp
+  used_at: NullableTimestamp
+}
+
+export type SignInMethod = 'link' | 'invitation' | 'passkey'
+
+export interface AdminSessionsTable {
+  id: string
+  token_hash: string
+  admin_id: string
+  method: SignInMethod
+  created_at: Timestamp
+  last_seen_at: Timestamp
+  /** The absolute end of the session, however active it is. */
+  expires_at: Timestamp
+  address: string | null
+  user_agent: string | null
+  revoked_at: NullableTimestamp
+}
+
+export interface PasskeysTable {
+  /** The credential id, base64url. */
+  id: string
+  admin_id: string
+  name: string
+  /** COSE public key, base64url. */
+  public_key: string
+  counter: ColumnType<number | string, number, number>
+  /** Comma-separated authenticator transports. */
+  transports: string
+  created_at: Timestamp
+  last_used_at: NullableTimestamp
+}
+
+export interface WebauthnChallengesTable {
+  id: string
+  admin_id: string | null
+  challenge: string
+  expires_at: Timestamp
+}
+
+export interface AuditLogTable {
+  id: string
+  club_id: string | null
+  actor_admin_id: string | null
+  actor: string
+  action: string
+  target: string | null
+  address: string | null
+  created_at: Timestamp
+}
+
 export interface Database {
   clubs: ClubsTable
   members: MembersTable
@@ -185,4 +274,12 @@ export interface Database {
   bookings: BookingsTable
   booking_requests: BookingRequestsTable
   mail_outbox: MailOutboxTable
+  admins: AdminsTable
+  club_admins: ClubAdminsTable
+  admin_invitations: AdminInvitationsTable
+  sign_in_links: SignInLinksTable
+  admin_sessions: AdminSessionsTable
+  passkeys: PasskeysTable
+  webauthn_challenges: WebauthnChallengesTable
+  audit_log: AuditLogTable
 }

@@ -56,3 +56,11 @@ function randomBase62(length: number): string {
   }
   return out
 }
+
+/** Whether a key works now: revoked (for good), expired, or active. */
+export function keyStatus(key: { readonly revokedAt: string | null, readonly expiresAt: string | null }, now: number):
+  'active' | 'expired' | 'revoked' {
+  if (key.revokedAt !== null) return 'revoked'
+  if (key.expiresAt !== null && Date.parse(key.expiresAt) <= now) return 'expired'
+  return 'active'
+}

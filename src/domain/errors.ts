@@ -23,7 +23,8 @@ export abstract class DomainError extends StacklessError {
 }
 
 export type DomainErrorKind = InvalidApiKey['kind'] | InsufficientScope['kind'] | InvalidRequest['kind'] | InvalidBooking['kind']
-  | SlotConflict['kind'] | ClubNotFound['kind'] | RateLimited['kind'] | QuotaExceeded['kind']
+  | SlotConflict['kind'] | ClubNotFound['kind'] | RateLimited['kind'] | QuotaExceeded['kind'] | NotSignedIn['kind']
+  | Forbidden['kind'] | CrossSiteRequest['kind'] | InvalidToken['kind'] | Conflict['kind'] | NotFound['kind']
 
 export type InvalidApiKeyReason = 'missing' | 'malformed' | 'unknown' | 'expired' | 'revoked'
 
@@ -93,6 +94,39 @@ export class QuotaExceeded extends DomainError {
       : 'This API key sent requests faster than its limit allows; retry after the time in Retry-After.')
     this.kind = refusal === 'daily' ? 'daily-quota-exhausted' : 'rate-limited'
   }
+}
+
+/** Dashboard API: no live session. */
+export class NotSignedIn extends DomainError {
+  readonly kind = 'not-signed-in'
+  constructor() {
+    super('Sign in to use the dashboard: no session cookie was sent, or the session has ended.')
+  }
+}
+
+/** Dashboard API: the person's role in the club does not allow the action. */
+export class Forbidden extends DomainError {
+  readonly kind = 'forbidden'
+}
+
+/** Dashboard API: a state-changing request from another origin. */
+export class CrossSiteRequest extends DomainError {
+  readonly kind = 'cross-site-request'
+}
+
+/** A sign-in link or invitation that is unknown, used, withdrawn or expired. */
+export class InvalidToken extends DomainError {
+  readonly kind = 'invalid-token'
+}
+
+/** A change that would break a rule of the current state (no owner left, a member invited again). */
+export class Conflict extends DomainError {
+  readonly kind = 'conflict'
+}
+
+/** A record that does not exist for this club (or belongs to another: the answer is the same). */
+export class NotFound extends DomainError {
+  readonly kind = 'not-found'
 }
 
 /** Bad input to an administrative operation (command line, import file); never reaches HTTP. */

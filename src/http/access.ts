@@ -1,20 +1,28 @@
 /**
  * Access control that fails closed (decisions: "a forgotten declaration refuses rather than
- * leaks"). Every route must declare `config.access`: `{ public: true }` or `{ scope }`. A route
+ * leaks"). Every route must declare `config.access`: `{ public: true }`, `{ scope }` or `{ dashboard }`. A route
  * without a declaration stops the application from starting. Routes with a scope get the bearer
  * check as their first onRequest hook, before the body is read or the query validated.
  */
-import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction, onRequestHookHandler } from 'fastify'
+import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction, onRequestAsyncHookHandler,
+  onRequestHookHandler } from 'fastify'
 import type { LimitOverrides } from '../db/repositories/api-keys.js'
 import { InsufficientScope, InvalidApiKey, InvalidRequest, QuotaExceeded } from '../domain/errors.js'
 import { rateLimitHeaders } from '../domain/rate-limit.js'
 import type { Decision, KeyLimits } from '../domain/rate-limit.js'
 import type { Scope } from '../domain/scopes.js'
+import type { AdminRole } from '../domain/admin-roles.js'
 import type { LimiterStore } from '../limits/store.js'
 import { sendProblem, toProblemError } from './problems.js'
 import type { ApiKeyAuthenticator, Principal } from '../services/api-keys.js'
 
-export type RouteAccess = { readonly public: true } | { readonly scope: Scope }
+/**
+ * `dashboard`: a route of the dashboard API (src/http/dashboard-access.ts): `anyone` (signing in),
+ * `signed-in` (the person's own account), or the least role in the club named by the `:club` path
+ * parameter.
+ */
+export type DashboardAccess = 'anyone' | 'signed-in' | AdminRole
+export type RouteAccess = { readonly public: true } | { readonly scope: Scope } | { readonly dashboard: DashboardAccess }
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -36,6 +44,9 @@ export interface AccessOptions {
   readonly limiter: LimiterStore
   /** The configured limits; a key's overrides replace single fields. */
   readonly defaultLimits: { readonly capacity: number, readonly perMinute: number, readonly dailyQuota: number }
+  /** The first onRequest hook of a dashboard route (session, cross-site check, club role). */
+  readonly dashboardGuard: (needed: DashboardAccess,
+    route: { method: string | string[], url: string }) => onRequestAsyncHookHandler
 }
 
 export function registerAccessControl(app: FastifyInstance, authenticator: ApiKeyAuthenticator, options: AccessOptions): void {
@@ -57,10 +68,9 @@ export function registerAccessControl(app: FastifyInstance, authenticator: ApiKe
       }
       throw new Error(`Route ${String(route.method)} ${route.url} does not declare config.access`)
     }
-    if ('scope' in access) {
-      const existing = route.onRequest === undefined ? [] : [route.onRequest].flat()
-      route.onRequest = [requireScope(authenticator, access.scope, options), ...existing]
-    }
+    const existing = route.onRequest === undefined ? [] : [route.onRequest].flat()
+    if ('scope' in access) route.onRequest = [requireScope(authenticator, access.scope, options), ...existing]
+    if ('dashboard' in access) route.onRequest = [options.dashboardGuard(access.dashboard, route), ...existing]
   })
 }
 

@@ -8,16 +8,17 @@ import { Type } from '@sinclair/typebox'
 import type { FastifyInstance } from 'fastify'
 import type { Scope } from '../domain/scopes.js'
 import { SCOPES } from '../domain/scopes.js'
-import { API_PREFIX, PROBLEM_KINDS, PROBLEM_TYPES, problemTypeUri } from './problem-types.js'
+import { API_PREFIX, PROBLEM_TYPES, PUBLIC_PROBLEM_KINDS, problemTypeUri } from './problem-types.js'
 import { REQUEST_ID_HEADER, REQUIRED_HEADER } from './responses.js'
 
 export const API_VERSION = '1.2.0'
+const ADMIN_URL_PREFIX = '/api/admin/'
 export const OPENAPI_PATH = `${API_PREFIX}/openapi.json`
 export const DOCS_PATH = `${API_PREFIX}/docs`
 export const SECURITY_SCHEME = 'bearerAuth'
 
 // A list rather than a table: the long URIs fit a phone's width without a scrolling region.
-const problemCatalogue = PROBLEM_KINDS
+const problemCatalogue = PUBLIC_PROBLEM_KINDS
   .map((kind) => `- \`${problemTypeUri(kind)}\` — status ${PROBLEM_TYPES[kind].status}: ${PROBLEM_TYPES[kind].description}`)
   .join('\n')
 
@@ -56,7 +57,7 @@ interface ResponseObject { headers?: Record<string, HeaderObject> }
 interface OpenApiObject { paths?: Record<string, Record<string, { responses?: Record<string, ResponseObject> }>> }
 
 /** @fastify/swagger copies a response header's schema as it is: the `required` marker becomes the header's own field. */
-function liftRequiredHeaders<T>(document: T): T {
+export function liftRequiredHeaders<T>(document: T): T {
   for (const item of Object.values((document as OpenApiObject).paths ?? {})) {
     for (const operation of Object.values(item)) {
       for (const response of Object.values(operation.responses ?? {})) {
@@ -117,6 +118,8 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
         },
       },
     },
+    // The dashboard API has a document of its own (src/http/admin-openapi.ts).
+    transform: ({ schema, url }) => ({ schema: url.startsWith(ADMIN_URL_PREFIX) ? { ...schema, hide: true } : schema, url }),
     transformObject: (document) => {
       if (!('openapiObject' in document)) return document.swaggerObject
       // A copy: the document may share objects with the schemas that validate requests.

@@ -81,6 +81,41 @@ export const PROBLEM_TYPES = {
     description: 'The API key has used all its authorised requests for the current UTC day. `Retry-After` counts the seconds '
       + 'to 00:00 UTC, when the quota is available again.',
   },
+  'not-signed-in': {
+    status: 401,
+    title: 'Not signed in',
+    description: 'Dashboard API: no session cookie was sent, or the session has ended (signed out, revoked, idle or '
+      + 'past its maximum age). Sign in again.',
+    admin: true,
+  },
+  'forbidden': {
+    status: 403,
+    title: 'Not allowed',
+    description: 'Dashboard API: the signed-in person\'s role in this club does not allow this action '
+      + '(docs/dashboard.md, "Roles").',
+    admin: true,
+  },
+  'cross-site-request': {
+    status: 403,
+    title: 'Cross-site request refused',
+    description: 'Dashboard API: a request that changes something must come from the dashboard\'s own origin '
+      + '(`Origin` equal to the service\'s public URL, or `Sec-Fetch-Site: same-origin`).',
+    admin: true,
+  },
+  'invalid-token': {
+    status: 400,
+    title: 'Link not valid',
+    description: 'Dashboard API: the sign-in link or invitation is unknown, used already, withdrawn or expired. '
+      + 'Ask for a new one.',
+    admin: true,
+  },
+  'conflict': {
+    status: 409,
+    title: 'Conflict',
+    description: 'Dashboard API: the change would break a rule of the club\'s current state, such as leaving it '
+      + 'without an owner, or inviting someone who is a member already.',
+    admin: true,
+  },
   'internal-error': {
     status: 500,
     title: 'Internal server error',
@@ -92,10 +127,12 @@ export const PROBLEM_TYPES = {
     description: 'A dependency of the service (such as its database) is unavailable or the service is shutting '
       + 'down. Retry after the number of seconds in `Retry-After`. Such a response is not charged to the daily quota.',
   },
-} as const satisfies Record<string, { status: number, title: string, description: string }>
+} as const satisfies Record<string, { status: number, title: string, description: string, admin?: true }>
 
 export type ProblemKind = keyof typeof PROBLEM_TYPES
 export const PROBLEM_KINDS = Object.keys(PROBLEM_TYPES) as ProblemKind[]
+/** The kinds the public API answers with (the dashboard's own are left out of its description). */
+export const PUBLIC_PROBLEM_KINDS = PROBLEM_KINDS.filter((kind) => !('admin' in PROBLEM_TYPES[kind]))
 
 export function problemTypeUri(kind: ProblemKind): string {
   return `${PROBLEMS_PATH}/${kind}`

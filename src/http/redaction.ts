@@ -1,5 +1,5 @@
 /**
- * Nothing shaped like an API key leaves the service in an answer or a log line, wherever a client
+ * Nothing shaped like an API key (or a dashboard token) leaves the service in an answer or a log line, wherever a client
  * put it (a path segment, a query parameter's name, a header that ends up in a message). The match
  * is generous: the prefix in any case, also percent-encoded, followed by anything key-like, valid
  * checksum or not — a key with one typo is still nearly a secret.
@@ -7,9 +7,13 @@
 const KEY_LIKE = /cpk(?:_|%5f)[0-9a-z_-]*/gi
 const MAY_HOLD_KEY = /cpk(?:_|%5f)/i
 export const REDACTED_KEY = 'cpk_[redacted]'
+/** The dashboard's secrets: sign-in links (`cpl_`), invitations (`cpi_`), sessions (`cps_`); see src/domain/secret-token.ts. */
+const TOKEN_LIKE = /(cp[lis])(?:_|%5f)[0-9a-z_-]*/gi
+const MAY_HOLD_TOKEN = /cp[lis](?:_|%5f)/i
 
 export function redactKeys(text: string): string {
-  return MAY_HOLD_KEY.test(text) ? text.replace(KEY_LIKE, REDACTED_KEY) : text
+  const keysRedacted = MAY_HOLD_KEY.test(text) ? text.replace(KEY_LIKE, REDACTED_KEY) : text
+  return MAY_HOLD_TOKEN.test(keysRedacted) ? keysRedacted.replace(TOKEN_LIKE, '$1_[redacted]') : keysRedacted
 }
 
 export interface LogDestination {

@@ -116,3 +116,8 @@ export const RATE_LIMIT_HEADERS = {
   'ratelimit': header(Type.String({ description: 'IETF draft RateLimit: remaining (r) and seconds to reset (t) of each policy.',
     examples: ['"burst";r=59;t=1, "daily";r=9876;t=36000'] }), { required: true }),
 }
+
+/** An answer without a body (204): `type: null` is how @fastify/swagger leaves the content out. */
+export function noContent(description: string) {
+  return { type: 'null', description } as const
+}

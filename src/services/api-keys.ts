@@ -5,7 +5,10 @@ import * as keys from '../db/repositories/api-keys.js'
 import type { ApiKeyRecord, LimitOverrides } from '../db/repositories/api-keys.js'
 import type { Database } from '../db/schema.js'
 import { displayPrefix, generateApiKey, hashApiKey, isWellFormedApiKey } from '../domain/api-key.js'
-import { InvalidApiKey } from '../domain/errors.js'
+import { parseDateTime } from '../domain/date-time.js'
+import { InvalidApiKey, InvalidRequest, NotFound } from '../domain/errors.js'
+import { recordAudit } from './admins.js'
+import type { Actor } from './admins.js'
 import type { Scope } from '../domain/scopes.js'
 
 export interface CreatedApiKey {
@@ -31,6 +34,56 @@ export async function createApiKey(
     ...(input.limits === undefined ? {} : { limits: input.limits }),
   }, clock.now())
   return { key, record }
+}
+
+export interface NewClubKey {
+  readonly clubId: string
+  readonly name: string
+  readonly scopes: readonly Scope[]
+  readonly expiresAt: string | null
+  readonly limits?: LimitOverrides
+  readonly actor: Actor
+}
+
+/**
+ * Creates a key for a club on behalf of someone (a club admin in the dashboard, or the operator at
+ * the command line) and records it in the audit log (name and prefix; never the key).
+ */
+export async function issueApiKey(
+  db: Kysely<Database>,
+  clock: Clock,
+  input: NewClubKey,
+): Promise<CreatedApiKey> {
+  if (input.name.trim() === '' || input.name.length > 200) throw new InvalidRequest('field', 'name', 'must be 1–200 characters')
+  if (input.scopes.length === 0) throw new InvalidRequest('field', 'scopes', 'must name at least one scope')
+  if (input.expiresAt !== null && (parseDateTime(input.expiresAt) ?? 0) <= clock.now()) {
+    throw new InvalidRequest('field', 'expires_at', 'must be in the future')
+  }
+  return db.transaction().execute(async (trx) => {
+    const created = await createApiKey(trx, clock, { ...input, scopes: [...new Set(input.scopes)] })
+    await recordAudit(trx, clock, input.actor, input.clubId, 'api_key.created',
+      `${created.record.name} (${created.record.displayPrefix}…, ${created.record.scopes.join(' ')})`)
+    return created
+  })
+}
+
+/**
+ * Revokes a key, of the given club only when `clubId` is set (the dashboard; the operator may
+ * revoke any). Returns the key as it is now and whether this call revoked it.
+ */
+export async function withdrawApiKey(db: Kysely<Database>, clock: Clock, input: { keyId: string, clubId?: string, actor: Actor }):
+Promise<{ record: ApiKeyRecord, revoked: boolean }> {
+  return db.transaction().execute(async (trx) => {
+    const existing = await keys.findApiKeyById(trx, input.keyId)
+    if (existing === undefined || (input.clubId !== undefined && existing.clubId !== input.clubId)) {
+      throw new NotFound(`No API key with the id ${input.keyId}.`)
+    }
+    const revoked = await keys.revokeApiKey(trx, input.keyId, clock.now())
+    if (revoked) {
+      await recordAudit(trx, clock, input.actor, existing.clubId, 'api_key.revoked', `${existing.name} (${existing.displayPrefix}…)`)
+    }
+    return { record: await keys.findApiKeyById(trx, input.keyId) ?? existing, revoked }
+  })
 }
 
 /** Who is calling: derived from the key alone. The club can never come from the request. */

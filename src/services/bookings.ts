@@ -11,6 +11,7 @@ import type { Club } from '../db/repositories/clubs.js'
 import { findCourt, listActiveCourts, occupancyOf } from '../db/repositories/courts.js'
 import type { Court, StoredOccupancy } from '../db/repositories/courts.js'
 import { isExclusionViolation, isTransientConflict, isUniqueViolation, lockCourtForBooking } from '../db/dialect.js'
+import { insertMail } from '../db/repositories/outbox.js'
 import type { Database } from '../db/schema.js'
 import { isoForDb } from '../db/values.js'
 import { parseDateTime } from '../domain/date-time.js'
@@ -142,12 +143,8 @@ export async function bookCourt(
         bookingId, clubName: club.name, timezone: club.timezone, courtName: court.name, start: interval.start, end: interval.end,
         bookerName, notes, createdAt: now,
       })
-      const mailId = randomUUID()
-      await trx.insertInto('mail_outbox').values({
-        id: mailId, club_id: club.id, booking_id: bookingId, message_id: `<${mailId}@${senderDomain(settings.mailFrom)}>`,
-        recipient_name: bookerName, recipient_email: input.booker_email.trim(), subject: mail.subject, text_body: mail.text,
-        html_body: mail.html, ics: mail.ics, status: 'pending', attempts: 0, next_attempt_at: isoForDb(now), created_at: isoForDb(now),
-      }).execute()
+      await insertMail(trx, { clubId: club.id, bookingId, recipientName: bookerName, recipientEmail: input.booker_email.trim(),
+        subject: mail.subject, text: mail.text, html: mail.html, ics: mail.ics }, settings.mailFrom, now)
     }))
   } catch (error) {
     if (error instanceof AddressAtLimit) {
@@ -196,14 +193,9 @@ async function queueLimitNotice(
   const text = ['Hello,', '', `someone (perhaps you) tried to book a court at ${club.name} with this e-mail address. The booking was `
     + `not accepted: ${why}.`, '', 'If it was not you, nothing needs to be done; no booking was made with your address. You will '
     + 'receive at most one such message a day.']
-  const mailId = randomUUID()
-  await db.insertInto('mail_outbox').values({
-    id: mailId, club_id: club.id, booking_id: null, message_id: `<${mailId}@${senderDomain(settings.mailFrom)}>`,
-    recipient_name: '', recipient_email: email, subject: `Booking not accepted — ${club.name}`.replace(/[\r\n\t]+/g, ' '),
-    text_body: text.join('\n'), html_body: `<!doctype html><html><body style="font-family:sans-serif">${text.filter((line) => line !== '')
-      .map((line) => `<p>${escapeHtml(line)}</p>`).join('')}</body></html>`, ics: null, status: 'pending', attempts: 0,
-    next_attempt_at: isoForDb(now), created_at: isoForDb(now),
-  }).execute()
+  await insertMail(db, { clubId: club.id, bookingId: null, recipientName: '', recipientEmail: email,
+    subject: `Booking not accepted — ${club.name}`, text: text.join('\n'), html: `<!doctype html><html><body style="font-family:sans-serif">${
+      text.filter((line) => line !== '').map((line) => `<p>${escapeHtml(line)}</p>`).join('')}</body></html>`, ics: null }, settings.mailFrom, now)
 }
 
 /** Runs a transaction again (up to three times) when the database aborted it only because of a concurrent one. */
@@ -236,10 +228,6 @@ function hashRequest(input: BookingInput): string {
   const canonical = [input.court_id.toLowerCase(), parseDateTime(input.start_time), parseDateTime(input.end_time),
     input.booker_name.trim(), input.booker_email.trim().toLowerCase(), input.notes ?? '']
   return createHash('sha256').update(JSON.stringify(canonical)).digest('hex')
-}
-
-function senderDomain(from: string): string {
-  return /@([A-Za-z0-9.-]+)>?\s*$/.exec(from)?.[1] ?? 'club-platform.invalid'
 }
 
 /** The rules a booking's times must meet; returns the interval or throws InvalidBooking saying what is wrong. */

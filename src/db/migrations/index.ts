@@ -5,6 +5,7 @@ import * as keyLimits from './0003-key-limits.js'
 import * as changeTracking from './0004-change-tracking.js'
 import * as courtNames from './0005-court-names.js'
 import * as addressLimits from './0006-address-limits.js'
+import * as dashboard from './0007-dashboard.js'
 
 /** Every migration, in order. Names are permanent: they are recorded in the database. */
 export const migrations: Record<string, Migration> = {
@@ -14,4 +15,5 @@ export const migrations: Record<string, Migration> = {
   '0004-change-tracking': changeTracking,
   '0005-court-names': courtNames,
   '0006-address-limits': addressLimits,
+  '0007-dashboard': dashboard,
 }

@@ -1,4 +1,5 @@
 /** The mail outbox: claiming due mails (safely across instances), recording outcomes, and listing. */
+import { randomUUID } from 'node:crypto'
 import type { Kysely, Selectable } from 'kysely'
 import { dialectOf } from '../dialect.js'
 import type { Database, MailOutboxTable, MailStatus } from '../schema.js'
@@ -80,7 +81,7 @@ export async function markFailed(db: Kysely<Database>, id: string, error: string
 
 export interface MailSummary {
   readonly id: string
-  readonly clubId: string
+  readonly clubId: string | null
   readonly bookingId: string | null
   readonly status: MailStatus
   readonly recipient: string
@@ -138,4 +139,32 @@ export async function outboxStats(db: Kysely<Database>): Promise<OutboxStats> {
       failed: failed.n,
     }
   })
+}
+
+export interface NewMail {
+  readonly clubId: string | null
+  readonly bookingId: string | null
+  readonly recipientName: string
+  readonly recipientEmail: string
+  readonly subject: string
+  readonly text: string
+  readonly html: string
+  readonly ics: string | null
+}
+
+/** The Message-ID domain: the sender's, so that replies and bounces thread under the sending domain. */
+export function senderDomain(from: string): string {
+  return /@([A-Za-z0-9.-]+)>?\s*$/.exec(from)?.[1] ?? 'club-platform.invalid'
+}
+
+/** Queues a mail for the worker, in the caller's transaction if it passes one; returns its id. */
+export async function insertMail(db: Kysely<Database>, mail: NewMail, from: string, now: number): Promise<string> {
+  const id = randomUUID()
+  await db.insertInto('mail_outbox').values({
+    id, club_id: mail.clubId, booking_id: mail.bookingId, message_id: `<${id}@${senderDomain(from)}>`,
+    recipient_name: mail.recipientName, recipient_email: mail.recipientEmail, subject: mail.subject.replace(/[\r\n\t]+/g, ' '),
+    text_body: mail.text, html_body: mail.html, ics: mail.ics, status: 'pending', attempts: 0, next_attempt_at: isoForDb(now),
+    created_at: isoForDb(now),
+  }).execute()
+  return id
 }

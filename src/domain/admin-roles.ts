@@ -1,0 +1,31 @@
+/**
+ * Who may do what in a club's dashboard (docs/dashboard.md, "Roles"). A club's administrators
+ * have one role each; `owner` includes everything `admin` may do.
+ */
+export const ADMIN_ROLES = ['owner', 'admin'] as const
+export type AdminRole = (typeof ADMIN_ROLES)[number]
+
+/** What each role may do, as shown in docs/dashboard.md. */
+export const PERMISSIONS = {
+  'see the club and its dashboard': ['owner', 'admin'],
+  'create, list and revoke API keys': ['owner', 'admin'],
+  'see the team, invite and remove admins, change roles': ['owner'],
+  'transfer or share ownership': ['owner'],
+  'read the audit log': ['owner'],
+} as const satisfies Record<string, readonly AdminRole[]>
+
+const RANK: Readonly<Record<AdminRole, number>> = { admin: 1, owner: 2 }
+
+/** Whether a member with `role` may use a route that needs `needed`. */
+export function roleAllows(role: AdminRole, needed: AdminRole): boolean {
+  return RANK[role] >= RANK[needed]
+}
+
+export function isAdminRole(value: unknown): value is AdminRole {
+  return typeof value === 'string' && (ADMIN_ROLES as readonly string[]).includes(value)
+}
+
+/** E-mail addresses are compared and stored lower-case, without surrounding space. */
+export function normaliseEmail(email: string): string {
+  return email.trim().toLowerCase()
+}

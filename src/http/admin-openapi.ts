@@ -1,0 +1,102 @@
+/**
+ * The OpenAPI 3.1 description of the dashboard API, served at /api/admin/v1/openapi.json: generated
+ * by @fastify/swagger from the same route declarations and TypeBox schemas the server runs, in an
+ * instance of its own (the public document leaves these routes out), so the dashboard's typed
+ * client and the server cannot disagree.
+ */
+import swagger from '@fastify/swagger'
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
+import { Type } from '@sinclair/typebox'
+import Fastify from 'fastify'
+import type { FastifyInstance } from 'fastify'
+import type { AppContext } from '../context.js'
+import { accountRoutes } from '../routes/admin/account.js'
+import { clubRoutes } from '../routes/admin/club.js'
+import { ADMIN_SCHEMAS } from '../schemas/admin.js'
+import { Problem } from '../schemas/problem.js'
+import { useServiceDateTime } from '../schemas/formats.js'
+import { ADMIN_PREFIX, sessionCookieName } from './dashboard-access.js'
+import { liftRequiredHeaders } from './openapi.js'
+import { PROBLEM_KINDS, PROBLEM_TYPES, problemTypeUri } from './problem-types.js'
+import { REQUEST_ID_HEADER } from './responses.js'
+
+export const ADMIN_OPENAPI_PATH = `${ADMIN_PREFIX}/openapi.json`
+export const ADMIN_API_VERSION = '1.0.0'
+
+const problemCatalogue = PROBLEM_KINDS
+  .map((kind) => `- \`${problemTypeUri(kind)}\` — status ${PROBLEM_TYPES[kind].status}: ${PROBLEM_TYPES[kind].description}`)
+  .join('\n')
+
+function description(cookie: string): string {
+  return `The API of the club dashboard (docs/dashboard.md). It is for the dashboard served by this service: it is
+authenticated by the session cookie \`${cookie}\` (HttpOnly, SameSite=Lax), not CORS-enabled, and every request that
+changes something must come from the service's own origin (\`Origin\`). Club routes answer 404 for a club the signed-in
+person does not administer, exactly as for one that does not exist.
+
+## Errors
+
+Every error is an RFC 9457 problem document, as in the public API:
+
+${problemCatalogue}
+`
+}
+
+/** Builds the document from the dashboard's routes, registered in an instance that serves nothing. */
+export async function adminOpenApiDocument(context: AppContext): Promise<unknown> {
+  const cookie = sessionCookieName(context.config.publicUrl)
+  const instance = Fastify({ logger: false, ajv: { onCreate: useServiceDateTime } }).withTypeProvider<TypeBoxTypeProvider>()
+  await instance.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: { title: 'Club Platform dashboard API', version: ADMIN_API_VERSION, description: description(cookie),
+        license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' } },
+      servers: [{ url: '/', description: 'This server' }],
+      tags: [
+        { name: 'Account', description: 'Signing in and out; the signed-in person\'s sessions.' },
+        { name: 'Developer access', description: 'The club\'s API keys (role admin or owner).' },
+        { name: 'Team', description: 'The club\'s administrators, invitations and audit log (role owner).' },
+        { name: 'Meta', description: 'This description.' },
+      ],
+      components: { securitySchemes: { session: { type: 'apiKey', in: 'cookie', name: cookie,
+        description: 'The session cookie set by signing in.' } } },
+      security: [{ session: [] }],
+    },
+    transformObject: (document) => ('openapiObject' in document
+      ? liftRequiredHeaders(structuredClone(document.openapiObject))
+      : document.swaggerObject),
+    refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
+  })
+  for (const schema of [Problem, ...ADMIN_SCHEMAS]) instance.addSchema(schema)
+  accountRoutes(instance, context)
+  clubRoutes(instance, context)
+  openApiRoute(instance, () => ({}))
+  await instance.ready()
+  const document = instance.swagger()
+  await instance.close()
+  return document
+}
+
+function openApiRoute(app: FastifyInstance, document: () => unknown): void {
+  app.get(ADMIN_OPENAPI_PATH, {
+    config: { access: { dashboard: 'anyone' } },
+    schema: {
+      operationId: 'getAdminOpenApiDescription',
+      summary: 'This API description',
+      description: 'The OpenAPI 3.1 description of the dashboard API.',
+      tags: ['Meta'],
+      security: [],
+      response: {
+        200: {
+          description: 'The OpenAPI document.',
+          headers: REQUEST_ID_HEADER,
+          content: { 'application/json': { schema: Type.Object({ openapi: Type.String() }, { additionalProperties: true }) } },
+        },
+      },
+    },
+  }, document)
+}
+
+export async function registerAdminOpenApi(app: FastifyInstance, context: AppContext): Promise<void> {
+  const document = await adminOpenApiDocument(context)
+  openApiRoute(app, () => document)
+}

@@ -1,0 +1,45 @@
+/**
+ * The dashboard's mails: an invitation to administer a club, and a sign-in link. Both carry a
+ * single-use link built from the service's public URL; the link opens a page whose button signs
+ * in (opening a link never does, so a mail scanner that follows it uses nothing up).
+ */
+import { escapeHtml } from './booking-confirmation.js'
+
+export interface DashboardMail {
+  readonly subject: string
+  readonly text: string
+  readonly html: string
+}
+
+function render(subject: string, paragraphs: readonly string[], link: { url: string, label: string },
+  after: readonly string[]): DashboardMail {
+  const text = [...paragraphs.flatMap((paragraph) => [paragraph, '']), link.url, '', ...after.flatMap((paragraph) => [paragraph, ''])]
+    .join('\n').trimEnd()
+  const html = '<!doctype html><html><body style="font-family:sans-serif">'
+    + paragraphs.map((paragraph) => `<p>${escapeHtml(paragraph)}</p>`).join('')
+    + `<p><a href="${escapeHtml(link.url)}">${escapeHtml(link.label)}</a></p>`
+    + `<p style="font-size:small">${escapeHtml(link.url)}</p>`
+    + after.map((paragraph) => `<p>${escapeHtml(paragraph)}</p>`).join('')
+    + '</body></html>'
+  return { subject: subject.replace(/[\r\n\t]+/g, ' '), text, html }
+}
+
+export function renderInvitation(input: { clubName: string, role: string, url: string, expiresInDays: number }): DashboardMail {
+  return render(`Invitation: administer ${input.clubName} on Club Platform`, [
+    'Hello,',
+    `you have been invited to administer ${input.clubName} on Club Platform as ${input.role === 'owner' ? 'an owner' : 'an admin'}. `
+    + 'Open this link to accept and sign in:',
+  ], { url: input.url, label: `Accept the invitation to ${input.clubName}` }, [
+    `The link works once and for ${String(input.expiresInDays)} days. If you did not expect this invitation, ignore this mail.`,
+  ])
+}
+
+export function renderSignInLink(input: { url: string, validMinutes: number }): DashboardMail {
+  return render('Your sign-in link for the Club Platform dashboard', [
+    'Hello,',
+    'open this link to sign in to the club dashboard:',
+  ], { url: input.url, label: 'Sign in to the dashboard' }, [
+    `The link works once and for ${String(input.validMinutes)} minutes. If you did not ask to sign in, ignore this mail: `
+    + 'nobody can sign in without it.',
+  ])
+}

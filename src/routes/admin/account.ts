@@ -1,0 +1,165 @@
+/**
+ * Signing in and out of the dashboard, and the signed-in person's own account: sign-in links,
+ * invitations, sessions (docs/dashboard.md, "Signing in").
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
+import type { AppContext } from '../../context.js'
+import type { SessionRecord } from '../../db/repositories/admins.js'
+import { ADMIN_PREFIX, callerOf, dashboardSettings, sessionCookieName, sessionCookieOptions } from '../../http/dashboard-access.js'
+import { jsonResponse, noContent, problemResponse } from '../../http/responses.js'
+import { Reference } from '../../schemas/common.js'
+import { Accepted, Me, SessionIdParams, SessionList, SignInLinkRequest, TokenRequest } from '../../schemas/admin.js'
+import type { Me as MeBody, Session as SessionBody } from '../../schemas/admin.js'
+import { acceptInvitation, checkEmail, membershipsOf, requestSignInLink, sessionsOf, signInWithLink, signOut } from '../../services/admins.js'
+import type { NewSession } from '../../services/admins.js'
+
+const TAG = 'Account'
+const SIGN_IN_ACCEPTED = 'If this address administers a club, a sign-in link is on its way; it works once, for 15 minutes.'
+
+const NOT_SIGNED_IN = problemResponse('No session, or the session has ended.')
+const CROSS_SITE = problemResponse('Cross-site request, or (on club routes) a role that does not allow this.')
+const INVALID = problemResponse('The body is malformed, or the link is unknown, used or expired.')
+const TOO_MANY = problemResponse('Too many sign-in attempts from this address; retry after the time in Retry-After.')
+
+export function sessionBody(session: SessionRecord, currentId: string): SessionBody {
+  return { id: session.id, method: session.method, created_at: session.createdAt, last_seen_at: session.lastSeenAt,
+    expires_at: session.expiresAt, address: session.address, user_agent: session.userAgent, current: session.id === currentId }
+}
+
+async function meOf(context: AppContext, session: Pick<SessionRecord, 'id' | 'adminId' | 'email'>): Promise<MeBody> {
+  const clubs = await membershipsOf(context.db, session.adminId)
+  return { admin_id: session.adminId, email: session.email, session_id: session.id,
+    clubs: clubs.map((club) => ({ slug: club.clubSlug, name: club.clubName, role: club.role })) }
+}
+
+export function accountRoutes(parent: FastifyInstance, context: AppContext): void {
+  const app = parent.withTypeProvider<TypeBoxTypeProvider>()
+  const settings = dashboardSettings(context)
+  const cookieName = sessionCookieName(settings.publicUrl)
+  const signInLimit = context.publicLimits.signIn.hook()
+  const requestOf = (request: FastifyRequest) => ({ address: request.ip, userAgent: request.headers['user-agent'] ?? null })
+  const signedIn = async (reply: FastifyReply, started: NewSession) => {
+    void reply.setCookie(cookieName, started.token, sessionCookieOptions(settings.publicUrl, settings.sessionAbsoluteMs))
+    return reply.code(201).send(await meOf(context, started.session))
+  }
+
+  app.post(`${ADMIN_PREFIX}/sign-in/link`, {
+    config: { access: { dashboard: 'anyone' } },
+    onRequest: signInLimit,
+    schema: {
+      operationId: 'requestSignInLink',
+      summary: 'Ask for a sign-in link',
+      description: 'Mails a sign-in link to the address if it administers a club. The answer is the same, and as quick, '
+        + 'whether or not it does: the link is prepared after the answer. At most five links an hour per address.',
+      tags: [TAG],
+      body: Reference(SignInLinkRequest),
+      response: {
+        202: jsonResponse('Taken: a link is on its way if the address administers a club.', Reference(Accepted)),
+        400: INVALID, 403: CROSS_SITE, 429: TOO_MANY,
+      },
+    },
+  }, async (request, reply) => {
+    const email = checkEmail(request.body.email)
+    const meta = requestOf(request)
+    // After the answer, so that its timing says nothing about the address.
+    const answered = new Promise<void>((resolve) => {
+      reply.raw.once('finish', resolve).once('close', resolve)
+    })
+    context.background.run(async () => {
+      await answered
+      if (await requestSignInLink(context.db, context.clock, settings, email, meta) === 'sent') context.mail.wake()
+    }, (error: unknown) => {
+      request.log.error({ err: error }, 'preparing a sign-in link failed')
+    })
+    return reply.code(202).send({ message: SIGN_IN_ACCEPTED })
+  })
+
+  app.post(`${ADMIN_PREFIX}/sign-in`, {
+    config: { access: { dashboard: 'anyone' } },
+    onRequest: signInLimit,
+    schema: {
+      operationId: 'signInWithLink',
+      summary: 'Sign in with a link',
+      description: 'Uses the token of a sign-in link (once, within 15 minutes) and starts a session: the session cookie '
+        + 'is set (HttpOnly, SameSite=Lax, Secure over HTTPS).',
+      tags: [TAG],
+      body: Reference(TokenRequest),
+      response: { 201: jsonResponse('Signed in.', Reference(Me)), 400: INVALID, 403: CROSS_SITE, 429: TOO_MANY },
+    },
+  }, async (request, reply) => signedIn(reply, await signInWithLink(context.db, context.clock, settings, request.body.token,
+    requestOf(request))))
+
+  app.post(`${ADMIN_PREFIX}/invitations/accept`, {
+    config: { access: { dashboard: 'anyone' } },
+    onRequest: signInLimit,
+    schema: {
+      operationId: 'acceptInvitation',
+      summary: 'Accept an invitation',
+      description: 'Uses the token of an invitation (once, within 7 days): the invited address joins the club with the '
+        + 'invited role and is signed in.',
+      tags: [TAG],
+      body: Reference(TokenRequest),
+      response: { 201: jsonResponse('Joined and signed in.', Reference(Me)), 400: INVALID, 403: CROSS_SITE, 429: TOO_MANY },
+    },
+  }, async (request, reply) => signedIn(reply, await acceptInvitation(context.db, context.clock, settings, request.body.token,
+    requestOf(request))))
+
+  app.get(`${ADMIN_PREFIX}/me`, {
+    config: { access: { dashboard: 'signed-in' } },
+    schema: {
+      operationId: 'getMe',
+      summary: 'The signed-in person',
+      description: 'The signed-in person, this session, and the clubs they administer with their role in each.',
+      tags: [TAG],
+      response: { 200: jsonResponse('The signed-in person.', Reference(Me)), 401: NOT_SIGNED_IN },
+    },
+  }, async (request) => meOf(context, callerOf(request).session))
+
+  app.get(`${ADMIN_PREFIX}/me/sessions`, {
+    config: { access: { dashboard: 'signed-in' } },
+    schema: {
+      operationId: 'listSessions',
+      summary: 'Where I am signed in',
+      description: 'The live sessions of the signed-in person, most recently used first.',
+      tags: [TAG],
+      response: { 200: jsonResponse('The live sessions.', Reference(SessionList)), 401: NOT_SIGNED_IN },
+    },
+  }, async (request) => {
+    const { session } = callerOf(request)
+    return { items: (await sessionsOf(context.db, context.clock, session.adminId)).map((item) => sessionBody(item, session.id)) }
+  })
+
+  app.delete(`${ADMIN_PREFIX}/me/sessions`, {
+    config: { access: { dashboard: 'signed-in' } },
+    schema: {
+      operationId: 'signOutEverywhere',
+      summary: 'Sign out everywhere',
+      description: 'Ends every session of the signed-in person, this one included.',
+      tags: [TAG],
+      response: { 204: noContent('Signed out everywhere.'), 401: NOT_SIGNED_IN, 403: CROSS_SITE },
+    },
+  }, async (request, reply) => {
+    const { session } = callerOf(request)
+    await signOut(context.db, context.clock, { adminId: session.adminId, label: session.email, address: request.ip })
+    return reply.clearCookie(cookieName, { path: '/' }).code(204).send()
+  })
+
+  app.delete(`${ADMIN_PREFIX}/me/sessions/:session`, {
+    config: { access: { dashboard: 'signed-in' } },
+    schema: {
+      operationId: 'endSession',
+      summary: 'End a session',
+      description: 'Ends one session of the signed-in person (this one: signing out).',
+      tags: [TAG],
+      params: SessionIdParams,
+      response: { 204: noContent('Ended.'), 401: NOT_SIGNED_IN, 403: CROSS_SITE, 404: problemResponse('No such session.') },
+    },
+  }, async (request, reply) => {
+    const { session } = callerOf(request)
+    await signOut(context.db, context.clock, { adminId: session.adminId, label: session.email, address: request.ip },
+      request.params.session)
+    if (request.params.session === session.id) void reply.clearCookie(cookieName, { path: '/' })
+    return reply.code(204).send()
+  })
+}

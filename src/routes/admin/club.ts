@@ -1,0 +1,182 @@
+/**
+ * A club's dashboard API: its API keys (admins and owners), its team and audit log (owners). Every
+ * route is under `/clubs/:club/`; the access guard has checked the caller's role in that club, and
+ * every query below is scoped to it, whatever ids the request names.
+ */
+import type { FastifyInstance } from 'fastify'
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
+import type { AppContext } from '../../context.js'
+import type { ApiKeyRecord } from '../../db/repositories/api-keys.js'
+import { listApiKeys } from '../../db/repositories/api-keys.js'
+import { keyStatus } from '../../domain/api-key.js'
+import { ADMIN_PREFIX, dashboardSettings, memberOf } from '../../http/dashboard-access.js'
+import { jsonResponse, noContent, problemResponse } from '../../http/responses.js'
+import { Reference } from '../../schemas/common.js'
+import { ApiKeyCreate, ApiKeyCreated, ApiKeyList, AuditList, ClubAdminParams, ClubInvitationParams, ClubKeyParams, ClubParams,
+  InvitationCreate, RoleChange, Team } from '../../schemas/admin.js'
+import type { ApiKey } from '../../schemas/admin.js'
+import { auditLog, changeRole, inviteAdmin, removeAdmin, teamOf, withdrawInvitation } from '../../services/admins.js'
+import type { Actor } from '../../services/admins.js'
+import { issueApiKey, withdrawApiKey } from '../../services/api-keys.js'
+import type { FastifyRequest } from 'fastify'
+
+const CLUB = `${ADMIN_PREFIX}/clubs/:club`
+const NOT_SIGNED_IN = problemResponse('No session, or the session has ended.')
+const FORBIDDEN = problemResponse('Cross-site request, or a role that does not allow this.')
+const NO_CLUB = problemResponse('No such club among those the signed-in person administers (or no such record in it).')
+const INVALID = problemResponse('The body or a parameter is malformed.')
+const CONFLICT = problemResponse('The change would leave the club without an owner, or the person is a member already.')
+
+export function apiKeyBody(record: ApiKeyRecord, now: number): ApiKey {
+  return { id: record.id, name: record.name, prefix: record.displayPrefix, scopes: [...record.scopes],
+    status: keyStatus(record, now), created_at: record.createdAt, last_used_at: record.lastUsedAt, expires_at: record.expiresAt,
+    revoked_at: record.revokedAt }
+}
+
+function actorOf(request: FastifyRequest): Actor & { adminId: string } {
+  const { session } = memberOf(request)
+  return { adminId: session.adminId, label: session.email, address: request.ip }
+}
+
+export function clubRoutes(parent: FastifyInstance, context: AppContext): void {
+  const app = parent.withTypeProvider<TypeBoxTypeProvider>()
+  const settings = dashboardSettings(context)
+
+  app.get(`${CLUB}/api-keys`, {
+    config: { access: { dashboard: 'admin' } },
+    schema: {
+      operationId: 'listApiKeys', summary: 'The club\'s API keys', tags: ['Developer access'],
+      description: 'Every API key of the club, active or not, without the keys themselves.',
+      params: ClubParams,
+      response: { 200: jsonResponse('The keys.', Reference(ApiKeyList)), 401: NOT_SIGNED_IN, 403: FORBIDDEN, 404: NO_CLUB },
+    },
+  }, async (request) => {
+    const now = context.clock.now()
+    const records = await listApiKeys(context.db, memberOf(request).membership.clubId)
+    return { items: records.map((record) => apiKeyBody(record, now)) }
+  })
+
+  app.post(`${CLUB}/api-keys`, {
+    config: { access: { dashboard: 'admin' } },
+    schema: {
+      operationId: 'createApiKey', summary: 'Create an API key', tags: ['Developer access'],
+      description: 'Creates a key with the given scopes. The key is in this answer only: store it now.',
+      params: ClubParams,
+      body: Reference(ApiKeyCreate),
+      response: { 201: jsonResponse('Created.', Reference(ApiKeyCreated)), 400: INVALID, 401: NOT_SIGNED_IN, 403: FORBIDDEN,
+        404: NO_CLUB },
+    },
+  }, async (request, reply) => {
+    const created = await issueApiKey(context.db, context.clock, { clubId: memberOf(request).membership.clubId,
+      name: request.body.name.trim(), scopes: request.body.scopes, expiresAt: request.body.expires_at ?? null,
+      actor: actorOf(request) })
+    return reply.code(201).send({ key: created.key, api_key: apiKeyBody(created.record, context.clock.now()) })
+  })
+
+  app.delete(`${CLUB}/api-keys/:key`, {
+    config: { access: { dashboard: 'admin' } },
+    schema: {
+      operationId: 'revokeApiKey', summary: 'Revoke an API key', tags: ['Developer access'],
+      description: 'Revokes the key: every instance refuses it within one second. Revoking a revoked key changes nothing.',
+      params: ClubKeyParams,
+      response: { 204: noContent('Revoked.'), 401: NOT_SIGNED_IN, 403: FORBIDDEN, 404: NO_CLUB },
+    },
+  }, async (request, reply) => {
+    await withdrawApiKey(context.db, context.clock, { keyId: request.params.key, clubId: memberOf(request).membership.clubId,
+      actor: actorOf(request) })
+    context.apiKeys.invalidate()
+    return reply.code(204).send()
+  })
+
+  app.get(`${CLUB}/team`, {
+    config: { access: { dashboard: 'owner' } },
+    schema: {
+      operationId: 'getTeam', summary: 'The club\'s administrators', tags: ['Team'],
+      description: 'The people who administer the club, with their roles, and the invitations not yet accepted.',
+      params: ClubParams,
+      response: { 200: jsonResponse('The team.', Reference(Team)), 401: NOT_SIGNED_IN, 403: FORBIDDEN, 404: NO_CLUB },
+    },
+  }, async (request) => {
+    const team = await teamOf(context.db, context.clock, memberOf(request).membership.clubId)
+    return {
+      members: team.members.map((member) => ({ admin_id: member.adminId, email: member.email, role: member.role,
+        since: member.since, last_sign_in_at: member.lastSignInAt })),
+      invitations: team.invitations.map((invitation) => ({ id: invitation.id, email: invitation.email, role: invitation.role,
+        created_at: invitation.createdAt, expires_at: invitation.expiresAt })),
+    }
+  })
+
+  app.post(`${CLUB}/invitations`, {
+    config: { access: { dashboard: 'owner' } },
+    schema: {
+      operationId: 'inviteAdmin', summary: 'Invite an administrator', tags: ['Team'],
+      description: 'Mails an invitation (valid 7 days, single use) to the address; it replaces an earlier open invitation '
+        + 'of the same address.',
+      params: ClubParams,
+      body: Reference(InvitationCreate),
+      response: { 204: noContent('Invited.'), 400: INVALID, 401: NOT_SIGNED_IN, 403: FORBIDDEN, 404: NO_CLUB, 409: CONFLICT },
+    },
+  }, async (request, reply) => {
+    await inviteAdmin(context.db, context.clock, settings, { clubId: memberOf(request).membership.clubId,
+      email: request.body.email, role: request.body.role, actor: actorOf(request) })
+    context.mail.wake()
+    return reply.code(204).send()
+  })
+
+  app.delete(`${CLUB}/invitations/:invitation`, {
+    config: { access: { dashboard: 'owner' } },
+    schema: {
+      operationId: 'withdrawInvitation', summary: 'Withdraw an invitation', tags: ['Team'],
+      description: 'The invitation\'s link stops working.',
+      params: ClubInvitationParams,
+      response: { 204: noContent('Withdrawn.'), 401: NOT_SIGNED_IN, 403: FORBIDDEN, 404: NO_CLUB },
+    },
+  }, async (request, reply) => {
+    await withdrawInvitation(context.db, context.clock, { clubId: memberOf(request).membership.clubId,
+      invitationId: request.params.invitation, actor: actorOf(request) })
+    return reply.code(204).send()
+  })
+
+  app.put(`${CLUB}/admins/:admin/role`, {
+    config: { access: { dashboard: 'owner' } },
+    schema: {
+      operationId: 'changeRole', summary: 'Change a member\'s role', tags: ['Team'],
+      description: 'Makes a member owner or admin. Transferring ownership: make the other member owner, then make yourself '
+        + 'admin. The last owner cannot step down.',
+      params: ClubAdminParams,
+      body: Reference(RoleChange),
+      response: { 204: noContent('Changed.'), 400: INVALID, 401: NOT_SIGNED_IN, 403: FORBIDDEN, 404: NO_CLUB, 409: CONFLICT },
+    },
+  }, async (request, reply) => {
+    await changeRole(context.db, context.clock, { clubId: memberOf(request).membership.clubId, adminId: request.params.admin,
+      role: request.body.role, actor: actorOf(request) })
+    return reply.code(204).send()
+  })
+
+  app.delete(`${CLUB}/admins/:admin`, {
+    config: { access: { dashboard: 'owner' } },
+    schema: {
+      operationId: 'removeAdmin', summary: 'Remove a member', tags: ['Team'],
+      description: 'The person no longer administers this club (other clubs are unaffected). The last owner cannot be removed.',
+      params: ClubAdminParams,
+      response: { 204: noContent('Removed.'), 401: NOT_SIGNED_IN, 403: FORBIDDEN, 404: NO_CLUB, 409: CONFLICT },
+    },
+  }, async (request, reply) => {
+    await removeAdmin(context.db, context.clock, { clubId: memberOf(request).membership.clubId, adminId: request.params.admin,
+      actor: actorOf(request) })
+    return reply.code(204).send()
+  })
+
+  app.get(`${CLUB}/audit`, {
+    config: { access: { dashboard: 'owner' } },
+    schema: {
+      operationId: 'getAuditLog', summary: 'The club\'s audit log', tags: ['Team'],
+      description: 'The most recent 200 administrative actions in the club, newest first.',
+      params: ClubParams,
+      response: { 200: jsonResponse('The entries.', Reference(AuditList)), 401: NOT_SIGNED_IN, 403: FORBIDDEN, 404: NO_CLUB },
+    },
+  }, async (request) => ({
+    items: (await auditLog(context.db, memberOf(request).membership.clubId)).map((entry) => ({ id: entry.id, actor: entry.actor,
+      action: entry.action, target: entry.target, address: entry.address, created_at: entry.createdAt })),
+  }))
+}

@@ -1,0 +1,153 @@
+/** The dashboard API's bodies (docs/dashboard.md): one schema each, named under components.schemas. */
+import { Type } from '@sinclair/typebox'
+import type { Static } from '@sinclair/typebox'
+import { ADMIN_ROLES } from '../domain/admin-roles.js'
+import { SCOPES } from '../domain/scopes.js'
+import { Nullable, Reference, Uuid } from './common.js'
+
+const Role = () => Type.Union(ADMIN_ROLES.map((role) => Type.Literal(role)), {
+  description: 'owner: everything, including the team and ownership; admin: everything but the team (docs/dashboard.md).',
+})
+const Instant = (description: string) => Type.String({ format: 'date-time', description })
+const Email = () => Type.String({ minLength: 3, maxLength: 254, description: 'An e-mail address.' })
+
+export const SignInLinkRequest = Type.Object({ email: Email() }, {
+  $id: 'SignInLinkRequest', additionalProperties: false, description: 'The address to send a sign-in link to.',
+})
+export type SignInLinkRequest = Static<typeof SignInLinkRequest>
+
+export const Accepted = Type.Object({ message: Type.String() }, {
+  $id: 'Accepted', additionalProperties: false, description: 'The request was taken; what happens next.',
+})
+export type Accepted = Static<typeof Accepted>
+
+export const TokenRequest = Type.Object({
+  token: Type.String({ minLength: 1, maxLength: 200, description: 'The token from the link (the part after `#token=`).' }),
+}, { $id: 'TokenRequest', additionalProperties: false, description: 'A single-use token from a sign-in link or invitation.' })
+export type TokenRequest = Static<typeof TokenRequest>
+
+export const ClubMembership = Type.Object({
+  slug: Type.String(),
+  name: Type.String(),
+  role: Role(),
+}, { $id: 'ClubMembership', additionalProperties: false, description: 'A club the signed-in person administers.' })
+
+export const Me = Type.Object({
+  admin_id: Uuid(),
+  email: Type.String(),
+  session_id: Uuid('The session of this request.'),
+  clubs: Type.Array(Reference(ClubMembership)),
+}, { $id: 'Me', additionalProperties: false, description: 'The signed-in person and the clubs they administer.' })
+export type Me = Static<typeof Me>
+
+export const Session = Type.Object({
+  id: Uuid(),
+  method: Type.Union([Type.Literal('link'), Type.Literal('invitation'), Type.Literal('passkey')], {
+    description: 'How the session was started.',
+  }),
+  created_at: Instant('Sign-in.'),
+  last_seen_at: Instant('The last request (to the minute).'),
+  expires_at: Instant('The latest end, however active the session is.'),
+  address: Nullable(Type.String({ description: 'The client address at sign-in.' })),
+  user_agent: Nullable(Type.String({ description: 'The browser at sign-in.' })),
+  current: Type.Boolean({ description: 'Whether this is the session of this request.' }),
+}, { $id: 'Session', additionalProperties: false, description: 'A signed-in browser.' })
+export type Session = Static<typeof Session>
+
+export const SessionList = Type.Object({ items: Type.Array(Reference(Session)) }, {
+  $id: 'SessionList', additionalProperties: false, description: 'The live sessions of the signed-in person, most recent first.',
+})
+
+export const SessionIdParams = Type.Object({ session: Uuid('A session id.') }, { additionalProperties: false })
+export const ClubParams = Type.Object({
+  club: Type.String({ minLength: 1, maxLength: 100, description: 'The club\'s slug.' }),
+}, { additionalProperties: false })
+export const ClubKeyParams = Type.Object({
+  club: Type.String({ minLength: 1, maxLength: 100, description: 'The club\'s slug.' }),
+  key: Uuid('An API key id.'),
+}, { additionalProperties: false })
+export const ClubAdminParams = Type.Object({
+  club: Type.String({ minLength: 1, maxLength: 100, description: 'The club\'s slug.' }),
+  admin: Uuid('A member\'s admin id.'),
+}, { additionalProperties: false })
+export const ClubInvitationParams = Type.Object({
+  club: Type.String({ minLength: 1, maxLength: 100, description: 'The club\'s slug.' }),
+  invitation: Uuid('An invitation id.'),
+}, { additionalProperties: false })
+
+export const ApiKey = Type.Object({
+  id: Uuid(),
+  name: Type.String(),
+  prefix: Type.String({ description: 'The first characters of the key, to recognise it; never enough to use it.' }),
+  scopes: Type.Array(Type.String()),
+  status: Type.Union([Type.Literal('active'), Type.Literal('expired'), Type.Literal('revoked')]),
+  created_at: Instant('Creation.'),
+  last_used_at: Nullable(Instant('The last authorised request (to the minute).')),
+  expires_at: Nullable(Instant('Expiry; null: never.')),
+  revoked_at: Nullable(Instant('Revocation.')),
+}, { $id: 'ApiKey', additionalProperties: false, description: 'An API key of the club, without the key itself.' })
+export type ApiKey = Static<typeof ApiKey>
+
+export const ApiKeyList = Type.Object({ items: Type.Array(Reference(ApiKey)) }, {
+  $id: 'ApiKeyList', additionalProperties: false, description: 'The club\'s API keys, oldest first.',
+})
+
+export const ApiKeyCreate = Type.Object({
+  name: Type.String({ minLength: 1, maxLength: 200, description: 'What the key is for, e.g. "club website".' }),
+  scopes: Type.Array(Type.Union(SCOPES.map((scope) => Type.Literal(scope))), { minItems: 1, maxItems: SCOPES.length,
+    uniqueItems: true, description: 'What the key may read (docs/api.md, "Scopes").' }),
+  expires_at: Type.Optional(Nullable(Type.String({ format: 'date-time', description: 'When the key stops working; '
+    + 'absent or null: never.' }))),
+}, { $id: 'ApiKeyCreate', additionalProperties: false, description: 'A new API key.' })
+export type ApiKeyCreate = Static<typeof ApiKeyCreate>
+
+export const ApiKeyCreated = Type.Object({
+  key: Type.String({ description: 'The key, shown this once: only its hash is stored.' }),
+  api_key: Reference(ApiKey),
+}, { $id: 'ApiKeyCreated', additionalProperties: false, description: 'The new key, shown once, and its record.' })
+
+export const TeamMember = Type.Object({
+  admin_id: Uuid(),
+  email: Type.String(),
+  role: Role(),
+  since: Instant('Joined the club.'),
+  last_sign_in_at: Nullable(Instant('The last sign-in (any club).')),
+}, { $id: 'TeamMember', additionalProperties: false, description: 'A person who administers the club.' })
+
+export const Invitation = Type.Object({
+  id: Uuid(),
+  email: Type.String(),
+  role: Role(),
+  created_at: Instant('Sent.'),
+  expires_at: Instant('The link stops working.'),
+}, { $id: 'Invitation', additionalProperties: false, description: 'An invitation not yet accepted.' })
+
+export const Team = Type.Object({
+  members: Type.Array(Reference(TeamMember)),
+  invitations: Type.Array(Reference(Invitation)),
+}, { $id: 'Team', additionalProperties: false, description: 'The club\'s administrators and open invitations.' })
+
+export const InvitationCreate = Type.Object({ email: Email(), role: Role() }, {
+  $id: 'InvitationCreate', additionalProperties: false, description: 'Whom to invite, and as what.',
+})
+export type InvitationCreate = Static<typeof InvitationCreate>
+
+export const RoleChange = Type.Object({ role: Role() }, {
+  $id: 'RoleChange', additionalProperties: false, description: 'A member\'s new role.',
+})
+
+export const AuditEntry = Type.Object({
+  id: Uuid(),
+  actor: Type.String({ description: 'An e-mail address, or `operator` (the command line).' }),
+  action: Type.String({ description: 'What was done, e.g. `api_key.created` (docs/dashboard.md, "Audit log").' }),
+  target: Nullable(Type.String({ description: 'What it was done to; never a key or a token.' })),
+  address: Nullable(Type.String({ description: 'The client address of the actor.' })),
+  created_at: Instant('When.'),
+}, { $id: 'AuditEntry', additionalProperties: false, description: 'One administrative action.' })
+
+export const AuditList = Type.Object({ items: Type.Array(Reference(AuditEntry)) }, {
+  $id: 'AuditList', additionalProperties: false, description: 'The club\'s most recent 200 actions, newest first.',
+})
+
+export const ADMIN_SCHEMAS = [SignInLinkRequest, Accepted, TokenRequest, ClubMembership, Me, Session, SessionList, ApiKey,
+  ApiKeyList, ApiKeyCreate, ApiKeyCreated, TeamMember, Invitation, Team, InvitationCreate, RoleChange, AuditEntry, AuditList]

@@ -1,0 +1,285 @@
+/**
+ * The dashboard's people: invitations, sign-in by e-mail link, sessions, team changes, and the
+ * audit log that records each of them. One function per operation, shared by the admin API and
+ * the command line (docs/dashboard.md).
+ */
+import { randomUUID } from 'node:crypto'
+import type { Kysely } from 'kysely'
+import type { Clock } from '../clock.js'
+import { dialectOf } from '../db/dialect.js'
+import * as admins from '../db/repositories/admins.js'
+import type { AuditEntry, InvitationRecord, Membership, SessionRecord, TeamMember } from '../db/repositories/admins.js'
+import { insertMail } from '../db/repositories/outbox.js'
+import type { Database, SignInMethod } from '../db/schema.js'
+import { isoForDb } from '../db/values.js'
+import type { AdminRole } from '../domain/admin-roles.js'
+import { normaliseEmail } from '../domain/admin-roles.js'
+import { Conflict, InvalidRequest, InvalidToken, NotFound } from '../domain/errors.js'
+import { generateToken, hashToken, isWellFormedToken } from '../domain/secret-token.js'
+import { renderInvitation, renderSignInLink } from '../mail/admin-mail.js'
+
+export const SIGN_IN_LINK_TTL_MS = 15 * 60_000
+export const INVITATION_TTL_MS = 7 * 86_400_000
+/** Sign-in links one address is sent per hour; further requests are answered alike and send nothing. */
+export const SIGN_IN_LINKS_PER_HOUR = 5
+
+export interface DashboardSettings {
+  readonly publicUrl: URL
+  readonly mailFrom: string
+  readonly sessionIdleMs: number
+  readonly sessionAbsoluteMs: number
+}
+
+/** Who acts: a signed-in person, or the operator at the command line. */
+export interface Actor {
+  readonly adminId: string | null
+  /** As recorded in the audit log: the person's e-mail address, or `operator`. */
+  readonly label: string
+  readonly address: string | null
+}
+
+export const OPERATOR: Actor = { adminId: null, label: 'operator', address: null }
+
+const EMAIL = /^[^\s@<>()[\],;:"]{1,64}@[^\s@<>()[\],;:"]+\.[^\s@<>()[\],;:"]+$/
+
+/** A plausible address, normalised; InvalidRequest naming the field otherwise. */
+export function checkEmail(email: string, field = 'email'): string {
+  const normalised = normaliseEmail(email)
+  if (normalised.length > 254 || !EMAIL.test(normalised)) throw new InvalidRequest('field', field, 'is not an e-mail address')
+  return normalised
+}
+
+export function dashboardUrl(settings: DashboardSettings, page: string, token: string): string {
+  const url = new URL(`dashboard/${page}`, settings.publicUrl)
+  // In the fragment: never sent to a server, so never in an access log or a Referer.
+  url.hash = `token=${token}`
+  return url.toString()
+}
+
+async function audit(db: Kysely<Database>, now: number, actor: Actor, clubId: string | null, action: string,
+  target: string | null): Promise<void> {
+  await admins.insertAudit(db, { clubId, actorAdminId: actor.adminId, actor: actor.label, action, target,
+    address: actor.address }, now)
+}
+
+export interface IssuedInvitation {
+  readonly invitation: InvitationRecord
+  /** The link in the mail; shown to the operator who invites from the command line. */
+  readonly url: string
+}
+
+/** Invites an address to administer a club: an invitation mail through the outbox, recorded in the audit log. */
+export async function inviteAdmin(db: Kysely<Database>, clock: Clock, settings: DashboardSettings,
+  input: { clubId: string, email: string, role: AdminRole, actor: Actor }): Promise<IssuedInvitation> {
+  const email = checkEmail(input.email)
+  const now = clock.now()
+  const token = generateToken('invitation')
+  const url = dashboardUrl(settings, 'invitation', token)
+  const invitation: InvitationRecord = { id: randomUUID(), clubId: input.clubId, email, role: input.role,
+    invitedBy: input.actor.adminId, createdAt: isoForDb(now), expiresAt: isoForDb(now + INVITATION_TTL_MS) }
+  await db.transaction().execute(async (trx) => {
+    const club = await trx.selectFrom('clubs').select('name').where('id', '=', input.clubId).executeTakeFirst()
+    if (club === undefined) throw new NotFound('No such club.')
+    const existing = await admins.findAdminByEmail(trx, email)
+    if (existing !== undefined && await admins.roleInClub(trx, input.clubId, existing.id) !== undefined) {
+      throw new Conflict(`${email} administers this club already.`)
+    }
+    await admins.revokeOpenInvitations(trx, input.clubId, email, now)
+    await admins.insertInvitation(trx, invitation, hashToken(token))
+    const mail = renderInvitation({ clubName: club.name, role: input.role, url, expiresInDays: INVITATION_TTL_MS / 86_400_000 })
+    await insertMail(trx, { clubId: input.clubId, bookingId: null, recipientName: '', recipientEmail: email, ...mail, ics: null },
+      settings.mailFrom, now)
+    await audit(trx, now, input.actor, input.clubId, 'invitation.created', `${email} as ${input.role}`)
+  })
+  return { invitation, url }
+}
+
+export async function withdrawInvitation(db: Kysely<Database>, clock: Clock,
+  input: ClubChange & { invitationId: string }): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    if (!await admins.revokeInvitation(trx, input.clubId, input.invitationId, clock.now())) throw new NotFound('No such open invitation.')
+    await audit(trx, clock.now(), input.actor, input.clubId, 'invitation.withdrawn', input.invitationId)
+  })
+}
+
+/** A change to a club's team, by someone. */
+export interface ClubChange {
+  readonly clubId: string
+  readonly actor: Actor
+}
+
+export interface MemberChange extends ClubChange {
+  readonly adminId: string
+}
+
+export interface Team {
+  readonly members: readonly TeamMember[]
+  readonly invitations: readonly InvitationRecord[]
+}
+
+export async function teamOf(db: Kysely<Database>, clock: Clock, clubId: string): Promise<Team> {
+  return { members: await admins.teamOf(db, clubId), invitations: await admins.openInvitations(db, clubId, clock.now()) }
+}
+
+/**
+ * Changes a member's role. A club always keeps an owner: the last one cannot be made an admin
+ * (transfer ownership first: make another member owner, then step down).
+ */
+export async function changeRole(db: Kysely<Database>, clock: Clock, input: MemberChange & { role: AdminRole }): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    await lockClubTeam(trx, input.clubId)
+    const current = await admins.roleInClub(trx, input.clubId, input.adminId)
+    if (current === undefined) throw new NotFound('No such member of this club.')
+    if (current === input.role) return
+    if (current === 'owner' && await admins.countOwners(trx, input.clubId) <= 1) {
+      throw new Conflict('The club would have no owner left: make another member owner first.')
+    }
+    await admins.setRole(trx, input.clubId, input.adminId, input.role)
+    await audit(trx, clock.now(), input.actor, input.clubId, 'member.role_changed', `${input.adminId}: ${current} → ${input.role}`)
+  })
+}
+
+/** Removes a member from the club (not from other clubs); never the last owner. */
+export async function removeAdmin(db: Kysely<Database>, clock: Clock, input: MemberChange): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    await lockClubTeam(trx, input.clubId)
+    const current = await admins.roleInClub(trx, input.clubId, input.adminId)
+    if (current === undefined) throw new NotFound('No such member of this club.')
+    if (current === 'owner' && await admins.countOwners(trx, input.clubId) <= 1) {
+      throw new Conflict('The club would have no owner left: make another member owner first.')
+    }
+    await admins.removeMembership(trx, input.clubId, input.adminId)
+    await audit(trx, clock.now(), input.actor, input.clubId, 'member.removed', input.adminId)
+  })
+}
+
+/** Serialises team changes of one club (PostgreSQL; SQLite has one writer), so two owners cannot both step down. */
+async function lockClubTeam(trx: Kysely<Database>, clubId: string): Promise<void> {
+  if (dialectOf(trx) === 'postgres') await trx.selectFrom('clubs').select('id').where('id', '=', clubId).forUpdate().execute()
+}
+
+export interface SignInRequest {
+  readonly address: string | null
+  readonly userAgent: string | null
+}
+
+export interface NewSession {
+  /** The cookie's value; only its hash is stored. */
+  readonly token: string
+  readonly session: SessionRecord
+}
+
+async function startSession(db: Kysely<Database>, now: number, settings: DashboardSettings, adminId: string, email: string,
+  method: SignInMethod, request: SignInRequest): Promise<NewSession> {
+  const token = generateToken('session')
+  const id = randomUUID()
+  const expiresAt = now + settings.sessionAbsoluteMs
+  await admins.insertSession(db, { id, tokenHash: hashToken(token), adminId, method, now, expiresAt,
+    address: request.address, userAgent: request.userAgent?.slice(0, 300) ?? null })
+  await admins.recordSignIn(db, adminId, now)
+  return { token, session: { id, adminId, email, method, createdAt: isoForDb(now), lastSeenAt: isoForDb(now),
+    expiresAt: isoForDb(expiresAt), address: request.address, userAgent: request.userAgent } }
+}
+
+/** Accepts an invitation: the person (created if new) joins the club with the invited role and is signed in. */
+export async function acceptInvitation(db: Kysely<Database>, clock: Clock, settings: DashboardSettings, token: string,
+  request: SignInRequest): Promise<NewSession> {
+  if (!isWellFormedToken('invitation', token)) throw new InvalidToken('This invitation link is not valid.')
+  const now = clock.now()
+  return db.transaction().execute(async (trx) => {
+    const invitation = await admins.claimInvitation(trx, hashToken(token), now)
+    if (invitation === undefined) throw new InvalidToken('This invitation is used, withdrawn or expired; ask for a new one.')
+    const adminId = await admins.ensureAdmin(trx, invitation.email, now)
+    const current = await admins.roleInClub(trx, invitation.clubId, adminId)
+    // Joining never demotes: an owner who accepts an old admin invitation stays owner.
+    if (current !== 'owner') await admins.addMembership(trx, invitation.clubId, adminId, invitation.role, now)
+    const actor: Actor = { adminId, label: invitation.email, address: request.address }
+    await audit(trx, now, actor, invitation.clubId, 'invitation.accepted', `${invitation.email} as ${invitation.role}`)
+    return startSession(trx, now, settings, adminId, invitation.email, 'invitation', request)
+  })
+}
+
+/**
+ * Asks for a sign-in link. The answer is the same whether or not the address belongs to anyone:
+ * this returns nothing, and the caller answers before the work is done. An address that
+ * administers a club gets a link valid for 15 minutes, at most SIGN_IN_LINKS_PER_HOUR an hour.
+ */
+export async function requestSignInLink(db: Kysely<Database>, clock: Clock, settings: DashboardSettings,
+  email: string, request: SignInRequest): Promise<'sent' | 'unknown' | 'limited'> {
+  const now = clock.now()
+  const admin = await admins.findAdminByEmail(db, email)
+  if (admin === undefined || (await admins.membershipsOf(db, admin.id)).length === 0) return 'unknown'
+  if (await admins.countRecentSignInLinks(db, admin.id, now - 3_600_000) >= SIGN_IN_LINKS_PER_HOUR) return 'limited'
+  const token = generateToken('sign-in')
+  const mail = renderSignInLink({ url: dashboardUrl(settings, 'sign-in', token), validMinutes: SIGN_IN_LINK_TTL_MS / 60_000 })
+  await db.transaction().execute(async (trx) => {
+    await admins.insertSignInLink(trx, admin.id, hashToken(token), now, SIGN_IN_LINK_TTL_MS)
+    await insertMail(trx, { clubId: null, bookingId: null, recipientName: '', recipientEmail: admin.email, ...mail, ics: null },
+      settings.mailFrom, now)
+    await audit(trx, now, { adminId: admin.id, label: admin.email, address: request.address }, null, 'sign_in.link_sent', null)
+  })
+  return 'sent'
+}
+
+/** Uses a sign-in link (once, within 15 minutes) and starts a session. */
+export async function signInWithLink(db: Kysely<Database>, clock: Clock, settings: DashboardSettings, token: string,
+  request: SignInRequest): Promise<NewSession> {
+  if (!isWellFormedToken('sign-in', token)) throw new InvalidToken('This sign-in link is not valid.')
+  const now = clock.now()
+  return db.transaction().execute(async (trx) => {
+    const adminId = await admins.claimSignInLink(trx, hashToken(token), now)
+    if (adminId === undefined) throw new InvalidToken('This sign-in link is used or expired; ask for a new one.')
+    const email = (await trx.selectFrom('admins').select('email').where('id', '=', adminId).executeTakeFirstOrThrow()).email
+    await audit(trx, now, { adminId, label: email, address: request.address }, null, 'sign_in', 'link')
+    return startSession(trx, now, settings, adminId, email, 'link', request)
+  })
+}
+
+/** last_seen_at is written at most this often per session. */
+const TOUCH_INTERVAL_MS = 60_000
+
+/** The live session of a cookie: not revoked, within its maximum age, and used within the idle limit. */
+export async function authenticateSession(db: Kysely<Database>, clock: Clock, settings: DashboardSettings,
+  token: string): Promise<SessionRecord | undefined> {
+  if (!isWellFormedToken('session', token)) return undefined
+  const now = clock.now()
+  const session = await admins.findLiveSession(db, hashToken(token), now)
+  if (session === undefined) return undefined
+  const lastSeen = Date.parse(session.lastSeenAt)
+  if (now - lastSeen >= settings.sessionIdleMs) return undefined
+  if (now - lastSeen >= TOUCH_INTERVAL_MS) await admins.touchSession(db, session.id, now)
+  return session
+}
+
+export async function sessionsOf(db: Kysely<Database>, clock: Clock, adminId: string): Promise<SessionRecord[]> {
+  return admins.liveSessionsOf(db, adminId, clock.now())
+}
+
+/** Ends one session of the person, or all of them ("sign out everywhere"). */
+export async function signOut(db: Kysely<Database>, clock: Clock, actor: Actor & { adminId: string },
+  sessionId?: string): Promise<number> {
+  const now = clock.now()
+  return db.transaction().execute(async (trx) => {
+    const ended = await admins.revokeSessions(trx, actor.adminId, now, sessionId)
+    if (sessionId !== undefined && ended === 0) throw new NotFound('No such session.')
+    await audit(trx, now, actor, null, sessionId === undefined ? 'sign_out.everywhere' : 'sign_out', sessionId ?? null)
+    return ended
+  })
+}
+
+export async function membershipsOf(db: Kysely<Database>, adminId: string): Promise<Membership[]> {
+  return admins.membershipsOf(db, adminId)
+}
+
+export async function membershipIn(db: Kysely<Database>, adminId: string, clubSlug: string): Promise<Membership | undefined> {
+  return admins.membershipBySlug(db, adminId, clubSlug)
+}
+
+export async function auditLog(db: Kysely<Database>, clubId: string | undefined, limit = 200): Promise<AuditEntry[]> {
+  return admins.auditOf(db, clubId, limit)
+}
+
+export async function recordAudit(db: Kysely<Database>, clock: Clock, actor: Actor, clubId: string | null, action: string,
+  target: string | null): Promise<void> {
+  await audit(db, clock.now(), actor, clubId, action, target)
+}

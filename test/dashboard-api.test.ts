@@ -1,0 +1,326 @@
+/**
+ * The dashboard API over HTTP, on both databases, with mail through a real SMTP server: invitations
+ * (command line and dashboard), sign-in links, sessions and their cookies, API keys, the team, the
+ * audit log, the cross-site check, and the tenancy of every club route.
+ */
+import fc from 'fast-check'
+import pg from 'pg'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { cli } from './helpers/cli.js'
+import { describeEachDatabase } from './helpers/databases.js'
+import { START, startHarness } from './helpers/harness.js'
+import type { ApiResponse, Harness } from './helpers/harness.js'
+import { TestSmtpServer } from './helpers/smtp.js'
+
+const ORIGIN = 'https://clubs.example'
+const COOKIE = '__Host-cp_session'
+
+interface Me { admin_id: string, email: string, session_id: string, clubs: { slug: string, name: string, role: string }[] }
+
+describeEachDatabase('dashboard API', (dialect) => {
+  const smtp = new TestSmtpServer()
+  let h: Harness & { close(): Promise<void> }
+  let env: Record<string, string>
+  let owner = ''
+  let ownerId = ''
+
+  beforeAll(async () => {
+    await smtp.start()
+    h = await startHarness(dialect, { env: { SMTP_URL: smtp.url, PUBLIC_URL: `${ORIGIN}/` } })
+    env = { ...h.database.env, SMTP_URL: smtp.url, PUBLIC_URL: `${ORIGIN}/` }
+    await h.createClub('riverside')
+    await h.createClub('hillside')
+  })
+  afterAll(async () => {
+    await h.close()
+    await smtp.stop()
+  })
+
+  /** The token of the newest mail to this address that carries a dashboard link. */
+  const tokenMailedTo = async (address: string): Promise<string> => {
+    await h.context.background.settled()
+    while (await h.context.mail.runOnce() > 0);
+    const mail = smtp.received.filter((received) => received.envelopeTo.includes(address)).at(-1)
+    const token = /#token=(cp[il]_[A-Za-z0-9_-]{43})/.exec(mail?.parsed.text ?? '')?.[1]
+    if (token === undefined) throw new Error(`no link mailed to ${address}`)
+    return token
+  }
+  const post = (url: string, payload: unknown, cookie?: string, headers: Record<string, string> = {}) => h.request({
+    method: 'POST', url, payload: payload as Record<string, unknown>,
+    headers: { origin: ORIGIN, ...(cookie === undefined ? {} : { cookie: `${COOKIE}=${cookie}` }), ...headers },
+  })
+  const as = (cookie: string, method: 'GET' | 'PUT' | 'DELETE', url: string, payload?: unknown) => h.request({
+    method, url, headers: { origin: ORIGIN, cookie: `${COOKIE}=${cookie}` },
+    ...(payload === undefined ? {} : { payload: payload as Record<string, unknown> }),
+  })
+  const sessionCookie = (response: ApiResponse): string => {
+    const header = [response.headers['set-cookie'] ?? []].flat().map(String).find((line) => line.startsWith(`${COOKIE}=`))
+    const value = /^[^=]+=([^;]*)/.exec(header ?? '')?.[1]
+    if (value === undefined || value === '') throw new Error(`no session cookie in ${response.status} ${response.body}`)
+    return value
+  }
+  const accept = async (address: string) => {
+    const response = await post('/api/admin/v1/invitations/accept', { token: await tokenMailedTo(address) })
+    expect(response.status, response.body).toBe(201)
+    return { cookie: sessionCookie(response), me: response.json<Me>() }
+  }
+
+  it('lets the operator invite an owner from the command line, who signs in from the mail with a well-made cookie', async () => {
+    const invited = await cli(env, ['admins', 'invite', '--club', 'riverside', '--email', 'Olivia.Owner@Example.org', '--json'], h.clock)
+    expect(invited.code, invited.stderr).toBe(0)
+    const printed = invited.json<{ invitation_url: string, email: string, role: string }>()
+    expect(printed).toMatchObject({ email: 'olivia.owner@example.org', role: 'owner' })
+    expect(printed.invitation_url).toMatch(/^https:\/\/clubs\.example\/dashboard\/invitation#token=cpi_/)
+    const token = await tokenMailedTo('olivia.owner@example.org')
+    expect(printed.invitation_url).toContain(token)
+
+    const response = await post('/api/admin/v1/invitations/accept', { token })
+    expect(response.status, response.body).toBe(201)
+    const setCookie = [response.headers['set-cookie']].flat().map(String).join('\n')
+    expect(setCookie).toMatch(new RegExp(`^${COOKIE}=cps_[A-Za-z0-9_-]{43}; Max-Age=604800; Path=/; HttpOnly; Secure; SameSite=Lax$`))
+    owner = sessionCookie(response)
+    const me = response.json<Me>()
+    ownerId = me.admin_id
+    expect(me).toMatchObject({ email: 'olivia.owner@example.org', clubs: [{ slug: 'riverside', role: 'owner' }] })
+    expect((await as(owner, 'GET', '/api/admin/v1/me')).json<Me>().clubs).toEqual([{ slug: 'riverside', name: 'Club riverside',
+      role: 'owner' }])
+    // Used once.
+    expect((await post('/api/admin/v1/invitations/accept', { token })).json<{ type: string }>().type).toMatch(/invalid-token$/)
+    expect((await h.request({ url: '/api/admin/v1/me', headers: { cookie: `${COOKIE}=${owner}` } })).headers['cache-control']).toBe('no-store')
+  })
+
+  it('creates a key with two scopes that works at once, shown once, and revokes it', async () => {
+    const created = await post('/api/admin/v1/clubs/riverside/api-keys', { name: 'club website', scopes: ['read:groups', 'read:events'] },
+      owner)
+    expect(created.status, created.body).toBe(201)
+    const { key, api_key: record } = created.json<{ key: string, api_key: { id: string, prefix: string, status: string } }>()
+    expect(record.status).toBe('active')
+    expect(key.startsWith(record.prefix)).toBe(true)
+    expect((await h.request({ url: '/api/v1/groups', key })).status).toBe(200)
+    expect((await h.request({ url: '/api/v1/news', key })).status).toBe(403)
+    const listed = await as(owner, 'GET', '/api/admin/v1/clubs/riverside/api-keys')
+    expect(listed.body).not.toContain(key)
+    expect(listed.json<{ items: { id: string }[] }>().items.map((item) => item.id)).toContain(record.id)
+    expect((await as(owner, 'DELETE', `/api/admin/v1/clubs/riverside/api-keys/${record.id}`)).status).toBe(204)
+    expect((await h.request({ url: '/api/v1/groups', key })).status).toBe(401)
+    expect((await as(owner, 'GET', '/api/admin/v1/clubs/riverside/api-keys')).json<{ items: { id: string, status: string }[] }>()
+      .items.find((item) => item.id === record.id)?.status).toBe('revoked')
+  })
+
+  it('invites an admin from the dashboard, who may manage keys but not see the team', async () => {
+    const invited = await post('/api/admin/v1/clubs/riverside/invitations', { email: 'adam@example.org', role: 'admin' }, owner)
+    expect(invited.status, invited.body).toBe(204)
+    const team = (await as(owner, 'GET', '/api/admin/v1/clubs/riverside/team')).json<{ invitations: { email: string }[] }>()
+    expect(team.invitations.map((invitation) => invitation.email)).toEqual(['adam@example.org'])
+    const adam = await accept('adam@example.org')
+    expect(adam.me.clubs).toEqual([{ slug: 'riverside', name: 'Club riverside', role: 'admin' }])
+    expect((await as(adam.cookie, 'GET', '/api/admin/v1/clubs/riverside/api-keys')).status).toBe(200)
+    const refused = await as(adam.cookie, 'GET', '/api/admin/v1/clubs/riverside/team')
+    expect(refused.status).toBe(403)
+    expect(refused.json<{ type: string }>().type).toBe('/api/v1/problems/forbidden')
+    expect((await post('/api/admin/v1/clubs/riverside/invitations', { email: 'eve@example.org', role: 'owner' }, adam.cookie)).status)
+      .toBe(403)
+  })
+
+  it('keeps an owner: the last one can neither step down nor be removed', async () => {
+    const stepDown = await as(owner, 'PUT', `/api/admin/v1/clubs/riverside/admins/${ownerId}/role`, { role: 'admin' })
+    expect(stepDown.status, stepDown.body).toBe(409)
+    expect((await as(owner, 'DELETE', `/api/admin/v1/clubs/riverside/admins/${ownerId}`)).status).toBe(409)
+    const removedByCli = await cli(env, ['admins', 'remove', '--club', 'riverside', ownerId], h.clock)
+    expect(removedByCli.code).toBe(1)
+    expect(removedByCli.stderr).toMatch(/no owner left/)
+  })
+
+  it('signs in with a link once, within 15 minutes, and answers an unknown address alike', async () => {
+    const known = await post('/api/admin/v1/sign-in/link', { email: ' OLIVIA.owner@example.org' })
+    const unknown = await post('/api/admin/v1/sign-in/link', { email: 'nobody@example.org' })
+    expect([known.status, unknown.status]).toEqual([202, 202])
+    expect(known.body).toBe(unknown.body)
+    const before = smtp.received.length
+    const token = await tokenMailedTo('olivia.owner@example.org')
+    expect(smtp.received.slice(before).map((mail) => mail.envelopeTo).flat()).toEqual(['olivia.owner@example.org'])
+    const signedIn = await post('/api/admin/v1/sign-in', { token })
+    expect(signedIn.status, signedIn.body).toBe(201)
+    expect(signedIn.json<Me>().email).toBe('olivia.owner@example.org')
+    const again = await post('/api/admin/v1/sign-in', { token })
+    expect([again.status, again.json<{ type: string }>().type]).toEqual([400, '/api/v1/problems/invalid-token'])
+
+    await post('/api/admin/v1/sign-in/link', { email: 'olivia.owner@example.org' })
+    const late = await tokenMailedTo('olivia.owner@example.org')
+    h.clock.advance(15 * 60_000)
+    expect((await post('/api/admin/v1/sign-in', { token: late })).status).toBe(400)
+    for (const malformed of ['', 'cpl_short', late.replace('cpl_', 'cpi_'), late.replace('cpl_', 'cps_')]) {
+      expect((await post('/api/admin/v1/sign-in', { token: malformed })).status).toBe(400)
+    }
+    h.clock.set(START)
+  })
+
+  it.runIf(dialect === 'postgres')('answers a sign-in request before touching the database, known address or not', async () => {
+    // With the people's table locked by another connection, an answer that waited for a look-up would never come.
+    const locker = new pg.Client({ connectionString: h.database.env.DATABASE_URL })
+    await locker.connect()
+    try {
+      await locker.query('begin')
+      await locker.query('lock table admins in access exclusive mode')
+      const answers = await Promise.all(['olivia.owner@example.org', 'nobody@example.org'].map((email) =>
+        post('/api/admin/v1/sign-in/link', { email })))
+      expect(answers.map((answer) => answer.status)).toEqual([202, 202])
+      expect(answers[0]?.body).toBe(answers[1]?.body)
+    } finally {
+      await locker.query('rollback')
+      await locker.end()
+    }
+    await h.context.background.settled()
+  })
+
+  it('ends sessions that are idle too long, past their maximum age, or signed out everywhere', async () => {
+    const tokenOf = async () => {
+      await post('/api/admin/v1/sign-in/link', { email: 'olivia.owner@example.org' })
+      return sessionCookie(await post('/api/admin/v1/sign-in', { token: await tokenMailedTo('olivia.owner@example.org') }))
+    }
+    const me = (cookie: string) => as(cookie, 'GET', '/api/admin/v1/me').then((response) => response.status)
+    const idle = await tokenOf()
+    h.clock.advance(12 * 3_600_000 - 1_000)
+    expect(await me(idle)).toBe(200)
+    h.clock.advance(12 * 3_600_000 - 1_000)
+    expect(await me(idle)).toBe(200)
+    h.clock.advance(12 * 3_600_000)
+    expect(await me(idle)).toBe(401)
+
+    const busy = await tokenOf()
+    for (let hours = 0; hours < 7 * 24 - 6; hours += 6) {
+      h.clock.advance(6 * 3_600_000)
+      expect(await me(busy)).toBe(200)
+    }
+    h.clock.advance(6 * 3_600_000)
+    expect(await me(busy)).toBe(401)
+
+    const first = await tokenOf()
+    const second = await tokenOf()
+    const sessions = (await as(first, 'GET', '/api/admin/v1/me/sessions')).json<{ items: { id: string, current: boolean }[] }>().items
+    expect(sessions.filter((session) => session.current)).toHaveLength(1)
+    expect((await as(second, 'DELETE', '/api/admin/v1/me/sessions')).status).toBe(204)
+    expect([await me(first), await me(second)]).toEqual([401, 401])
+    expect(await me(owner)).toBe(401)
+    owner = await tokenOf()
+  })
+
+  it('refuses every state-changing dashboard request from another origin, and changes nothing', async () => {
+    const document = (await h.app.inject({ url: '/api/admin/v1/openapi.json' })).json<{ paths: Record<string, Record<string, unknown>> }>()
+    const changing = Object.entries(document.paths).flatMap(([path, item]) => Object.keys(item)
+      .filter((method) => ['post', 'put', 'patch', 'delete'].includes(method)).map((method) => ({ method, path })))
+    expect(changing.length).toBeGreaterThanOrEqual(10)
+    const auditBefore = await h.context.db.selectFrom('audit_log').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()
+    for (const { method, path } of changing) {
+      const url = path.replace('{club}', 'riverside').replace(/\{[a-z]+\}/g, '00000000-0000-4000-8000-000000000000')
+      const refused: Record<string, string>[] = [{ origin: 'https://evil.example' }, { origin: 'null' }, {},
+        { 'sec-fetch-site': 'cross-site' }, { 'sec-fetch-site': 'same-site' }, { origin: 'http://clubs.example' }]
+      for (const headers of refused) {
+        const response = await h.request({ method: method.toUpperCase(), url, payload: {},
+          headers: { cookie: `${COOKIE}=${owner}`, ...headers } })
+        expect([response.status, response.json<{ type: string }>().type], `${method} ${url} ${JSON.stringify(headers)}`)
+          .toEqual([403, '/api/v1/problems/cross-site-request'])
+      }
+    }
+    const auditAfter = await h.context.db.selectFrom('audit_log').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()
+    expect(Number(auditAfter.n)).toBe(Number(auditBefore.n))
+    // Same origin without an Origin header (Sec-Fetch-Site) is accepted.
+    const sameSite = await h.request({ method: 'POST', url: '/api/admin/v1/sign-in/link', payload: { email: 'x@example.org' },
+      headers: { 'sec-fetch-site': 'same-origin' } })
+    expect(sameSite.status).toBe(202)
+  })
+
+  it('answers 404 on every club route for a club the caller does not administer, and for ids of another club', async () => {
+    // Club B's records: an owner, a key, an invitation.
+    const invited = await cli(env, ['admins', 'invite', '--club', 'hillside', '--email', 'hana@example.org', '--json'], h.clock)
+    expect(invited.code).toBe(0)
+    const hana = await accept('hana@example.org')
+    const keyOfB = (await post('/api/admin/v1/clubs/hillside/api-keys', { name: 'b', scopes: ['read:news'] }, hana.cookie))
+      .json<{ api_key: { id: string } }>().api_key.id
+    expect((await post('/api/admin/v1/clubs/hillside/invitations', { email: 'bert@example.org', role: 'admin' }, hana.cookie)).status)
+      .toBe(204)
+    const invitationOfB = (await as(hana.cookie, 'GET', '/api/admin/v1/clubs/hillside/team'))
+      .json<{ invitations: { id: string }[] }>().invitations[0]?.id ?? ''
+    const idsOfB = { key: keyOfB, admin: hana.me.admin_id, invitation: invitationOfB }
+    const hillside = (await h.context.db.selectFrom('clubs').select('id').where('slug', '=', 'hillside').executeTakeFirstOrThrow()).id
+    // Club B's rows, which no request of club A's owner may change.
+    const snapshot = async () => JSON.stringify(await Promise.all(['club_admins', 'api_keys', 'admin_invitations'].map((table) =>
+      h.context.db.selectFrom(table as 'club_admins').selectAll().where('club_id', '=', hillside).execute())))
+    const before = await snapshot()
+
+    const document = (await h.app.inject({ url: '/api/admin/v1/openapi.json' })).json<{ paths: Record<string, Record<string, unknown>> }>()
+    const clubRoutes = Object.entries(document.paths).filter(([path]) => path.includes('{club}'))
+      .flatMap(([path, item]) => Object.keys(item).map((method) => ({ method: method.toUpperCase(), path })))
+    expect(clubRoutes.length).toBeGreaterThanOrEqual(8)
+    const bodies: Record<string, unknown> = { 'api-keys': { name: 'x', scopes: ['read:groups'] }, 'invitations': { email: 'm@example.org',
+      role: 'owner' }, 'role': { role: 'owner' } }
+    await fc.assert(fc.asyncProperty(
+      fc.constantFrom(...clubRoutes),
+      fc.constantFrom('hillside', 'riverside', 'nonexistent', 'RIVERSIDE'),
+      async ({ method, path }, club) => {
+        const url = path.replace('{club}', club).replace(/\{([a-z]+)\}/g, (_, name: keyof typeof idsOfB) => idsOfB[name])
+        const response = await h.request({ method: method, url, headers: { origin: ORIGIN, cookie: `${COOKIE}=${owner}` },
+          ...(method === 'GET' || method === 'DELETE' ? {} : { payload: bodies[path.split('/').at(-1) ?? ''] as Record<string, unknown> }) })
+        // riverside is the caller's club: there, B's ids are unknown (404); every other club is unknown as a whole.
+        const mayPass = club === 'riverside' && !/\{(key|admin|invitation)\}/.test(path)
+        if (!mayPass) expect(response.status, `${method} ${url}: ${response.body}`).toBe(404)
+        // Nothing of club B beyond what the request itself named: not its name, not its people.
+        expect(response.body).not.toContain('Club hillside')
+        expect(response.body).not.toContain('hana@')
+      },
+    ), { numRuns: 60 })
+    expect(await snapshot()).toBe(before)
+  })
+
+  it('records every action in the audit log, for owners only, without a key or a token', async () => {
+    const log = await as(owner, 'GET', '/api/admin/v1/clubs/riverside/audit')
+    expect(log.status).toBe(200)
+    const actions = log.json<{ items: { action: string, actor: string }[] }>().items.map((entry) => `${entry.actor} ${entry.action}`)
+    expect(actions).toEqual(expect.arrayContaining(['operator invitation.created', 'olivia.owner@example.org invitation.accepted',
+      'olivia.owner@example.org api_key.created', 'olivia.owner@example.org api_key.revoked', 'adam@example.org invitation.accepted']))
+    const printed = await cli(env, ['audit', '--json', '--limit', '1000'], h.clock)
+    expect(printed.code).toBe(0)
+    const everything = JSON.stringify(await h.context.db.selectFrom('audit_log').selectAll().execute())
+    expect(everything).toContain('sign_in')
+    for (const text of [everything, printed.stdout, log.body]) expect(text).not.toMatch(/cp[kils]_[A-Za-z0-9_-]{20}/)
+  })
+})
+
+describe('dashboard sign-in requests', () => {
+  it('are limited per client address: ten at once, then ten an hour, answered 429 with Retry-After', async () => {
+    const h = await startHarness('sqlite', { env: { SIGN_IN_RATE_CAPACITY: '10', SIGN_IN_RATE_PER_HOUR: '10' } })
+    try {
+      const ask = (remoteAddress: string) => h.app.inject({ method: 'POST', url: '/api/admin/v1/sign-in/link', remoteAddress,
+        headers: { origin: h.context.config.publicUrl.origin }, payload: { email: 'flood@example.org' } })
+      const statuses = []
+      for (let i = 0; i < 11; i++) statuses.push((await ask('203.0.113.9')).statusCode)
+      expect(statuses).toEqual([...Array.from({ length: 10 }, () => 202), 429])
+      expect((await ask('203.0.113.9')).headers['retry-after']).toBe('360')
+      expect((await ask('203.0.113.10')).statusCode).toBe(202)
+      h.clock.advance(360_000)
+      expect((await ask('203.0.113.9')).statusCode).toBe(202)
+      await h.context.background.settled()
+    } finally {
+      await h.close()
+    }
+  })
+})
+
+describe('dashboard API description', () => {
+  it('is served on its own, and the public description leaves the dashboard out', async () => {
+    const h = await startHarness('sqlite')
+    try {
+      const admin = await h.app.inject({ url: '/api/admin/v1/openapi.json' })
+      expect(admin.statusCode).toBe(200)
+      const paths = Object.keys(admin.json<{ paths: object }>().paths)
+      expect(paths).toContain('/api/admin/v1/clubs/{club}/api-keys')
+      const publicPaths = Object.keys((await h.app.inject({ url: '/api/v1/openapi.json' })).json<{ paths: object }>().paths)
+      expect(publicPaths.filter((path) => path.startsWith('/api/admin'))).toEqual([])
+      const preflight = await h.app.inject({ method: 'OPTIONS', url: '/api/admin/v1/me',
+        headers: { 'origin': 'https://evil.example', 'access-control-request-method': 'GET' } })
+      expect(preflight.headers['access-control-allow-origin']).toBeUndefined()
+    } finally {
+      await h.close()
+    }
+  })
+})
