@@ -13,6 +13,7 @@ import { InvalidRequest } from './domain/errors.js'
 import { registerAccessControl } from './http/access.js'
 import { ADMIN_PREFIX, dashboardGuard, registerDashboardRequests } from './http/dashboard-access.js'
 import { registerAdminOpenApi } from './http/admin-openapi.js'
+import { registerDashboardApp } from './http/dashboard-app.js'
 import { accountRoutes } from './routes/admin/account.js'
 import { clubRoutes } from './routes/admin/club.js'
 import { ADMIN_SCHEMAS } from './schemas/admin.js'
@@ -51,6 +52,8 @@ export interface AppOptions {
    * Node checks every quarter of it, at most every 30 s.
    */
   readonly headersTimeoutMs?: number
+  /** Where the built dashboard is (dist/dashboard/ unless given). */
+  readonly dashboardDir?: string
   /** The prebuilt reference page (tests point it elsewhere). */
   readonly referencePage?: ReferencePageOptions
 }
@@ -182,6 +185,7 @@ export async function buildApp(context: AppContext, options: AppOptions = {}): P
   accountRoutes(app, context)
   clubRoutes(app, context)
   await registerAdminOpenApi(app, context)
+  await registerDashboardApp(app, options.dashboardDir)
 
   await app.after()
   registerMethodNotAllowed(app, routeMethods)

@@ -173,7 +173,8 @@ function readPublicUrl(env: Env): URL {
   const value = nonEmpty(env.PUBLIC_URL)
   if (value === undefined) {
     const host = nonEmpty(env.HOST) ?? '127.0.0.1'
-    const shown = host === '0.0.0.0' || host === '::' ? 'localhost' : host.includes(':') ? `[${host}]` : host
+    // What a person on this machine types (and what the demo prints): the browser's Origin must match it.
+    const shown = ['0.0.0.0', '::', '127.0.0.1', '::1'].includes(host) ? 'localhost' : host.includes(':') ? `[${host}]` : host
     return new URL(`http://${shown}:${String(readPort(env.PORT))}/`)
   }
   let url: URL

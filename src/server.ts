@@ -13,6 +13,7 @@ import type { Config } from './config.js'
 import { createContext } from './context.js'
 import type { AppContext } from './context.js'
 import { loadDemo, revokedDemoKeysNote } from './services/demo.js'
+import { dashboardSettings } from './http/dashboard-access.js'
 import type { DemoResult } from './services/demo.js'
 import { describeFailure, listenFailure } from './startup-errors.js'
 
@@ -85,7 +86,7 @@ async function supervise(config: Config, argv: readonly string[]): Promise<void>
   refuseEmbeddedDefaults(config)
   // Migrate (and load the demo) once, before the workers start.
   const context = await createContext(config, { migrate: true, role: 'admin' })
-  const demo = argv.includes('--demo') ? await loadDemo(context.db, context.clock) : undefined
+  const demo = argv.includes('--demo') ? await loadDemo(context.db, context.clock, { dashboard: dashboardSettings(context) }) : undefined
   await context.close()
   let stopping = false
   let exitCode = 0
@@ -138,7 +139,9 @@ async function serve(config: Config, withDemo: boolean): Promise<void> {
   const context = await createContext(config, { migrate: cluster.isPrimary })
   let app: FastifyInstance | undefined
   try {
-    const demo = withDemo ? await loadDemo(context.db, context.clock, { apiKeys: context.apiKeys }) : undefined
+    const demo = withDemo
+      ? await loadDemo(context.db, context.clock, { apiKeys: context.apiKeys, dashboard: dashboardSettings(context) })
+      : undefined
     app = await buildApp(context)
     const address = await app.listen({ port: config.port, host: config.host }).catch((error: unknown) => {
       throw listenFailure(error, config)
@@ -167,7 +170,11 @@ function printDemo(demo: DemoResult, base: string): void {
   process.stdout.write(`\nDemo club "${demo.clubSlug}" is loaded. Its API key (all scopes), shown once:\n\n`
     + `  ${demo.apiKey}\n\n${revoked === '' ? '' : `${revoked}\n\n`}Try:\n\n  curl -H "Authorization: Bearer ${demo.apiKey}" ${base}/api/v1/groups\n\n`
     + `Court availability (public, no key): ${base}/api/v1/public/${demo.clubSlug}/courts\n`
-    + `API reference: ${base}/api/v1/docs\n\n`)
+    + `API reference: ${base}/api/v1/docs\n\n`
+    + (demo.signIn === undefined
+      ? ''
+      : `Club dashboard: sign in as ${demo.signIn.email} with this link (once, within 15 minutes; `
+        + `the same link is in the mail to that address):\n\n  ${demo.signIn.url}\n\n`))
 }
 
 const QUIET_MS = 250

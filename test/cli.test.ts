@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest'
 import { describeEachDatabase } from './helpers/databases.js'
 import { cli } from './helpers/cli.js'
 import { START, useHarness } from './helpers/harness.js'
+import { freePort } from '../src/tools/free-port.js'
 
 const run = promisify(execFile)
 
@@ -333,23 +334,39 @@ describe('club-platform as a real process', () => {
     }
   }, 120_000)
 
-  it('serves the demo: the printed curl line returns the demo club\'s groups, and SIGTERM stops it cleanly', async () => {
+  it('serves the demo: the printed curl line returns the demo club\'s groups, the printed dashboard link signs the demo owner '
+    + 'in, and SIGTERM stops it cleanly', async () => {
     const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'club-platform-demo-'))
+    const port = String(await freePort())
     const server = spawn(process.execPath, ['dist/server.js', '--demo'],
-      { env: { ...process.env, DATA_DIR: dataDir, PORT: '0', DATABASE_URL: '', LOG_LEVEL: 'warn' } })
+      { env: { ...process.env, DATA_DIR: dataDir, PORT: port, DATABASE_URL: '', LOG_LEVEL: 'warn', PUBLIC_URL: '' } })
     try {
       let output = ''
       server.stdout.on('data', (chunk: Buffer) => {
         output += chunk.toString()
       })
       const exited = new Promise<number | null>((resolve) => server.on('exit', resolve))
-      for (let i = 0; i < 200 && !/curl .*\n/.test(output); i++) await new Promise((resolve) => setTimeout(resolve, 50))
+      for (let i = 0; i < 200 && !/#token=\S+\n/.test(output); i++) await new Promise((resolve) => setTimeout(resolve, 50))
       const curl = /curl -H "Authorization: Bearer (cpk_\w+)" (http:\/\/\S+)/.exec(output)
       expect(curl, output).not.toBeNull()
       const response = await fetch(curl?.[2] ?? '', { headers: { authorization: `Bearer ${curl?.[1] ?? ''}` } })
       expect(response.status).toBe(200)
       const body = await response.json() as { data: { name: string }[] }
       expect(body.data.map((group) => group.name)).toContain('Bambini Tennis')
+
+      const link = new RegExp(`(http://localhost:${port}/dashboard/sign-in)#token=(cpl_\\S+)`).exec(output)
+      expect(link, output).not.toBeNull()
+      expect(output).toContain('sign in as owner@tc-riverside.example')
+      expect((await fetch(link?.[1] ?? '')).headers.get('content-type')).toMatch(/^text\/html/)
+      const signedIn = await fetch(`http://localhost:${port}/api/admin/v1/sign-in`, { method: 'POST',
+        headers: { 'content-type': 'application/json', 'origin': `http://localhost:${port}` }, body: JSON.stringify({ token: link?.[2] }) })
+      expect(signedIn.status).toBe(201)
+      expect((await signedIn.json() as { clubs: { slug: string, role: string }[] }).clubs).toEqual([expect.objectContaining({ slug: 'demo',
+        role: 'owner' })])
+      // Without SMTP the mail is a file in the data directory, with the same link.
+      await expect.poll(async () => (await fs.readdir(path.join(dataDir, 'mail')).catch(() => [])).length, { timeout: 5_000 }).toBe(1)
+      const [file = ''] = await fs.readdir(path.join(dataDir, 'mail'))
+      expect((await fs.readFile(path.join(dataDir, 'mail', file), 'utf8')).replace(/=\r\n/g, '')).toContain(link?.[2] ?? '?')
       server.kill('SIGTERM')
       expect(await exited).toBe(0)
     } finally {

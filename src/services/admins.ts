@@ -210,15 +210,36 @@ export async function requestSignInLink(db: Kysely<Database>, clock: Clock, sett
   const admin = await admins.findAdminByEmail(db, email)
   if (admin === undefined || (await admins.membershipsOf(db, admin.id)).length === 0) return 'unknown'
   if (await admins.countRecentSignInLinks(db, admin.id, now - 3_600_000) >= SIGN_IN_LINKS_PER_HOUR) return 'limited'
+  await mailSignInLink(db, now, settings, admin, { adminId: admin.id, label: admin.email, address: request.address })
+  return 'sent'
+}
+
+/** A sign-in link for a person, mailed through the outbox; returns its URL. */
+async function mailSignInLink(db: Kysely<Database>, now: number, settings: DashboardSettings,
+  admin: { id: string, email: string }, actor: Actor): Promise<string> {
   const token = generateToken('sign-in')
-  const mail = renderSignInLink({ url: dashboardUrl(settings, 'sign-in', token), validMinutes: SIGN_IN_LINK_TTL_MS / 60_000 })
+  const url = dashboardUrl(settings, 'sign-in', token)
+  const mail = renderSignInLink({ url, validMinutes: SIGN_IN_LINK_TTL_MS / 60_000 })
   await db.transaction().execute(async (trx) => {
     await admins.insertSignInLink(trx, admin.id, hashToken(token), now, SIGN_IN_LINK_TTL_MS)
     await insertMail(trx, { clubId: null, bookingId: null, recipientName: '', recipientEmail: admin.email, ...mail, ics: null },
       settings.mailFrom, now)
-    await audit(trx, now, { adminId: admin.id, label: admin.email, address: request.address }, null, 'sign_in.link_sent', null)
+    await audit(trx, now, actor, null, 'sign_in.link_sent', admin.email)
   })
-  return 'sent'
+  return url
+}
+
+/**
+ * Makes an address an owner of a club (creating the person if new) and mails them a sign-in link,
+ * returned for the operator to hand over: the demo's way into its dashboard.
+ */
+export async function ownerSignInLink(db: Kysely<Database>, clock: Clock, settings: DashboardSettings,
+  input: { clubId: string, email: string }): Promise<string> {
+  const email = checkEmail(input.email)
+  const now = clock.now()
+  const adminId = await admins.ensureAdmin(db, email, now)
+  if (await admins.roleInClub(db, input.clubId, adminId) !== 'owner') await admins.addMembership(db, input.clubId, adminId, 'owner', now)
+  return mailSignInLink(db, now, settings, { id: adminId, email }, OPERATOR)
 }
 
 /** Uses a sign-in link (once, within 15 minutes) and starts a session. */

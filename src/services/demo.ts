@@ -14,6 +14,8 @@ import { addDays, localDateOf, localToInstant } from '../domain/zoned-time.js'
 import type { ImportDocument } from '../schemas/import.js'
 import { createApiKey } from './api-keys.js'
 import type { ApiKeyAuthenticator } from './api-keys.js'
+import { ownerSignInLink } from './admins.js'
+import type { DashboardSettings } from './admins.js'
 import { createClub } from './clubs.js'
 import { importClubData } from './import.js'
 
@@ -26,7 +28,12 @@ export interface DemoResult {
   readonly keyId: string
   /** Demo keys of earlier runs, revoked now: one demo key works at a time. */
   readonly revokedKeys: number
+  /** A sign-in link to the dashboard for the demo club's owner (DEMO_OWNER), when the caller asked for one. */
+  readonly signIn?: { readonly email: string, readonly url: string }
 }
+
+/** The demo club's owner in the dashboard: an address of a reserved domain, whose mail stays in DATA_DIR/mail without SMTP. */
+export const DEMO_OWNER = 'owner@tc-riverside.example'
 
 /** A UUID (version 8, RFC 9562) derived from a name: the same name always gives the same id. */
 export function demoId(name: string): string {
@@ -143,7 +150,7 @@ export function revokedDemoKeysNote(demo: DemoResult): string {
 export async function loadDemo(
   db: Kysely<Database>,
   clock: Clock,
-  options: { apiKeys?: ApiKeyAuthenticator } = {},
+  options: { apiKeys?: ApiKeyAuthenticator, dashboard?: DashboardSettings } = {},
 ): Promise<DemoResult> {
   const existing = await findClubBySlug(db, DEMO_CLUB.slug)
   const club = existing ?? await createClub(db, clock, DEMO_CLUB)
@@ -152,5 +159,9 @@ export async function loadDemo(
   const revokedKeys = await revokeApiKeysNamed(db, club.id, DEMO_KEY_NAME, clock.now())
   const created = await createApiKey(db, clock, { clubId: club.id, name: DEMO_KEY_NAME, scopes: SCOPES, expiresAt: null })
   options.apiKeys?.invalidate()
-  return { clubSlug: club.slug, clubId: club.id, apiKey: created.key, keyId: created.record.id, revokedKeys }
+  const signIn = options.dashboard === undefined
+    ? undefined
+    : { email: DEMO_OWNER, url: await ownerSignInLink(db, clock, options.dashboard, { clubId: club.id, email: DEMO_OWNER }) }
+  return { clubSlug: club.slug, clubId: club.id, apiKey: created.key, keyId: created.record.id, revokedKeys,
+    ...(signIn === undefined ? {} : { signIn }) }
 }

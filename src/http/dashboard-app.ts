@@ -1,0 +1,85 @@
+/**
+ * Serves the dashboard web app (built from dashboard/ by `npm run build` into dist/dashboard/):
+ * `/dashboard/assets/*` are the build's content-hashed files, cached for a year; every other path
+ * under `/dashboard` is the app's page, which routes in the browser. The page loads nothing from
+ * elsewhere and runs no inline script (its Content-Security-Policy says so), is never framed, and
+ * sends no Referer: its address may hold a sign-in token in the fragment.
+ */
+import fs from 'node:fs/promises'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import zlib from 'node:zlib'
+import { createHash } from 'node:crypto'
+import type { FastifyInstance } from 'fastify'
+import type { ContentEncoding, StaticPage } from './static-page.js'
+import { serveStaticPage } from './static-page.js'
+
+export const DASHBOARD_DIR = fileURLToPath(new URL('../../dist/dashboard/', import.meta.url))
+const NOT_BUILT = 'The dashboard has not been built on this installation; run `npm run build`.'
+
+export const DASHBOARD_POLICY = [
+  'default-src \'none\'',
+  'script-src \'self\'',
+  'style-src \'self\'',
+  'img-src \'self\' data:',
+  'connect-src \'self\'',
+  'frame-ancestors \'none\'',
+  'base-uri \'none\'',
+  'form-action \'self\'',
+  'object-src \'none\'',
+].join('; ')
+
+const TYPES: Readonly<Record<string, string>> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.woff2': 'font/woff2',
+}
+
+function pageOf(body: Buffer, headers: Record<string, string>): StaticPage {
+  const tag = createHash('sha256').update(body).digest('base64url').slice(0, 27)
+  const encoded = new Map<ContentEncoding, { body: Buffer, etag: string }>()
+  if (body.length > 512) {
+    encoded.set('br', { body: zlib.brotliCompressSync(body, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 9 } }), etag: `"${tag}-br"` })
+    encoded.set('gzip', { body: zlib.gzipSync(body, { level: 9 }), etag: `"${tag}-gzip"` })
+  }
+  return { headers, identity: { body, etag: `"${tag}"` }, encoded }
+}
+
+async function loadBuild(directory: string): Promise<{ index: StaticPage, assets: Map<string, StaticPage> } | undefined> {
+  let index: Buffer
+  try {
+    index = await fs.readFile(path.join(directory, 'index.html'))
+  } catch {
+    return undefined
+  }
+  const assets = new Map<string, StaticPage>()
+  const assetDir = path.join(directory, 'assets')
+  for (const name of await fs.readdir(assetDir).catch(() => [] as string[])) {
+    const type = TYPES[path.extname(name)] ?? 'application/octet-stream'
+    assets.set(name, pageOf(await fs.readFile(path.join(assetDir, name)), { 'content-type': type }))
+  }
+  return {
+    index: pageOf(index, { 'content-security-policy': DASHBOARD_POLICY, 'referrer-policy': 'no-referrer', 'x-frame-options': 'DENY' }),
+    assets,
+  }
+}
+
+export async function registerDashboardApp(app: FastifyInstance, directory = DASHBOARD_DIR): Promise<void> {
+  const build = await loadBuild(directory)
+  if (build === undefined) app.log.warn({ directory }, 'the dashboard is not built; /dashboard answers 404 until `npm run build`')
+  const page = serveStaticPage(build?.index, { contentType: 'text/html; charset=utf-8', cacheControl: 'no-cache', missing: NOT_BUILT })
+  const config = { access: { public: true } } as const
+  // Outside the API descriptions: pages, not API operations.
+  const schema = { hide: true }
+  app.get('/dashboard', { config, schema }, page)
+  app.get('/dashboard/*', { config, schema }, (request, reply) => {
+    const wildcard = (request.params as { '*': string })['*']
+    if (!wildcard.startsWith('assets/')) return page(request, reply)
+    const asset = build?.assets.get(wildcard.slice('assets/'.length))
+    return serveStaticPage(asset, { contentType: asset?.headers['content-type'] ?? 'application/octet-stream',
+      cacheControl: 'public, max-age=31536000, immutable', missing: 'No such file of the dashboard.' })(request, reply)
+  })
+}

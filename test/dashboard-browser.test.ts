@@ -1,0 +1,223 @@
+/**
+ * The club dashboard as people use it, in Debian's Chromium against the real server process, on
+ * SQLite and on PostgreSQL, with mail through a real SMTP server: the operator invites an owner from
+ * the command line; the owner opens the mailed link, signs in, creates a key with two scopes, copies
+ * it (the test uses it against the API), revokes it, and invites an admin, who signs in from their
+ * mail and has no Team page; signing in again by e-mail link. Every page is checked with axe-core
+ * and saved as screenshots (desktop and phone) in docs/screenshots/.
+ */
+import fs from 'node:fs'
+import { createRequire } from 'node:module'
+import { chromium } from 'playwright-core'
+import type { Browser, BrowserContext, Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
+import { readConfig } from '../src/config.js'
+import { createContext } from '../src/context.js'
+import { createClub } from '../src/services/clubs.js'
+import { freePort } from '../src/tools/free-port.js'
+import { cli } from './helpers/cli.js'
+import { DIALECTS, createTestDatabase } from './helpers/databases.js'
+import type { TestDatabase } from './helpers/databases.js'
+import { exitOf, startServer } from './helpers/server-process.js'
+import type { StartedServer } from './helpers/server-process.js'
+import { TestSmtpServer } from './helpers/smtp.js'
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
+const available = fs.existsSync(CHROMIUM)
+if (!available) {
+  if (process.env.CLUB_PLATFORM_REQUIRE_SERVICES === '1') throw new Error(`Chromium is required but not found at ${CHROMIUM}`)
+  console.warn(`\n!!! Chromium not found at ${CHROMIUM}: the dashboard browser test is SKIPPED (apt-get install chromium).\n`)
+}
+
+const DESKTOP = { width: 1280, height: 860 }
+const PHONE = { width: 390, height: 844 }
+const AXE = fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8')
+
+interface AxeResult { violations: { id: string, impact: string | null, help: string, nodes: { target: string[] }[] }[] }
+
+for (const dialect of DIALECTS) {
+  const databaseAvailable = dialect === 'sqlite' || inject('postgresAdminUrl') !== null
+  describe.skipIf(!available || !databaseAvailable)(`the club dashboard in a browser [${dialect}]`, () => {
+    const smtp = new TestSmtpServer()
+    let database: TestDatabase
+    let server: StartedServer
+    let browser: Browser
+    let origin = ''
+    let env: Record<string, string> = {}
+    /** Requests the pages made to anywhere but the service. */
+    const foreign: string[] = []
+    const violations: string[] = []
+
+    beforeAll(async () => {
+      await smtp.start()
+      database = await createTestDatabase(dialect)
+      const port = await freePort()
+      origin = `http://127.0.0.1:${String(port)}`
+      env = { ...database.env, ...(dialect === 'sqlite' ? { DATABASE_URL: '' } : {}), SMTP_URL: smtp.url, PUBLIC_URL: origin }
+      const context = await createContext(readConfig({ ...database.env, LOG_LEVEL: 'silent' }), { migrate: true })
+      await createClub(context.db, context.clock, { slug: 'riverside', name: 'TC Riverside', timezone: 'Europe/Berlin' })
+      await context.close()
+      server = await startServer({ ...env, PORT: String(port) })
+      browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] })
+    })
+    afterAll(async () => {
+      await browser.close()
+      const stopped = exitOf(server.child)
+      server.child.kill('SIGTERM')
+      await stopped
+      await smtp.stop()
+      await database.drop()
+    })
+
+    const linkMailedTo = async (address: string, after: number): Promise<string> => {
+      let link: string | undefined
+      await expect.poll(() => {
+        const mail = smtp.received.slice(after).find((received) => received.envelopeTo.includes(address))
+        link = /(http:\/\/127\.0\.0\.1:\d+\/dashboard\/(?:sign-in|invitation)#token=cp[il]_[A-Za-z0-9_-]{43})/.exec(mail?.parsed.text ?? '')?.[1]
+        return link
+      }, { timeout: 10_000, interval: 100 }).toBeDefined()
+      return link ?? ''
+    }
+
+    const newPage = async (viewport = DESKTOP): Promise<{ context: BrowserContext, page: Page }> => {
+      const context = await browser.newContext({ viewport, bypassCSP: false, locale: 'en-GB' })
+      await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin })
+      const page = await context.newPage()
+      page.on('request', (request) => {
+        if (!request.url().startsWith(origin) && !request.url().startsWith('data:')) foreign.push(request.url())
+      })
+      return { context, page }
+    }
+
+    /** axe-core on the page as it is, and screenshots at both widths (from the SQLite run). */
+    const check = async (page: Page, name: string) => {
+      // The page's policy admits only its own scripts: the instrument is evaluated by the browser's driver instead.
+      await page.evaluate(AXE)
+      const result = await page.evaluate(async () => (globalThis as unknown as { axe: { run(): Promise<AxeResult> } }).axe.run())
+      for (const violation of result.violations) {
+        if (violation.impact !== 'serious' && violation.impact !== 'critical') continue
+        violations.push(`${name} ${violation.impact} ${violation.id}: ${violation.help} (${violation.nodes.slice(0, 3)
+          .map((node) => node.target.join(' ')).join(' | ')})`)
+      }
+      if (dialect !== 'sqlite') return
+      const viewport = page.viewportSize() ?? DESKTOP
+      await page.screenshot({ path: `docs/screenshots/dashboard-${name}-desktop.png`, fullPage: true })
+      await page.setViewportSize(PHONE)
+      await page.screenshot({ path: `docs/screenshots/dashboard-${name}-phone.png`, fullPage: true })
+      await page.setViewportSize(viewport)
+    }
+
+    let owner: { context: BrowserContext, page: Page }
+    let key = ''
+
+    it('lets an owner invited from the command line sign in from the mail', async () => {
+      const before = smtp.received.length
+      const invited = await cli(env, ['admins', 'invite', '--club', 'riverside', '--email', 'olivia@example.org', '--json'])
+      expect(invited.code, invited.stderr).toBe(0)
+      const link = await linkMailedTo('olivia@example.org', before)
+      expect(link).toBe(invited.json<{ invitation_url: string }>().invitation_url)
+      owner = await newPage()
+      const { page } = owner
+      await page.goto(link)
+      await expect.poll(() => page.getByRole('heading', { name: 'Accept your invitation' }).count()).toBe(1)
+      await check(page, 'invitation')
+      await page.getByRole('button', { name: 'Accept and sign in' }).click()
+      await page.getByRole('heading', { name: 'Developer access' }).waitFor()
+      expect(page.url()).toBe(`${origin}/dashboard/clubs/riverside/developer-access`)
+      const cookies = await owner.context.cookies()
+      expect(cookies.find((cookie) => cookie.name === 'cp_session')).toMatchObject({ httpOnly: true, sameSite: 'Lax' })
+    })
+
+    it('creates a key with two scopes, shows it once with a copy button, and the key works as granted', async () => {
+      const { page } = owner
+      await page.getByLabel('Name', { exact: true }).fill('club website')
+      await page.getByLabel(/read:groups/).check()
+      await page.getByLabel(/read:events/).check()
+      await page.getByRole('button', { name: 'Create key' }).click()
+      const shown = page.getByTestId('new-key')
+      await shown.waitFor()
+      key = (await shown.textContent())?.trim() ?? ''
+      expect(key).toMatch(/^cpk_[0-9A-Za-z]{38}$/)
+      await page.getByRole('button', { name: 'Copy key' }).click()
+      await page.getByText('Copied to the clipboard.').waitFor()
+      expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(key)
+      await check(page, 'developer-access')
+
+      const groups = await fetch(`${origin}/api/v1/groups`, { headers: { authorization: `Bearer ${key}` } })
+      expect(groups.status).toBe(200)
+      const news = await fetch(`${origin}/api/v1/news`, { headers: { authorization: `Bearer ${key}` } })
+      expect(news.status).toBe(403)
+      await page.getByRole('button', { name: 'I have stored the key' }).click()
+      expect(await page.getByTestId('new-key').count()).toBe(0)
+      expect(await page.content()).not.toContain(key)
+    })
+
+    it('revokes the key after a confirmation; the API refuses it within a second', async () => {
+      const { page } = owner
+      await page.getByRole('button', { name: 'Revoke: club website' }).click()
+      await page.getByRole('button', { name: 'Revoke key' }).click()
+      await page.getByText('revoked', { exact: true }).waitFor()
+      const revokedAt = performance.now()
+      await expect.poll(async () => (await fetch(`${origin}/api/v1/groups`, { headers: { authorization: `Bearer ${key}` } })).status,
+        { timeout: 1_000, interval: 50 }).toBe(401)
+      expect(performance.now() - revokedAt).toBeLessThan(1_000)
+    })
+
+    it('invites an admin, who signs in from their mail and has no Team page', async () => {
+      const { page } = owner
+      await page.getByRole('link', { name: 'Team' }).click()
+      await page.getByRole('heading', { name: 'Team' }).waitFor()
+      const before = smtp.received.length
+      await page.getByLabel('E-mail address').fill('adam@example.org')
+      await page.getByLabel('Role', { exact: true }).selectOption('admin')
+      await page.getByRole('button', { name: 'Send invitation' }).click()
+      await page.getByText('Invitation sent to adam@example.org.').waitFor()
+      await check(page, 'team')
+
+      const adam = await newPage()
+      await adam.page.goto(await linkMailedTo('adam@example.org', before))
+      await adam.page.getByRole('button', { name: 'Accept and sign in' }).click()
+      await adam.page.getByRole('heading', { name: 'Developer access' }).waitFor()
+      expect(await adam.page.getByRole('link', { name: 'Team' }).count()).toBe(0)
+      await adam.page.goto(`${origin}/dashboard/clubs/riverside/team`)
+      await adam.page.getByRole('alert').filter({ hasText: 'does not allow this' }).waitFor()
+      await adam.context.close()
+    })
+
+    it('shows the account\'s sessions and signs out', async () => {
+      const { page } = owner
+      await page.getByRole('link', { name: 'Account' }).click()
+      await page.getByRole('heading', { name: 'Where you are signed in' }).waitFor()
+      await check(page, 'account')
+      await page.getByRole('button', { name: 'Sign out', exact: true }).click()
+      await page.getByRole('heading', { name: 'Sign in' }).waitFor()
+      expect((await fetch(`${origin}/api/admin/v1/me`, { headers: { cookie: (await owner.context.cookies())
+        .map((cookie) => `${cookie.name}=${cookie.value}`).join('; ') } })).status).toBe(401)
+    })
+
+    it('signs in again with an e-mail link, in German when the person chooses it', async () => {
+      const { page } = await newPage()
+      await page.goto(`${origin}/dashboard/`)
+      await page.getByRole('heading', { name: 'Sign in' }).waitFor()
+      await check(page, 'sign-in')
+      await page.getByRole('button', { name: 'Deutsch' }).click()
+      await page.getByRole('heading', { name: 'Anmelden' }).waitFor()
+      expect(await page.getAttribute('html', 'lang')).toBe('de')
+      const before = smtp.received.length
+      await page.getByLabel('E-Mail-Adresse').fill('olivia@example.org')
+      await page.getByRole('button', { name: 'Anmeldelink senden' }).click()
+      await page.getByText('ist ein Anmeldelink unterwegs').waitFor()
+      await page.goto(await linkMailedTo('olivia@example.org', before))
+      await page.getByRole('button', { name: 'Anmelden', exact: true }).click()
+      await page.getByRole('heading', { name: 'Entwicklerzugang' }).waitFor()
+      await check(page, 'developer-access-de')
+      await page.context().close()
+      await owner.context.close()
+    })
+
+    it('loaded nothing from elsewhere, and no page has serious or critical accessibility violations', () => {
+      expect(foreign).toEqual([])
+      expect(violations).toEqual([])
+    })
+  })
+}
