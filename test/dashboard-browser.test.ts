@@ -52,7 +52,8 @@ for (const dialect of DIALECTS) {
       await smtp.start()
       database = await createTestDatabase(dialect)
       const port = await freePort()
-      origin = `http://127.0.0.1:${String(port)}`
+      // A name, not an address: WebAuthn's relying party id must be a domain.
+      origin = `http://localhost:${String(port)}`
       env = { ...database.env, ...(dialect === 'sqlite' ? { DATABASE_URL: '' } : {}), SMTP_URL: smtp.url, PUBLIC_URL: origin }
       const context = await createContext(readConfig({ ...database.env, LOG_LEVEL: 'silent' }), { migrate: true })
       await createClub(context.db, context.clock, { slug: 'riverside', name: 'TC Riverside', timezone: 'Europe/Berlin' })
@@ -73,7 +74,7 @@ for (const dialect of DIALECTS) {
       let link: string | undefined
       await expect.poll(() => {
         const mail = smtp.received.slice(after).find((received) => received.envelopeTo.includes(address))
-        link = /(http:\/\/127\.0\.0\.1:\d+\/dashboard\/(?:sign-in|invitation)#token=cp[il]_[A-Za-z0-9_-]{43})/.exec(mail?.parsed.text ?? '')?.[1]
+        link = /(http:\/\/localhost:\d+\/dashboard\/(?:sign-in|invitation)#token=cp[il]_[A-Za-z0-9_-]{43})/.exec(mail?.parsed.text ?? '')?.[1]
         return link
       }, { timeout: 10_000, interval: 100 }).toBeDefined()
       return link ?? ''
@@ -184,15 +185,29 @@ for (const dialect of DIALECTS) {
       await adam.context.close()
     })
 
-    it('shows the account\'s sessions and signs out', async () => {
+    it('adds a passkey on the account page, signs out, and signs in with the passkey', async () => {
       const { page } = owner
+      // Chromium's virtual authenticator stands in for the person's fingerprint reader.
+      const cdp = await owner.context.newCDPSession(page)
+      await cdp.send('WebAuthn.enable')
+      await cdp.send('WebAuthn.addVirtualAuthenticator', { options: { protocol: 'ctap2', transport: 'internal', hasResidentKey: true,
+        hasUserVerification: true, isUserVerified: true, automaticPresenceSimulation: true } })
       await page.getByRole('link', { name: 'Account' }).click()
       await page.getByRole('heading', { name: 'Where you are signed in' }).waitFor()
+      await page.getByLabel('Name of the new passkey').fill('laptop')
+      await page.getByRole('button', { name: 'Add a passkey' }).click()
+      await page.getByText('Passkey added.').waitFor()
+      await page.getByRole('button', { name: 'Remove: laptop' }).waitFor()
       await check(page, 'account')
       await page.getByRole('button', { name: 'Sign out', exact: true }).click()
       await page.getByRole('heading', { name: 'Sign in' }).waitFor()
       expect((await fetch(`${origin}/api/admin/v1/me`, { headers: { cookie: (await owner.context.cookies())
         .map((cookie) => `${cookie.name}=${cookie.value}`).join('; ') } })).status).toBe(401)
+      await page.getByRole('button', { name: 'Sign in with a passkey' }).click()
+      await page.getByRole('heading', { name: 'Developer access' }).waitFor()
+      const sessions = await page.evaluate(async () => (await fetch('/api/admin/v1/me/sessions')).json() as Promise<unknown>)
+      expect((sessions as { items: { method: string, current: boolean }[] }).items.find((session) => session.current)?.method)
+        .toBe('passkey')
     })
 
     it('signs in again with an e-mail link, in German when the person chooses it', async () => {

@@ -87,6 +87,16 @@ const en = {
   'account.col.lastSeen': 'Last active',
   'error.title': 'Something went wrong',
   'loading': 'Loading…',
+  'passkeys.title': 'Passkeys',
+  'passkeys.intro': 'Sign in with your fingerprint, face or device PIN instead of an e-mail link.',
+  'passkeys.none': 'No passkeys yet.',
+  'passkeys.name': 'Name of the new passkey',
+  'passkeys.add': 'Add a passkey',
+  'passkeys.added': 'Passkey added.',
+  'passkeys.remove': 'Remove',
+  'passkeys.lastUsed': 'last used {date}',
+  'passkeys.signIn': 'Sign in with a passkey',
+  'signIn.or': 'or',
 } as const
 
 export type MessageKey = keyof typeof en
@@ -179,6 +189,16 @@ const de: Record<MessageKey, string> = {
   'account.col.lastSeen': 'Zuletzt aktiv',
   'error.title': 'Etwas ist schiefgegangen',
   'loading': 'Wird geladen…',
+  'passkeys.title': 'Passkeys',
+  'passkeys.intro': 'Melden Sie sich mit Fingerabdruck, Gesicht oder Geräte-PIN an statt mit einem E-Mail-Link.',
+  'passkeys.none': 'Noch keine Passkeys.',
+  'passkeys.name': 'Name des neuen Passkeys',
+  'passkeys.add': 'Passkey hinzufügen',
+  'passkeys.added': 'Passkey hinzugefügt.',
+  'passkeys.remove': 'Entfernen',
+  'passkeys.lastUsed': 'zuletzt benutzt {date}',
+  'passkeys.signIn': 'Mit Passkey anmelden',
+  'signIn.or': 'oder',
 }
 
 export type Language = 'en' | 'de'

@@ -149,5 +149,39 @@ export const AuditList = Type.Object({ items: Type.Array(Reference(AuditEntry)) 
   $id: 'AuditList', additionalProperties: false, description: 'The club\'s most recent 200 actions, newest first.',
 })
 
+const WebAuthnJson = (description: string) => Type.Record(Type.String(), Type.Unknown(), { description })
+
+export const PasskeyOptions = Type.Object({
+  challenge_id: Uuid('Names this ceremony; send it back with the browser\'s answer (within 5 minutes).'),
+  options: WebAuthnJson('The WebAuthn options (JSON form) for `navigator.credentials.create()` or `.get()`.'),
+}, { $id: 'PasskeyOptions', additionalProperties: false, description: 'A WebAuthn ceremony begun by the server.' })
+
+export const PasskeyRegistration = Type.Object({
+  challenge_id: Uuid(),
+  name: Type.String({ maxLength: 100, description: 'What the person calls it, e.g. "laptop".' }),
+  response: WebAuthnJson('The browser\'s registration response (JSON form).'),
+}, { $id: 'PasskeyRegistration', additionalProperties: false, description: 'A new passkey, as the browser made it.' })
+
+export const PasskeyAssertion = Type.Object({
+  challenge_id: Uuid(),
+  response: WebAuthnJson('The browser\'s authentication response (JSON form).'),
+}, { $id: 'PasskeyAssertion', additionalProperties: false, description: 'A passkey\'s signature over the challenge.' })
+
+export const Passkey = Type.Object({
+  id: Type.String({ description: 'The credential id (base64url).' }),
+  name: Type.String(),
+  created_at: Instant('Added.'),
+  last_used_at: Nullable(Instant('The last sign-in with it.')),
+}, { $id: 'Passkey', additionalProperties: false, description: 'A passkey of the signed-in person.' })
+
+export const PasskeyList = Type.Object({ items: Type.Array(Reference(Passkey)) }, {
+  $id: 'PasskeyList', additionalProperties: false, description: 'The signed-in person\'s passkeys.',
+})
+
+export const PasskeyParams = Type.Object({
+  passkey: Type.String({ pattern: '^[A-Za-z0-9_-]{1,1400}$', description: 'A passkey\'s credential id.' }),
+}, { additionalProperties: false })
+
 export const ADMIN_SCHEMAS = [SignInLinkRequest, Accepted, TokenRequest, ClubMembership, Me, Session, SessionList, ApiKey,
-  ApiKeyList, ApiKeyCreate, ApiKeyCreated, TeamMember, Invitation, Team, InvitationCreate, RoleChange, AuditEntry, AuditList]
+  ApiKeyList, ApiKeyCreate, ApiKeyCreated, TeamMember, Invitation, Team, InvitationCreate, RoleChange, AuditEntry, AuditList,
+  PasskeyOptions, PasskeyRegistration, PasskeyAssertion, Passkey, PasskeyList]

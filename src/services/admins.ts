@@ -169,7 +169,7 @@ export interface NewSession {
   readonly session: SessionRecord
 }
 
-async function startSession(db: Kysely<Database>, now: number, settings: DashboardSettings, adminId: string, email: string,
+export async function startSession(db: Kysely<Database>, now: number, settings: DashboardSettings, adminId: string, email: string,
   method: SignInMethod, request: SignInRequest): Promise<NewSession> {
   const token = generateToken('session')
   const id = randomUUID()

@@ -1,8 +1,8 @@
 /** The dashboard's people, memberships, invitations, sign-in links, sessions and audit log. */
 import { randomUUID } from 'node:crypto'
-import type { Kysely } from 'kysely'
+import type { Kysely, Selectable } from 'kysely'
 import type { AdminRole } from '../../domain/admin-roles.js'
-import type { Database, SignInMethod } from '../schema.js'
+import type { Database, PasskeysTable, SignInMethod } from '../schema.js'
 import { isoForDb, isoFromDb, isoFromDbOrNull } from '../values.js'
 
 export interface AdminRecord {
@@ -271,4 +271,76 @@ export async function auditOf(db: Kysely<Database>, clubId: string | undefined, 
   const rows = await query.orderBy('created_at', 'desc').orderBy('id').limit(limit).execute()
   return rows.map((row) => ({ id: row.id, clubId: row.club_id, actor: row.actor, action: row.action, target: row.target,
     address: row.address, createdAt: isoFromDb(row.created_at) }))
+}
+
+export interface PasskeyRecord {
+  readonly id: string
+  readonly adminId: string
+  readonly name: string
+  /** COSE public key, base64url. */
+  readonly publicKey: string
+  readonly counter: number
+  readonly transports: readonly string[]
+  readonly createdAt: string
+  readonly lastUsedAt: string | null
+}
+
+function toPasskey(row: Selectable<PasskeysTable>): PasskeyRecord {
+  return { id: row.id, adminId: row.admin_id, name: row.name, publicKey: row.public_key, counter: Number(row.counter),
+    transports: row.transports.split(',').filter((transport) => transport !== ''), createdAt: isoFromDb(row.created_at),
+    lastUsedAt: isoFromDbOrNull(row.last_used_at) }
+}
+
+export async function insertPasskey(db: Kysely<Database>, passkey: Omit<PasskeyRecord, 'lastUsedAt'>): Promise<void> {
+  await db.insertInto('passkeys').values({ id: passkey.id, admin_id: passkey.adminId, name: passkey.name,
+    public_key: passkey.publicKey, counter: passkey.counter, transports: passkey.transports.join(','),
+    created_at: passkey.createdAt, last_used_at: null }).execute()
+}
+
+export async function passkeysOf(db: Kysely<Database>, adminId: string): Promise<PasskeyRecord[]> {
+  const rows = await db.selectFrom('passkeys').selectAll().where('admin_id', '=', adminId).orderBy('created_at').execute()
+  return rows.map(toPasskey)
+}
+
+export async function findPasskey(db: Kysely<Database>, id: string): Promise<PasskeyRecord | undefined> {
+  const row = await db.selectFrom('passkeys').selectAll().where('id', '=', id).executeTakeFirst()
+  return row === undefined ? undefined : toPasskey(row)
+}
+
+/** Records a use: the authenticator's new signature counter, if it has not gone backwards meanwhile. */
+export async function usePasskey(db: Kysely<Database>, id: string, previous: number, counter: number,
+  now: number): Promise<boolean> {
+  const result = await db.updateTable('passkeys').set({ counter, last_used_at: isoForDb(now) }).where('id', '=', id)
+    .where('counter', '=', previous).executeTakeFirst()
+  return result.numUpdatedRows > 0n
+}
+
+export async function deletePasskey(db: Kysely<Database>, adminId: string, id: string): Promise<boolean> {
+  const result = await db.deleteFrom('passkeys').where('admin_id', '=', adminId).where('id', '=', id).executeTakeFirst()
+  return result.numDeletedRows > 0n
+}
+
+export interface NewChallenge {
+  readonly id: string
+  readonly adminId: string | null
+  readonly challenge: string
+  readonly expiresAt: number
+}
+
+export async function insertChallenge(db: Kysely<Database>, challenge: NewChallenge): Promise<void> {
+  await db.insertInto('webauthn_challenges').values({ id: challenge.id, admin_id: challenge.adminId, challenge: challenge.challenge,
+    expires_at: isoForDb(challenge.expiresAt) }).execute()
+}
+
+/** Takes a ceremony's challenge (once: it is deleted), if it has not expired. */
+export async function takeChallenge(db: Kysely<Database>, id: string, now: number):
+Promise<{ adminId: string | null, challenge: string } | undefined> {
+  const row = await db.deleteFrom('webauthn_challenges').where('id', '=', id).returning(['admin_id', 'challenge', 'expires_at'])
+    .executeTakeFirst()
+  if (row === undefined || Date.parse(isoFromDb(row.expires_at)) <= now) return undefined
+  return { adminId: row.admin_id, challenge: row.challenge }
+}
+
+export async function deleteExpiredChallenges(db: Kysely<Database>, now: number): Promise<void> {
+  await db.deleteFrom('webauthn_challenges').where('expires_at', '<=', isoForDb(now)).execute()
 }

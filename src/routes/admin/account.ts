@@ -9,10 +9,15 @@ import type { SessionRecord } from '../../db/repositories/admins.js'
 import { ADMIN_PREFIX, callerOf, dashboardSettings, sessionCookieName, sessionCookieOptions } from '../../http/dashboard-access.js'
 import { jsonResponse, noContent, problemResponse } from '../../http/responses.js'
 import { Reference } from '../../schemas/common.js'
-import { Accepted, Me, SessionIdParams, SessionList, SignInLinkRequest, TokenRequest } from '../../schemas/admin.js'
+import { Accepted, Me, Passkey, PasskeyAssertion, PasskeyList, PasskeyOptions, PasskeyParams, PasskeyRegistration,
+  SessionIdParams, SessionList, SignInLinkRequest, TokenRequest } from '../../schemas/admin.js'
 import type { Me as MeBody, Session as SessionBody } from '../../schemas/admin.js'
 import { acceptInvitation, checkEmail, membershipsOf, requestSignInLink, sessionsOf, signInWithLink, signOut } from '../../services/admins.js'
 import type { NewSession } from '../../services/admins.js'
+import { addPasskey, authenticationOptions, passkeysOf, registrationOptions, removePasskey,
+  signInWithPasskey } from '../../services/passkeys.js'
+import type { PasskeyRecord } from '../../db/repositories/admins.js'
+import type { AuthenticationResponseJSON, RegistrationResponseJSON } from '@simplewebauthn/server'
 
 const TAG = 'Account'
 const SIGN_IN_ACCEPTED = 'If this address administers a club, a sign-in link is on its way; it works once, for 15 minutes.'
@@ -21,6 +26,10 @@ const NOT_SIGNED_IN = problemResponse('No session, or the session has ended.')
 const CROSS_SITE = problemResponse('Cross-site request, or (on club routes) a role that does not allow this.')
 const INVALID = problemResponse('The body is malformed, or the link is unknown, used or expired.')
 const TOO_MANY = problemResponse('Too many sign-in attempts from this address; retry after the time in Retry-After.')
+
+function passkeyBody(passkey: PasskeyRecord) {
+  return { id: passkey.id, name: passkey.name, created_at: passkey.createdAt, last_used_at: passkey.lastUsedAt }
+}
 
 export function sessionBody(session: SessionRecord, currentId: string): SessionBody {
   return { id: session.id, method: session.method, created_at: session.createdAt, last_seen_at: session.lastSeenAt,
@@ -104,6 +113,102 @@ export function accountRoutes(parent: FastifyInstance, context: AppContext): voi
     },
   }, async (request, reply) => signedIn(reply, await acceptInvitation(context.db, context.clock, settings, request.body.token,
     requestOf(request))))
+
+  app.post(`${ADMIN_PREFIX}/sign-in/passkey/options`, {
+    config: { access: { dashboard: 'anyone' } },
+    onRequest: signInLimit,
+    schema: {
+      operationId: 'beginPasskeySignIn',
+      summary: 'Begin signing in with a passkey',
+      description: 'The WebAuthn options for `navigator.credentials.get()`; the browser offers the passkeys it holds for '
+        + 'this service.',
+      tags: [TAG],
+      response: { 200: jsonResponse('The ceremony.', Reference(PasskeyOptions)), 403: CROSS_SITE, 429: TOO_MANY },
+    },
+  }, async () => {
+    const begun = await authenticationOptions(context.db, context.clock, settings)
+    return { challenge_id: begun.challengeId, options: { ...begun.options } }
+  })
+
+  app.post(`${ADMIN_PREFIX}/sign-in/passkey`, {
+    config: { access: { dashboard: 'anyone' } },
+    onRequest: signInLimit,
+    schema: {
+      operationId: 'signInWithPasskey',
+      summary: 'Sign in with a passkey',
+      description: 'Verifies the passkey\'s signature over the ceremony\'s challenge and starts a session (the cookie is set).',
+      tags: [TAG],
+      body: Reference(PasskeyAssertion),
+      response: { 201: jsonResponse('Signed in.', Reference(Me)), 400: INVALID, 403: CROSS_SITE, 429: TOO_MANY },
+    },
+  }, async (request, reply) => signedIn(reply, await signInWithPasskey(context.db, context.clock, settings, {
+    challengeId: request.body.challenge_id,
+    // Checked field by field by the WebAuthn library, which refuses anything malformed.
+    response: request.body.response as unknown as AuthenticationResponseJSON,
+  }, requestOf(request))))
+
+  app.get(`${ADMIN_PREFIX}/me/passkeys`, {
+    config: { access: { dashboard: 'signed-in' } },
+    schema: {
+      operationId: 'listPasskeys',
+      summary: 'My passkeys',
+      description: 'The passkeys the signed-in person can sign in with.',
+      tags: [TAG],
+      response: { 200: jsonResponse('The passkeys.', Reference(PasskeyList)), 401: NOT_SIGNED_IN },
+    },
+  }, async (request) => ({ items: (await passkeysOf(context.db, callerOf(request).session.adminId)).map(passkeyBody) }))
+
+  app.post(`${ADMIN_PREFIX}/me/passkeys/options`, {
+    config: { access: { dashboard: 'signed-in' } },
+    schema: {
+      operationId: 'beginPasskeyRegistration',
+      summary: 'Begin adding a passkey',
+      description: 'The WebAuthn options for `navigator.credentials.create()`.',
+      tags: [TAG],
+      response: { 200: jsonResponse('The ceremony.', Reference(PasskeyOptions)), 401: NOT_SIGNED_IN, 403: CROSS_SITE },
+    },
+  }, async (request) => {
+    const { session } = callerOf(request)
+    const begun = await registrationOptions(context.db, context.clock, settings,
+      { adminId: session.adminId, email: session.email })
+    return { challenge_id: begun.challengeId, options: { ...begun.options } }
+  })
+
+  app.post(`${ADMIN_PREFIX}/me/passkeys`, {
+    config: { access: { dashboard: 'signed-in' } },
+    schema: {
+      operationId: 'addPasskey',
+      summary: 'Add a passkey',
+      description: 'Verifies the browser\'s registration response and keeps the passkey.',
+      tags: [TAG],
+      body: Reference(PasskeyRegistration),
+      response: { 201: jsonResponse('Added.', Reference(Passkey)), 400: INVALID, 401: NOT_SIGNED_IN, 403: CROSS_SITE },
+    },
+  }, async (request, reply) => {
+    const { session } = callerOf(request)
+    const added = await addPasskey(context.db, context.clock, settings, { adminId: session.adminId, label: session.email,
+      address: request.ip }, { challengeId: request.body.challenge_id, name: request.body.name,
+      // Checked field by field by the WebAuthn library, which refuses anything malformed.
+      response: request.body.response as unknown as RegistrationResponseJSON })
+    return reply.code(201).send(passkeyBody(added))
+  })
+
+  app.delete(`${ADMIN_PREFIX}/me/passkeys/:passkey`, {
+    config: { access: { dashboard: 'signed-in' } },
+    schema: {
+      operationId: 'removePasskey',
+      summary: 'Remove a passkey',
+      description: 'The passkey no longer signs anyone in.',
+      tags: [TAG],
+      params: PasskeyParams,
+      response: { 204: noContent('Removed.'), 401: NOT_SIGNED_IN, 403: CROSS_SITE, 404: problemResponse('No such passkey.') },
+    },
+  }, async (request, reply) => {
+    const { session } = callerOf(request)
+    await removePasskey(context.db, context.clock, { adminId: session.adminId, label: session.email, address: request.ip },
+      request.params.passkey)
+    return reply.code(204).send()
+  })
 
   app.get(`${ADMIN_PREFIX}/me`, {
     config: { access: { dashboard: 'signed-in' } },
