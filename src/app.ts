@@ -172,7 +172,7 @@ export async function buildApp(context: AppContext, options: AppOptions = {}): P
     app.addSchema(schema)
   }
   for (const schema of ADMIN_SCHEMAS) app.addSchema(schema)
-  await registerOpenApi(app)
+  await registerOpenApi(app, ADMIN_SCHEMAS.map((schema) => schema.$id ?? ''))
   await registerApiReference(app, options.referencePage)
 
   groupsRoutes(app, context)

@@ -11,6 +11,7 @@ import { describeEachDatabase } from './helpers/databases.js'
 import { START, startHarness } from './helpers/harness.js'
 import type { ApiResponse, Harness } from './helpers/harness.js'
 import { TestSmtpServer } from './helpers/smtp.js'
+import { dashboardGuard } from '../src/http/dashboard-access.js'
 
 const ORIGIN = 'https://clubs.example'
 const COOKIE = '__Host-cp_session'
@@ -272,6 +273,27 @@ describeEachDatabase('dashboard API', (dialect) => {
     expect(await snapshot()).toBe(before)
   })
 
+  it('builds links from PUBLIC_URL whatever Host the request names, and sends one address at most five links an hour', async () => {
+    const before = smtp.received.length
+    const invited = await h.request({ method: 'POST', url: '/api/admin/v1/clubs/riverside/invitations',
+      payload: { email: 'host@example.org', role: 'admin' },
+      headers: { origin: ORIGIN, cookie: `${COOKIE}=${owner}`, host: 'evil.example', 'x-forwarded-host': 'evil.example' } })
+    expect(invited.status, invited.body).toBe(204)
+    while (await h.context.mail.runOnce() > 0);
+    const text = smtp.received.slice(before).find((mail) => mail.envelopeTo.includes('host@example.org'))?.parsed.text ?? ''
+    expect(text).toContain(`${ORIGIN}/dashboard/invitation#token=cpi_`)
+    expect(text).not.toContain('evil.example')
+
+    h.clock.advance(2 * 3_600_000)
+    const mailsBefore = smtp.received.length
+    for (let i = 0; i < 7; i++) {
+      expect((await post('/api/admin/v1/sign-in/link', { email: 'olivia.owner@example.org' })).status).toBe(202)
+    }
+    await h.context.background.settled()
+    while (await h.context.mail.runOnce() > 0);
+    expect(smtp.received.slice(mailsBefore).filter((mail) => mail.envelopeTo.includes('olivia.owner@example.org'))).toHaveLength(5)
+  })
+
   it('records every action in the audit log, for owners only, without a key or a token', async () => {
     const log = await as(owner, 'GET', '/api/admin/v1/clubs/riverside/audit')
     expect(log.status).toBe(200)
@@ -306,6 +328,21 @@ describe('dashboard sign-in requests', () => {
   })
 })
 
+describe('dashboard route declarations', () => {
+  it('stop the application from starting when a role lacks :club, :club lacks a role, or the route is outside the prefix', async () => {
+    const h = await startHarness('sqlite')
+    try {
+      const guard = dashboardGuard(h.context)
+      expect(() => guard('admin', { method: 'GET', url: '/api/admin/v1/me/things' })).toThrow(/:club/)
+      expect(() => guard('signed-in', { method: 'GET', url: '/api/admin/v1/clubs/:club/things' })).toThrow(/:club/)
+      expect(() => guard('anyone', { method: 'POST', url: '/api/v1/things' })).toThrow(/outside/)
+      expect(() => guard('owner', { method: 'GET', url: '/api/admin/v1/clubs/:club/things' })).not.toThrow()
+    } finally {
+      await h.close()
+    }
+  })
+})
+
 describe('dashboard API description', () => {
   it('is served on its own, and the public description leaves the dashboard out', async () => {
     const h = await startHarness('sqlite')
@@ -316,6 +353,9 @@ describe('dashboard API description', () => {
       expect(paths).toContain('/api/admin/v1/clubs/{club}/api-keys')
       const publicPaths = Object.keys((await h.app.inject({ url: '/api/v1/openapi.json' })).json<{ paths: object }>().paths)
       expect(publicPaths.filter((path) => path.startsWith('/api/admin'))).toEqual([])
+      const publicSchemas = Object.keys((await h.app.inject({ url: '/api/v1/openapi.json' }))
+        .json<{ components: { schemas: object } }>().components.schemas)
+      expect(publicSchemas.filter((name) => /ApiKey|Passkey|Session|Team|Audit|Invitation|^Me$/.test(name))).toEqual([])
       const preflight = await h.app.inject({ method: 'OPTIONS', url: '/api/admin/v1/me',
         headers: { 'origin': 'https://evil.example', 'access-control-request-method': 'GET' } })
       expect(preflight.headers['access-control-allow-origin']).toBeUndefined()

@@ -96,7 +96,8 @@ function asExtensions(node: unknown): void {
   Object.values(object).forEach(asExtensions)
 }
 
-export async function registerOpenApi(app: FastifyInstance): Promise<void> {
+/** `hiddenSchemas`: shared schemas of routes the document leaves out (the dashboard API's, described on their own). */
+export async function registerOpenApi(app: FastifyInstance, hiddenSchemas: readonly string[] = []): Promise<void> {
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
@@ -124,6 +125,10 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
       if (!('openapiObject' in document)) return document.swaggerObject
       // A copy: the document may share objects with the schemas that validate requests.
       const openapi = structuredClone(document.openapiObject)
+      for (const id of hiddenSchemas) {
+        // eslint-disable-next-line @typescript-eslint/no-dynamic-delete -- ids of a fixed list
+        delete openapi.components?.schemas?.[id]
+      }
       asExtensions(openapi)
       return liftRequiredHeaders(openapi)
     },

@@ -153,6 +153,11 @@ export async function removeAdmin(db: Kysely<Database>, clock: Clock, input: Mem
   })
 }
 
+/** Serialises sign-in link requests of one person (PostgreSQL; SQLite has one writer). */
+async function lockPerson(trx: Kysely<Database>, adminId: string): Promise<void> {
+  if (dialectOf(trx) === 'postgres') await trx.selectFrom('admins').select('id').where('id', '=', adminId).forUpdate().execute()
+}
+
 /** Serialises team changes of one club (PostgreSQL; SQLite has one writer), so two owners cannot both step down. */
 async function lockClubTeam(trx: Kysely<Database>, clubId: string): Promise<void> {
   if (dialectOf(trx) === 'postgres') await trx.selectFrom('clubs').select('id').where('id', '=', clubId).forUpdate().execute()
@@ -209,24 +214,30 @@ export async function requestSignInLink(db: Kysely<Database>, clock: Clock, sett
   const now = clock.now()
   const admin = await admins.findAdminByEmail(db, email)
   if (admin === undefined || (await admins.membershipsOf(db, admin.id)).length === 0) return 'unknown'
-  if (await admins.countRecentSignInLinks(db, admin.id, now - 3_600_000) >= SIGN_IN_LINKS_PER_HOUR) return 'limited'
-  await mailSignInLink(db, now, settings, admin, { adminId: admin.id, label: admin.email, address: request.address })
-  return 'sent'
+  const actor = { adminId: admin.id, label: admin.email, address: request.address }
+  const url = await mailSignInLink(db, now, settings, admin, actor, SIGN_IN_LINKS_PER_HOUR)
+  return url === undefined ? 'limited' : 'sent'
 }
 
-/** A sign-in link for a person, mailed through the outbox; returns its URL. */
+/**
+ * A sign-in link for a person, mailed through the outbox; returns its URL, or undefined when the
+ * person has been sent `perHour` links in the last hour (counted under a lock of the person, so
+ * that concurrent requests cannot all pass the count).
+ */
 async function mailSignInLink(db: Kysely<Database>, now: number, settings: DashboardSettings,
-  admin: { id: string, email: string }, actor: Actor): Promise<string> {
+  admin: { id: string, email: string }, actor: Actor, perHour = Number.POSITIVE_INFINITY): Promise<string | undefined> {
   const token = generateToken('sign-in')
   const url = dashboardUrl(settings, 'sign-in', token)
   const mail = renderSignInLink({ url, validMinutes: SIGN_IN_LINK_TTL_MS / 60_000 })
-  await db.transaction().execute(async (trx) => {
+  return db.transaction().execute(async (trx) => {
+    await lockPerson(trx, admin.id)
+    if (await admins.countRecentSignInLinks(trx, admin.id, now - 3_600_000) >= perHour) return undefined
     await admins.insertSignInLink(trx, admin.id, hashToken(token), now, SIGN_IN_LINK_TTL_MS)
     await insertMail(trx, { clubId: null, bookingId: null, recipientName: '', recipientEmail: admin.email, ...mail, ics: null },
       settings.mailFrom, now)
     await audit(trx, now, actor, null, 'sign_in.link_sent', admin.email)
+    return url
   })
-  return url
 }
 
 /**
@@ -239,7 +250,7 @@ export async function ownerSignInLink(db: Kysely<Database>, clock: Clock, settin
   const now = clock.now()
   const adminId = await admins.ensureAdmin(db, email, now)
   if (await admins.roleInClub(db, input.clubId, adminId) !== 'owner') await admins.addMembership(db, input.clubId, adminId, 'owner', now)
-  return mailSignInLink(db, now, settings, { id: adminId, email }, OPERATOR)
+  return await mailSignInLink(db, now, settings, { id: adminId, email }, OPERATOR) ?? ''
 }
 
 /** Uses a sign-in link (once, within 15 minutes) and starts a session. */
