@@ -277,7 +277,7 @@ describeEachDatabase('dashboard API', (dialect) => {
     const before = smtp.received.length
     const invited = await h.request({ method: 'POST', url: '/api/admin/v1/clubs/riverside/invitations',
       payload: { email: 'host@example.org', role: 'admin' },
-      headers: { origin: ORIGIN, cookie: `${COOKIE}=${owner}`, host: 'evil.example', 'x-forwarded-host': 'evil.example' } })
+      headers: { 'origin': ORIGIN, 'cookie': `${COOKIE}=${owner}`, 'host': 'evil.example', 'x-forwarded-host': 'evil.example' } })
     expect(invited.status, invited.body).toBe(204)
     while (await h.context.mail.runOnce() > 0);
     const text = smtp.received.slice(before).find((mail) => mail.envelopeTo.includes('host@example.org'))?.parsed.text ?? ''

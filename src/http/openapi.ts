@@ -126,7 +126,6 @@ export async function registerOpenApi(app: FastifyInstance, hiddenSchemas: reado
       // A copy: the document may share objects with the schemas that validate requests.
       const openapi = structuredClone(document.openapiObject)
       for (const id of hiddenSchemas) {
-        // eslint-disable-next-line @typescript-eslint/no-dynamic-delete -- ids of a fixed list
         delete openapi.components?.schemas?.[id]
       }
       asExtensions(openapi)
