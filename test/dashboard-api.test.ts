@@ -101,7 +101,8 @@ describeEachDatabase('dashboard API', (dialect) => {
     expect((await h.request({ url: '/api/v1/news', key })).status).toBe(403)
     const listed = await as(owner, 'GET', '/api/admin/v1/clubs/riverside/api-keys')
     expect(listed.body).not.toContain(key)
-    expect(listed.json<{ items: { id: string }[] }>().items.map((item) => item.id)).toContain(record.id)
+    expect(listed.json<{ items: { id: string, requests_today: number, daily_quota: number }[] }>().items
+      .find((item) => item.id === record.id)).toMatchObject({ requests_today: 1, daily_quota: 10000 })
     expect((await as(owner, 'DELETE', `/api/admin/v1/clubs/riverside/api-keys/${record.id}`)).status).toBe(204)
     expect((await h.request({ url: '/api/v1/groups', key })).status).toBe(401)
     expect((await as(owner, 'GET', '/api/admin/v1/clubs/riverside/api-keys')).json<{ items: { id: string, status: string }[] }>()

@@ -53,6 +53,10 @@ describe('the daily quota of the contract', () => {
       }
       const refused = await store.consume('quota-key', CONTRACT)
       expect(refused).toMatchObject({ admitted: false, refusal: 'daily', used: 10_000 })
+      // What the dashboard shows for the key: today's count, and nothing of another day or key.
+      expect(await store.usedToday('quota-key', clock.now())).toBe(10_000)
+      expect(await store.usedToday('quota-key', dayStart + 86_400_000)).toBe(0)
+      expect(await store.usedToday('other-key', clock.now())).toBe(0)
       clock.set(dayStart + 86_400_000 - 1)
       expect((await store.consume('quota-key', CONTRACT)).admitted).toBe(false)
       clock.set(dayStart + 86_400_000)

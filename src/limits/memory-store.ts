@@ -45,6 +45,11 @@ export class MemoryLimiterStore implements LimiterStore {
     return decision
   }
 
+  usedToday(keyId: string, now: number): Promise<number> {
+    const state = this.entries.get(keyId)?.state
+    return Promise.resolve(state !== undefined && state.day === utcDay(now) ? state.used : 0)
+  }
+
   refundDay(keyId: string, admittedAt: number): Promise<void> {
     const entry = this.entries.get(keyId)
     if (entry !== undefined && entry.state.day === utcDay(admittedAt) && entry.state.used > 0) {

@@ -141,6 +141,11 @@ export class RedisLimiterStore implements LimiterStore {
     }
   }
 
+  async usedToday(keyId: string, now: number): Promise<number> {
+    const [day, used] = await this.redis.hmget(this.key(keyId), 'day', 'used')
+    return day !== null && Number(day) === Math.floor(now / 86_400_000) ? Number(used ?? 0) : 0
+  }
+
   async ping(): Promise<void> {
     await this.firstConnection()
     await this.redis.ping()

@@ -7,6 +7,8 @@ export interface LimiterStore {
   consume(keyId: string, limits: KeyLimits): Decision | Promise<Decision>
   /** Gives back the day's unit of an admitted request that the service then failed (503). */
   refundDay(keyId: string, admittedAt: number): Promise<void>
+  /** How many requests of the key's daily quota the UTC day of `now` has used. */
+  usedToday(keyId: string, now: number): Promise<number>
   /** Resolves when the store can decide now (readiness probe). */
   ping(): Promise<void>
   close(): Promise<void>

@@ -85,6 +85,9 @@ export const ApiKey = Type.Object({
   last_used_at: Nullable(Instant('The last authorised request (to the minute).')),
   expires_at: Nullable(Instant('Expiry; null: never.')),
   revoked_at: Nullable(Instant('Revocation.')),
+  requests_today: Nullable(Type.Integer({ minimum: 0, description: 'Requests of today\'s quota used (UTC day); null when '
+    + 'the rate limiter cannot be asked just now.' })),
+  daily_quota: Type.Integer({ minimum: 1, description: 'Authorised requests per UTC day for this key.' }),
 }, { $id: 'ApiKey', additionalProperties: false, description: 'An API key of the club, without the key itself.' })
 export type ApiKey = Static<typeof ApiKey>
 

@@ -428,6 +428,8 @@ export interface components {
              * @description Creation.
              */
             created_at: string;
+            /** @description Authorised requests per UTC day for this key. */
+            daily_quota: number;
             /**
              * Format: date-time
              * @description Expiry; null: never.
@@ -443,6 +445,8 @@ export interface components {
             name: string;
             /** @description The first characters of the key, to recognise it; never enough to use it. */
             prefix: string;
+            /** @description Requests of today's quota used (UTC day); null when the rate limiter cannot be asked just now. */
+            requests_today: number | null;
             /**
              * Format: date-time
              * @description Revocation.

@@ -27,10 +27,12 @@ const NO_CLUB = problemResponse('No such club among those the signed-in person a
 const INVALID = problemResponse('The body or a parameter is malformed.')
 const CONFLICT = problemResponse('The change would leave the club without an owner, or the person is a member already.')
 
-export function apiKeyBody(record: ApiKeyRecord, now: number): ApiKey {
+export function apiKeyBody(record: ApiKeyRecord, now: number,
+  usage: { requestsToday: number | null, defaultQuota: number }): ApiKey {
   return { id: record.id, name: record.name, prefix: record.displayPrefix, scopes: [...record.scopes],
     status: keyStatus(record, now), created_at: record.createdAt, last_used_at: record.lastUsedAt, expires_at: record.expiresAt,
-    revoked_at: record.revokedAt }
+    revoked_at: record.revokedAt, requests_today: usage.requestsToday,
+    daily_quota: record.limits.dailyQuota ?? usage.defaultQuota }
 }
 
 function actorOf(request: FastifyRequest): Actor & { adminId: string } {
@@ -53,7 +55,9 @@ export function clubRoutes(parent: FastifyInstance, context: AppContext): void {
   }, async (request) => {
     const now = context.clock.now()
     const records = await listApiKeys(context.db, memberOf(request).membership.clubId)
-    return { items: records.map((record) => apiKeyBody(record, now)) }
+    const used = await Promise.all(records.map((record) => context.limiter.usedToday(record.id, now).catch(() => null)))
+    return { items: records.map((record, i) => apiKeyBody(record, now, { requestsToday: used[i] ?? null,
+      defaultQuota: context.config.rateLimit.dailyQuota })) }
   })
 
   app.post(`${CLUB}/api-keys`, {
@@ -70,7 +74,8 @@ export function clubRoutes(parent: FastifyInstance, context: AppContext): void {
     const created = await issueApiKey(context.db, context.clock, { clubId: memberOf(request).membership.clubId,
       name: request.body.name.trim(), scopes: request.body.scopes, expiresAt: request.body.expires_at ?? null,
       actor: actorOf(request) })
-    return reply.code(201).send({ key: created.key, api_key: apiKeyBody(created.record, context.clock.now()) })
+    return reply.code(201).send({ key: created.key, api_key: apiKeyBody(created.record, context.clock.now(),
+      { requestsToday: 0, defaultQuota: context.config.rateLimit.dailyQuota }) })
   })
 
   app.delete(`${CLUB}/api-keys/:key`, {
