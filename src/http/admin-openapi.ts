@@ -6,7 +6,6 @@
  */
 import swagger from '@fastify/swagger'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
-import { Type } from '@sinclair/typebox'
 import Fastify from 'fastify'
 import type { FastifyInstance } from 'fastify'
 import type { AppContext } from '../context.js'
@@ -16,9 +15,8 @@ import { ADMIN_SCHEMAS } from '../schemas/admin.js'
 import { Problem } from '../schemas/problem.js'
 import { useServiceDateTime } from '../schemas/formats.js'
 import { ADMIN_PREFIX, sessionCookieName } from './dashboard-access.js'
-import { liftRequiredHeaders } from './openapi.js'
+import { OPENAPI_DOCUMENT_RESPONSE, liftRequiredHeaders } from './openapi.js'
 import { PROBLEM_KINDS, PROBLEM_TYPES, problemTypeUri } from './problem-types.js'
-import { REQUEST_ID_HEADER } from './responses.js'
 
 export const ADMIN_OPENAPI_PATH = `${ADMIN_PREFIX}/openapi.json`
 export const ADMIN_API_VERSION = '1.0.0'
@@ -85,13 +83,7 @@ function openApiRoute(app: FastifyInstance, document: () => unknown): void {
       description: 'The OpenAPI 3.1 description of the dashboard API.',
       tags: ['Meta'],
       security: [],
-      response: {
-        200: {
-          description: 'The OpenAPI document.',
-          headers: REQUEST_ID_HEADER,
-          content: { 'application/json': { schema: Type.Object({ openapi: Type.String() }, { additionalProperties: true }) } },
-        },
-      },
+      response: { 200: OPENAPI_DOCUMENT_RESPONSE },
     },
   }, document)
 }

@@ -97,6 +97,13 @@ function asExtensions(node: unknown): void {
 }
 
 /** `hiddenSchemas`: shared schemas of routes the document leaves out (the dashboard API's, described on their own). */
+/** The answer of a route that serves an OpenAPI document (this one, and the dashboard API's). */
+export const OPENAPI_DOCUMENT_RESPONSE = {
+  description: 'The OpenAPI document.',
+  headers: REQUEST_ID_HEADER,
+  content: { 'application/json': { schema: Type.Object({ openapi: Type.String() }, { additionalProperties: true }) } },
+} as const
+
 export async function registerOpenApi(app: FastifyInstance, hiddenSchemas: readonly string[] = []): Promise<void> {
   await app.register(swagger, {
     openapi: {
@@ -145,13 +152,7 @@ export async function registerOpenApi(app: FastifyInstance, hiddenSchemas: reado
         + 'serialise responses.',
       tags: ['Meta'],
       security: [],
-      response: {
-        200: {
-          description: 'The OpenAPI document.',
-          headers: REQUEST_ID_HEADER,
-          content: { 'application/json': { schema: Type.Object({ openapi: Type.String() }, { additionalProperties: true }) } },
-        },
-      },
+      response: { 200: OPENAPI_DOCUMENT_RESPONSE },
     },
   }, () => app.swagger())
 }
