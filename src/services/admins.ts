@@ -6,7 +6,6 @@
 import { randomUUID } from 'node:crypto'
 import type { Kysely } from 'kysely'
 import type { Clock } from '../clock.js'
-import { dialectOf } from '../db/dialect.js'
 import * as admins from '../db/repositories/admins.js'
 import type { AuditEntry, InvitationRecord, Membership, SessionRecord, TeamMember } from '../db/repositories/admins.js'
 import { insertMail } from '../db/repositories/outbox.js'
@@ -78,15 +77,15 @@ export async function inviteAdmin(db: Kysely<Database>, clock: Clock, settings: 
   const invitation: InvitationRecord = { id: randomUUID(), clubId: input.clubId, email, role: input.role,
     invitedBy: input.actor.adminId, createdAt: isoForDb(now), expiresAt: isoForDb(now + INVITATION_TTL_MS) }
   await db.transaction().execute(async (trx) => {
-    const club = await trx.selectFrom('clubs').select('name').where('id', '=', input.clubId).executeTakeFirst()
-    if (club === undefined) throw new NotFound('No such club.')
+    const clubName = await admins.clubNameOf(trx, input.clubId)
+    if (clubName === undefined) throw new NotFound('No such club.')
     const existing = await admins.findAdminByEmail(trx, email)
     if (existing !== undefined && await admins.roleInClub(trx, input.clubId, existing.id) !== undefined) {
       throw new Conflict(`${email} administers this club already.`)
     }
     await admins.revokeOpenInvitations(trx, input.clubId, email, now)
     await admins.insertInvitation(trx, invitation, hashToken(token))
-    const mail = renderInvitation({ clubName: club.name, role: input.role, url, expiresInDays: INVITATION_TTL_MS / 86_400_000 })
+    const mail = renderInvitation({ clubName, role: input.role, url, expiresInDays: INVITATION_TTL_MS / 86_400_000 })
     await insertMail(trx, { clubId: input.clubId, bookingId: null, recipientName: '', recipientEmail: email, ...mail, ics: null },
       settings.mailFrom, now)
     await audit(trx, now, input.actor, input.clubId, 'invitation.created', `${email} as ${input.role}`)
@@ -127,7 +126,8 @@ export async function teamOf(db: Kysely<Database>, clock: Clock, clubId: string)
  */
 export async function changeRole(db: Kysely<Database>, clock: Clock, input: MemberChange & { role: AdminRole }): Promise<void> {
   await db.transaction().execute(async (trx) => {
-    await lockClubTeam(trx, input.clubId)
+    // Two owners cannot both step down at once.
+    await admins.lockRow(trx, 'clubs', input.clubId)
     const current = await admins.roleInClub(trx, input.clubId, input.adminId)
     if (current === undefined) throw new NotFound('No such member of this club.')
     if (current === input.role) return
@@ -142,7 +142,7 @@ export async function changeRole(db: Kysely<Database>, clock: Clock, input: Memb
 /** Removes a member from the club (not from other clubs); never the last owner. */
 export async function removeAdmin(db: Kysely<Database>, clock: Clock, input: MemberChange): Promise<void> {
   await db.transaction().execute(async (trx) => {
-    await lockClubTeam(trx, input.clubId)
+    await admins.lockRow(trx, 'clubs', input.clubId)
     const current = await admins.roleInClub(trx, input.clubId, input.adminId)
     if (current === undefined) throw new NotFound('No such member of this club.')
     if (current === 'owner' && await admins.countOwners(trx, input.clubId) <= 1) {
@@ -151,16 +151,6 @@ export async function removeAdmin(db: Kysely<Database>, clock: Clock, input: Mem
     await admins.removeMembership(trx, input.clubId, input.adminId)
     await audit(trx, clock.now(), input.actor, input.clubId, 'member.removed', input.adminId)
   })
-}
-
-/** Serialises sign-in link requests of one person (PostgreSQL; SQLite has one writer). */
-async function lockPerson(trx: Kysely<Database>, adminId: string): Promise<void> {
-  if (dialectOf(trx) === 'postgres') await trx.selectFrom('admins').select('id').where('id', '=', adminId).forUpdate().execute()
-}
-
-/** Serialises team changes of one club (PostgreSQL; SQLite has one writer), so two owners cannot both step down. */
-async function lockClubTeam(trx: Kysely<Database>, clubId: string): Promise<void> {
-  if (dialectOf(trx) === 'postgres') await trx.selectFrom('clubs').select('id').where('id', '=', clubId).forUpdate().execute()
 }
 
 export interface SignInRequest {
@@ -230,7 +220,7 @@ async function mailSignInLink(db: Kysely<Database>, now: number, settings: Dashb
   const url = dashboardUrl(settings, 'sign-in', token)
   const mail = renderSignInLink({ url, validMinutes: SIGN_IN_LINK_TTL_MS / 60_000 })
   return db.transaction().execute(async (trx) => {
-    await lockPerson(trx, admin.id)
+    await admins.lockRow(trx, 'admins', admin.id)
     if (await admins.countRecentSignInLinks(trx, admin.id, now - 3_600_000) >= perHour) return undefined
     await admins.insertSignInLink(trx, admin.id, hashToken(token), now, SIGN_IN_LINK_TTL_MS)
     await insertMail(trx, { clubId: null, bookingId: null, recipientName: '', recipientEmail: admin.email, ...mail, ics: null },
@@ -261,7 +251,7 @@ export async function signInWithLink(db: Kysely<Database>, clock: Clock, setting
   return db.transaction().execute(async (trx) => {
     const adminId = await admins.claimSignInLink(trx, hashToken(token), now)
     if (adminId === undefined) throw new InvalidToken('This sign-in link is used or expired; ask for a new one.')
-    const email = (await trx.selectFrom('admins').select('email').where('id', '=', adminId).executeTakeFirstOrThrow()).email
+    const email = await admins.emailOf(trx, adminId)
     await audit(trx, now, { adminId, label: email, address: request.address }, null, 'sign_in', 'link')
     return startSession(trx, now, settings, adminId, email, 'link', request)
   })

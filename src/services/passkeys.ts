@@ -113,7 +113,7 @@ export async function signInWithPasskey(db: Kysely<Database>, clock: Clock, sett
   return db.transaction().execute(async (trx) => {
     // A cloned authenticator replaying an old counter loses the race here.
     if (!await admins.usePasskey(trx, passkey.id, passkey.counter, verified.authenticationInfo.newCounter, now)) throw refused()
-    const email = (await trx.selectFrom('admins').select('email').where('id', '=', passkey.adminId).executeTakeFirstOrThrow()).email
+    const email = await admins.emailOf(trx, passkey.adminId)
     await recordAudit(trx, clock, { adminId: passkey.adminId, label: email, address: request.address }, null, 'sign_in', 'passkey')
     return startSession(trx, now, settings, passkey.adminId, email, 'passkey', request)
   })

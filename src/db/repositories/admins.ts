@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto'
 import type { Kysely, Selectable } from 'kysely'
 import type { AdminRole } from '../../domain/admin-roles.js'
 import type { Database, PasskeysTable, SignInMethod } from '../schema.js'
+import { dialectOf } from '../dialect.js'
 import { isoForDb, isoFromDb, isoFromDbOrNull } from '../values.js'
 
 export interface AdminRecord {
@@ -65,6 +66,22 @@ export async function findAdminByEmail(db: Kysely<Database>, email: string): Pro
     ? undefined
     : { id: row.id, email: row.email, createdAt: isoFromDb(row.created_at),
         lastSignInAt: isoFromDbOrNull(row.last_sign_in_at) }
+}
+
+export async function emailOf(db: Kysely<Database>, adminId: string): Promise<string> {
+  return (await db.selectFrom('admins').select('email').where('id', '=', adminId).executeTakeFirstOrThrow()).email
+}
+
+export async function clubNameOf(db: Kysely<Database>, clubId: string): Promise<string | undefined> {
+  return (await db.selectFrom('clubs').select('name').where('id', '=', clubId).executeTakeFirst())?.name
+}
+
+/**
+ * Serialises the changes of one person's sign-in links, or of one club's team, until the
+ * transaction ends (PostgreSQL: a row lock; SQLite has one writer).
+ */
+export async function lockRow(db: Kysely<Database>, table: 'admins' | 'clubs', id: string): Promise<void> {
+  if (dialectOf(db) === 'postgres') await db.selectFrom(table).select('id').where('id', '=', id).forUpdate().execute()
 }
 
 /** The admin with this address, created if new. */
