@@ -33,6 +33,7 @@ import { groupsRoutes } from './routes/groups.js'
 import { newsRoutes } from './routes/news.js'
 import { problemsRoutes } from './routes/problems.js'
 import { PUBLIC_PREFIX, publicCourtsRoutes } from './routes/public-courts.js'
+import { manageBookingRoutes } from './routes/manage-booking.js'
 import { ListMeta } from './schemas/common.js'
 import { CompetitionResult, CompetitionResultList } from './schemas/competition-result.js'
 import { BookingCreated, BookingRequest, CourtAvailability, CourtBookingSlot } from './schemas/court.js'
@@ -181,6 +182,7 @@ export async function buildApp(context: AppContext, options: AppOptions = {}): P
   competitionResultsRoutes(app, context)
   problemsRoutes(app)
   await publicCourtsRoutes(app, context)
+  await manageBookingRoutes(app, context)
   opsRoutes(app, context, metrics)
   accountRoutes(app, context)
   clubRoutes(app, context)

@@ -4,7 +4,7 @@ import { ConfigError, readConfig, redactUrl } from '../src/config.js'
 import { displayPrefix, generateApiKey, hashApiKey, isWellFormedApiKey } from '../src/domain/api-key.js'
 import { slugProblem, timezoneProblem } from '../src/domain/club.js'
 import { parseScopes } from '../src/domain/scopes.js'
-import { renderBookingConfirmation } from '../src/mail/booking-confirmation.js'
+import { renderBookingConfirmation } from '../src/mail/booking-mail.js'
 import { DEFAULT_OPENING_HOURS, WEEKDAYS, daySlots, localDatesOf, slotsCovering } from '../src/domain/slots.js'
 import type { CourtGrid } from '../src/domain/slots.js'
 import { addDays, formatInZone, formatLocalDate, isoWeekday, localDateOf, localToInstant, offsetAt, parseLocalDate }
@@ -232,7 +232,8 @@ describe('the slots a booking covers', () => {
 
 describe('the confirmation\'s time of day', () => {
   const render = (start: string, end: string) => renderBookingConfirmation({ bookingId: 'b', clubName: 'Club', timezone: 'Europe/Berlin',
-    courtName: 'Court D', start: Date.parse(start), end: Date.parse(end), bookerName: 'Nora', notes: null, createdAt: 0 })
+    courtName: 'Court D', start: Date.parse(start), end: Date.parse(end), bookerName: 'Nora', notes: null, createdAt: 0,
+    organizer: 'bookings@club.example', manage: { url: 'https://clubs.example/bookings/manage/cpm_x', cancelUntil: 0 } })
 
   it('ends a booking at 24:00 of its day, and names both dates of one across midnight', () => {
     expect(render('2026-06-16T23:00:00+02:00', '2026-06-17T00:00:00+02:00').subject).toBe('Booking confirmed: Court D, 2026-06-16 23:00–24:00 — Club')

@@ -40,7 +40,7 @@ export const DEFAULT_POSTGRES_URL = 'postgres://postgres@127.0.0.1:5432/test'
 
 /** A whole key (the prefix and 38 characters of its alphabet, src/domain/api-key.ts) or dashboard token
  * (src/domain/secret-token.ts). */
-const API_KEY = /cpk_[0-9A-Za-z]{38}|cp[lis]_[A-Za-z0-9_-]{43}/
+const API_KEY = /cpk_[0-9A-Za-z]{38}|cp[lism]_[A-Za-z0-9_-]{43}/
 
 /** Every log line of the run that holds an API key, as `file:line`. */
 export function linesWithKeys(dir: string): string[] {

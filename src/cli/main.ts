@@ -29,13 +29,16 @@ import { ADMIN_ROLES } from '../domain/admin-roles.js'
 import type { AdminRole } from '../domain/admin-roles.js'
 import { parseScopes } from '../domain/scopes.js'
 import { parseOpeningHours, WEEKDAYS } from '../domain/slots.js'
-import { parseClockTime } from '../domain/zoned-time.js'
 import { ImportDocument } from '../schemas/import.js'
 import { issueApiKey, withdrawApiKey } from '../services/api-keys.js'
 import { OPERATOR, auditLog, inviteAdmin, removeAdmin, teamOf } from '../services/admins.js'
 import { dashboardSettings } from '../http/dashboard-access.js'
 import { adminOpenApiDocument } from '../http/admin-openapi.js'
 import { createClub, requireClub } from '../services/clubs.js'
+import { cancelByClub } from '../services/booking-cancellation.js'
+import { bookingRulesOf, listBookings, updateBookingRules } from '../db/repositories/bookings.js'
+import type { ClubBooking } from '../db/repositories/bookings.js'
+import { formatInZone, localDateOf, localToInstant, parseClockTime } from '../domain/zoned-time.js'
 import { loadDemo, revokedDemoKeysNote } from '../services/demo.js'
 import { importClubData } from '../services/import.js'
 import { describeFailure } from '../startup-errors.js'
@@ -98,6 +101,24 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       print(options.json === true, all, all.length === 0
         ? 'No clubs yet (create one with: club-platform clubs create …).'
         : table(['slug', 'name', 'timezone', 'id'], all.map((club) => [club.slug, club.name, club.timezone, club.id])))
+    })
+
+  clubs.command('rules').description('show or change a club\'s booking rules (until when guests may cancel)')
+    .requiredOption('--club <slug>', 'the club')
+    .option('--cancellation-deadline-hours <hours>', 'guests may cancel a booking until this many hours before it starts (0–720)')
+    .addOption(jsonOption())
+    .action(async (options: { club: string, cancellationDeadlineHours?: string, json?: boolean }) => {
+      const hours = optional(options.cancellationDeadlineHours, (value) => {
+        const parsed = integerOption('--cancellation-deadline-hours', value)
+        if (parsed > 720) throw new InvalidInput(`--cancellation-deadline-hours: "${value}" is more than 720 (30 days)`)
+        return parsed
+      })
+      const ctx = await migrated(open)
+      const club = await requireClub(ctx.db, options.club)
+      if (hours !== undefined) await updateBookingRules(ctx.db, club.id, { cancellationDeadlineMinutes: hours * 60 })
+      const rules = await bookingRulesOf(ctx.db, club.id)
+      print(options.json === true, { cancellation_deadline_minutes: rules.cancellationDeadlineMinutes },
+        `${club.slug}: guests may cancel until ${describeMinutes(rules.cancellationDeadlineMinutes)} before the start.`)
     })
 
   const keys = program.command('keys').description('create, list and revoke API keys')
@@ -366,6 +387,41 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
         .executeTakeFirst()
       if (result.numDeletedRows === 0n) throw new InvalidInput(`no block or reservation ${holdId} at ${club.slug}`)
       print(options.json === true, { id, removed: true }, `Removed ${id}.`)
+    })
+
+  const bookings = program.command('bookings').description('list a club\'s bookings and cancel them (the guest is mailed)')
+  bookings.command('list').description('list the bookings of a club that start on a date (club-local), cancelled ones too')
+    .requiredOption('--club <slug>', 'the club')
+    .option('--date <date>', 'the local date YYYY-MM-DD (default: today at the club)')
+    .addOption(jsonOption())
+    .action(async (options: { club: string, date?: string, json?: boolean }) => {
+      const date = optional(options.date, (value) => dateOption('--date', value))
+      const ctx = await migrated(open)
+      const club = await requireClub(ctx.db, options.club)
+      const day = date ?? localDateOf(clock.now(), club.timezone)
+      const window = { start: localToInstant(day, 0, club.timezone), end: localToInstant(day, 1440, club.timezone) }
+      const found = await listBookings(ctx.db, club.id, window)
+      print(options.json === true, found.map(bookingJson), found.length === 0
+        ? `No bookings at ${club.slug} on ${day}.`
+        : table(['id', 'court', 'start', 'end', 'name', 'e-mail', 'status'], found.map((booking) => [booking.id, booking.courtName,
+            formatInZone(Date.parse(booking.start), club.timezone), formatInZone(Date.parse(booking.end), club.timezone),
+            booking.bookerName, booking.bookerEmail, booking.status])))
+    })
+  bookings.command('cancel').description('cancel a booking for the club; the guest gets a cancellation mail with the reason')
+    .argument('<booking-id>', 'the id shown by bookings list (also in the guest\'s confirmation mail)')
+    .requiredOption('--club <slug>', 'the club')
+    .option('--reason <text>', 'why, in the guest\'s mail (up to 500 characters)')
+    .addOption(jsonOption())
+    .action(async (bookingId: string, options: { club: string, reason?: string, json?: boolean }) => {
+      const id = idArgument(bookingId, 'booking', 'bookings list')
+      const reason = optional(options.reason, (value) => textOption('--reason', value, 500))
+      const ctx = await migrated(open)
+      const club = await requireClub(ctx.db, options.club)
+      const result = await cancelByClub(ctx.db, clock, { mailFrom: ctx.config.mail.from }, club.id, id, reason ?? null)
+      if (result === undefined) throw new InvalidInput(`no booking ${bookingId} at ${club.slug}`)
+      if (result.outcome === 'ended') throw new InvalidInput(`booking ${id} has already ended; it stays as it was`)
+      print(options.json === true, { id, status: result.booking.status, already_cancelled: result.outcome === 'already-cancelled' },
+        result.outcome === 'cancelled' ? `Cancelled booking ${id}; the guest is mailed.` : `Booking ${id} was already cancelled.`)
     })
 
   const mail = program.command('mail').description('inspect the outbox of confirmation mails and retry failed ones')
@@ -646,6 +702,21 @@ function keyJson(record: ApiKeyRecord) {
 }
 
 /** A court in the import format's terms (docs/import-format.md), so that listed courts can be edited and imported again. */
+function bookingJson(booking: ClubBooking) {
+  return {
+    id: booking.id, court_id: booking.courtId, court_name: booking.courtName, start_time: booking.start, end_time: booking.end,
+    booker_name: booking.bookerName, booker_email: booking.bookerEmail, notes: booking.notes, status: booking.status,
+    created_at: booking.createdAt, cancelled_at: booking.cancelledAt, cancelled_by: booking.cancelledBy,
+    cancel_reason: booking.cancelReason,
+  }
+}
+
+/** 90 → "1 h 30 min", 120 → "2 hours", 0 → "0 minutes". */
+function describeMinutes(minutes: number): string {
+  if (minutes % 60 === 0 && minutes > 0) return `${String(minutes / 60)} hour${minutes === 60 ? '' : 's'}`
+  return minutes < 60 ? `${String(minutes)} minutes` : `${String(Math.floor(minutes / 60))} h ${String(minutes % 60)} min`
+}
+
 function courtJson(court: Court) {
   return {
     id: court.id,

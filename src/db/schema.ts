@@ -1,4 +1,4 @@
-import type { ColumnType } from 'kysely'
+import type { ColumnType, Generated } from 'kysely'
 
 /**
  * Table types. Timestamps are `timestamptz` on PostgreSQL (read back as Date) and canonical
@@ -14,6 +14,7 @@ export interface ClubsTable {
   slug: string
   name: string
   timezone: string
+  cancellation_deadline_minutes: Generated<number>
   created_at: Timestamp
 }
 
@@ -140,7 +141,16 @@ export interface BookingsTable {
   member_id: string | null
   notes: string | null
   created_at: Timestamp
+  status: Generated<BookingStatus>
+  cancelled_at: Timestamp | null
+  cancelled_by: CancelledBy | null
+  cancel_reason: string | null
+  manage_token_hash: string | null
 }
+
+export type BookingStatus = 'confirmed' | 'cancelled'
+/** Who cancelled a booking: the guest (manage link), the club (dashboard or command line), or a hold laid over it. */
+export type CancelledBy = 'guest' | 'club' | 'hold'
 
 export interface BookingRequestsTable {
   club_id: string

@@ -1,13 +1,16 @@
 /**
- * Secrets handed to people (sign-in links, invitations, sessions): 256 random bits, base64url,
+ * Secrets handed to people (sign-in links, invitations, sessions, a guest's link to manage a
+ * booking): 256 random bits, base64url,
  * with a short prefix that says what they are. Only their SHA-256 is stored, so a copy of the
  * database signs nobody in.
  */
 import { createHash, randomBytes } from 'node:crypto'
 
-export type TokenKind = 'sign-in' | 'invitation' | 'session'
+export type TokenKind = 'sign-in' | 'invitation' | 'session' | 'manage'
 
-const PREFIX: Readonly<Record<TokenKind, string>> = { 'sign-in': 'cpl_', 'invitation': 'cpi_', 'session': 'cps_' }
+const PREFIX: Readonly<Record<TokenKind, string>> = {
+  'sign-in': 'cpl_', 'invitation': 'cpi_', 'session': 'cps_', 'manage': 'cpm_',
+}
 const BODY = /^[A-Za-z0-9_-]{43}$/
 
 export function generateToken(kind: TokenKind): string {

@@ -7,9 +7,12 @@
 const KEY_LIKE = /cpk(?:_|%5f)[0-9a-z_-]*/gi
 const MAY_HOLD_KEY = /cpk(?:_|%5f)/i
 export const REDACTED_KEY = 'cpk_[redacted]'
-/** The dashboard's secrets: sign-in links (`cpl_`), invitations (`cpi_`), sessions (`cps_`); see src/domain/secret-token.ts. */
-const TOKEN_LIKE = /(cp[lis])(?:_|%5f)[0-9a-z_-]*/gi
-const MAY_HOLD_TOKEN = /cp[lis](?:_|%5f)/i
+/**
+ * The other secrets handed out: sign-in links (`cpl_`), invitations (`cpi_`), sessions (`cps_`) and
+ * guests' booking links (`cpm_`); see src/domain/secret-token.ts.
+ */
+const TOKEN_LIKE = /(cp[lism])(?:_|%5f)[0-9a-z_-]*/gi
+const MAY_HOLD_TOKEN = /cp[lism](?:_|%5f)/i
 
 export function redactKeys(text: string): string {
   const keysRedacted = MAY_HOLD_KEY.test(text) ? text.replace(KEY_LIKE, REDACTED_KEY) : text

@@ -3,7 +3,7 @@
  * single-use link built from the service's public URL; the link opens a page whose button signs
  * in (opening a link never does, so a mail scanner that follows it uses nothing up).
  */
-import { escapeHtml } from './booking-confirmation.js'
+import { escapeHtml } from './booking-mail.js'
 
 export interface DashboardMail {
   readonly subject: string

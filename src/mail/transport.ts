@@ -30,6 +30,11 @@ export function isPermanentMailError(error: unknown): boolean {
   return typeof code === 'number' && code >= 500 && code < 600
 }
 
+/** The iTIP method of a calendar file (RFC 5546): PUBLISH adds the event, CANCEL removes it. */
+function calendarMethod(ics: string): string {
+  return /^METHOD:([A-Z-]+)\r?$/m.exec(ics)?.[1] ?? 'PUBLISH'
+}
+
 function message(mail: OutgoingMail): SendMailOptions {
   return {
     messageId: mail.messageId,
@@ -41,9 +46,9 @@ function message(mail: OutgoingMail): SendMailOptions {
     attachments: mail.ics === null
       ? []
       : [{
-          filename: 'booking.ics',
+          filename: calendarMethod(mail.ics) === 'CANCEL' ? 'cancellation.ics' : 'booking.ics',
           content: mail.ics,
-          contentType: 'text/calendar; charset=utf-8; method=PUBLISH',
+          contentType: `text/calendar; charset=utf-8; method=${calendarMethod(mail.ics)}`,
         }],
   }
 }

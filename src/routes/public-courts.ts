@@ -196,6 +196,7 @@ export async function publicCourtsRoutes(app: FastifyInstance, context: AppConte
         maxOpenPerEmail: context.config.booking.maxOpenPerEmail,
         maxPerAddressPerDay: context.config.booking.maxPerAddressPerDay,
         mailFrom: context.config.mail.from,
+        publicUrl: context.config.publicUrl,
       }, club, request.body as BookingRequest, key)
       if (outcome.replayed) {
         void reply.header('idempotent-replayed', 'true')

@@ -11,16 +11,21 @@ import type { Club } from '../db/repositories/clubs.js'
 import { findCourt, listActiveCourts, occupancyOf } from '../db/repositories/courts.js'
 import type { Court, StoredOccupancy } from '../db/repositories/courts.js'
 import { isExclusionViolation, isTransientConflict, isUniqueViolation, lockCourtForBooking } from '../db/dialect.js'
-import { insertMail } from '../db/repositories/outbox.js'
+import {
+  bookingRulesOf, countBookingsMadeSince, countOpenBookings, findBookingRequest, findMemberId, insertBooking,
+  insertBookingRequest,
+} from '../db/repositories/bookings.js'
+import { hasNoticeSince, insertMail } from '../db/repositories/outbox.js'
 import type { Database } from '../db/schema.js'
-import { isoForDb } from '../db/values.js'
 import { parseDateTime } from '../domain/date-time.js'
 import { InvalidBooking, SlotConflict } from '../domain/errors.js'
 import { containsLink } from '../domain/links.js'
 import { daySlots, localDatesOf, slotStatus, slotsCovering, weeklyHoldOn } from '../domain/slots.js'
 import type { Interval, Occupancy, SlotStatus } from '../domain/slots.js'
 import { formatInZone, localToInstant } from '../domain/zoned-time.js'
-import { escapeHtml, renderBookingConfirmation } from '../mail/booking-confirmation.js'
+import { addressOf, escapeHtml, renderBookingConfirmation } from '../mail/booking-mail.js'
+import { generateToken, hashToken } from '../domain/secret-token.js'
+import { cancellationDeadline, manageUrl } from './booking-cancellation.js'
 
 const DAY = 86_400_000
 
@@ -76,6 +81,8 @@ export interface BookingSettings {
   readonly maxOpenPerEmail: number
   readonly maxPerAddressPerDay: number
   readonly mailFrom: string
+  /** The service's public base URL: the guest's link to manage the booking is built from it. */
+  readonly publicUrl: URL
 }
 
 export interface BookingOutcome {
@@ -107,18 +114,15 @@ export async function bookCourt(
   }
   const email = input.booker_email.trim().toLowerCase()
   const bookingId = randomUUID()
+  const manageToken = generateToken('manage')
   try {
     await withRetries(() => db.transaction().execute(async (trx) => {
       await lockCourtForBooking(trx, court.id)
-      const open = await trx.selectFrom('bookings').select((eb) => eb.fn.countAll<number>().as('n'))
-        .where('club_id', '=', club.id).where('booker_email', '=', email).where('ends_at', '>', isoForDb(now))
-        .executeTakeFirstOrThrow()
-      if (open.n >= settings.maxOpenPerEmail) throw new AddressAtLimit('open', open.n, settings.maxOpenPerEmail)
+      const open = await countOpenBookings(trx, club.id, email, now)
+      if (open >= settings.maxOpenPerEmail) throw new AddressAtLimit('open', open, settings.maxOpenPerEmail)
       // Across all clubs: the endpoint must not become a way to mail one address again and again.
-      const today = await trx.selectFrom('bookings').select((eb) => eb.fn.countAll<number>().as('n'))
-        .where('booker_email', '=', email).where('created_at', '>', isoForDb(now - DAY))
-        .executeTakeFirstOrThrow()
-      if (today.n >= settings.maxPerAddressPerDay) throw new AddressAtLimit('daily', today.n, settings.maxPerAddressPerDay)
+      const today = await countBookingsMadeSince(trx, email, now - DAY)
+      if (today >= settings.maxPerAddressPerDay) throw new AddressAtLimit('daily', today, settings.maxPerAddressPerDay)
       const stored = (await occupancyOf(trx, club.id, [court.id], interval)).get(court.id)
       // A booking across midnight meets the weekly holds of every date it touches.
       const occupancy = occupancyOn(stored, localDatesOf(interval, club.timezone), club.timezone)
@@ -126,22 +130,18 @@ export async function bookCourt(
       const status = slotStatus(interval, occupancy)
       if (status !== 'available') throw new SlotConflict(`The requested time on ${court.name} is ${CONFLICT_WORDING[status]}.`)
 
-      const member = await trx.selectFrom('members').select('id').where('club_id', '=', club.id).where('email', '=', email)
-        .executeTakeFirst()
       const notes = input.notes === undefined || input.notes.trim() === '' ? null : input.notes
-      await trx.insertInto('bookings').values({
-        id: bookingId, club_id: club.id, court_id: court.id, starts_at: isoForDb(interval.start), ends_at: isoForDb(interval.end),
-        booker_name: bookerName, booker_email: email, member_id: member?.id ?? null, notes, created_at: isoForDb(now),
-      }).execute()
-      if (idempotencyKey !== undefined) {
-        await trx.insertInto('booking_requests').values({
-          club_id: club.id, idempotency_key: idempotencyKey, request_hash: requestHash, booking_id: bookingId,
-          created_at: isoForDb(now),
-        }).execute()
-      }
+      await insertBooking(trx, {
+        id: bookingId, clubId: club.id, courtId: court.id, start: interval.start, end: interval.end, bookerName,
+        bookerEmail: email, memberId: await findMemberId(trx, club.id, email) ?? null, notes,
+        manageTokenHash: hashToken(manageToken),
+      }, now)
+      if (idempotencyKey !== undefined) await insertBookingRequest(trx, club.id, idempotencyKey, { requestHash, bookingId }, now)
+      const rules = await bookingRulesOf(trx, club.id)
       const mail = renderBookingConfirmation({
         bookingId, clubName: club.name, timezone: club.timezone, courtName: court.name, start: interval.start, end: interval.end,
-        bookerName, notes, createdAt: now,
+        bookerName, notes, createdAt: now, organizer: addressOf(settings.mailFrom),
+        manage: { url: manageUrl(settings.publicUrl, manageToken), cancelUntil: cancellationDeadline(interval.start, rules) },
       })
       await insertMail(trx, { clubId: club.id, bookingId, recipientName: bookerName, recipientEmail: input.booker_email.trim(),
         subject: mail.subject, text: mail.text, html: mail.html, ics: mail.ics }, settings.mailFrom, now)
@@ -184,9 +184,7 @@ async function queueLimitNotice(
   email: string,
   refusal: AddressAtLimit,
 ): Promise<void> {
-  const recent = await db.selectFrom('mail_outbox').select('id').where('recipient_email', '=', email)
-    .where('booking_id', 'is', null).where('created_at', '>', isoForDb(now - DAY)).executeTakeFirst()
-  if (recent !== undefined) return
+  if (await hasNoticeSince(db, email, now - DAY)) return
   const why = refusal.limit === 'open'
     ? `this address already holds ${String(refusal.count)} upcoming bookings at ${club.name}, the most allowed`
     : `this address was used for ${String(refusal.count)} court bookings in the last 24 hours, the most allowed`
@@ -215,13 +213,12 @@ async function replay(
   key: string,
   requestHash: string,
 ): Promise<BookingOutcome | undefined> {
-  const earlier = await db.selectFrom('booking_requests').select(['request_hash', 'booking_id'])
-    .where('club_id', '=', clubId).where('idempotency_key', '=', key).executeTakeFirst()
+  const earlier = await findBookingRequest(db, clubId, key)
   if (earlier === undefined) return undefined
-  if (earlier.request_hash !== requestHash) {
+  if (earlier.requestHash !== requestHash) {
     throw new InvalidBooking('Idempotency-Key: this key was already used for a different booking request.')
   }
-  return { bookingId: earlier.booking_id, replayed: true }
+  return { bookingId: earlier.bookingId, replayed: true }
 }
 
 function hashRequest(input: BookingInput): string {

@@ -134,7 +134,7 @@ const interval = (row: { starts_at: Date | string | null, ends_at: Date | string
 })
 
 /**
- * What occupies each of the courts during a window: one-off holds and bookings that overlap it,
+ * What occupies each of the courts during a window: one-off holds and confirmed bookings that overlap it,
  * and every weekly hold (the caller decides on which dates those apply).
  */
 export async function occupancyOf(
@@ -160,7 +160,7 @@ export async function occupancyOf(
       .execute(),
     db.selectFrom('bookings').select(['court_id', 'starts_at', 'ends_at'])
       .where('club_id', '=', clubId).where('court_id', 'in', [...courtIds])
-      .where('starts_at', '<', to).where('ends_at', '>', from)
+      .where('starts_at', '<', to).where('ends_at', '>', from).where('status', '=', 'confirmed')
       .execute(),
   ])
   for (const hold of holds) {

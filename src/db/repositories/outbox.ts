@@ -168,3 +168,10 @@ export async function insertMail(db: Kysely<Database>, mail: NewMail, from: stri
   }).execute()
   return id
 }
+
+/** Whether a mail that belongs to no booking (a notice) went to the address since an instant. */
+export async function hasNoticeSince(db: Kysely<Database>, email: string, since: number): Promise<boolean> {
+  const row = await db.selectFrom('mail_outbox').select('id').where('recipient_email', '=', email)
+    .where('booking_id', 'is', null).where('created_at', '>', isoForDb(since)).executeTakeFirst()
+  return row !== undefined
+}

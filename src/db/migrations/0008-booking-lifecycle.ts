@@ -1,0 +1,53 @@
+import { sql } from 'kysely'
+import type { Kysely } from 'kysely'
+import { columnTypes, dialectOf } from '../dialect.js'
+
+/*
+ * A booking's life after it is made (docs/bookings.md).
+ *
+ * - bookings.status: `confirmed` or `cancelled`. A cancelled booking frees its slot and stays in
+ *   the history with who cancelled it (`guest`, `club`, `hold`), when and why.
+ * - bookings.manage_token_hash: the SHA-256 of the personal link in the confirmation mail with
+ *   which the guest sees and cancels the booking (null for bookings made before this migration).
+ * - clubs.cancellation_deadline_minutes: how long before the start a guest may still cancel.
+ *
+ * On PostgreSQL the exclusion constraint that makes overlapping bookings impossible now applies to
+ * confirmed bookings only, so a cancelled slot can be booked again.
+ */
+export async function up(db: Kysely<unknown>): Promise<void> {
+  const dialect = dialectOf(db)
+  const t = columnTypes(dialect)
+  await db.schema.alterTable('bookings')
+    .addColumn('status', 'text', (col) => col.notNull().defaultTo('confirmed').check(sql`status in ('confirmed', 'cancelled')`))
+    .execute()
+  await db.schema.alterTable('bookings').addColumn('cancelled_at', t.timestamp).execute()
+  await db.schema.alterTable('bookings')
+    .addColumn('cancelled_by', 'text', (col) => col.check(sql`cancelled_by in ('guest', 'club', 'hold')`))
+    .execute()
+  await db.schema.alterTable('bookings').addColumn('cancel_reason', 'text').execute()
+  await db.schema.alterTable('bookings').addColumn('manage_token_hash', 'text').execute()
+  await db.schema.createIndex('bookings_manage_token_idx').on('bookings').column('manage_token_hash').unique().execute()
+  await db.schema.alterTable('clubs')
+    .addColumn('cancellation_deadline_minutes', 'integer',
+      (col) => col.notNull().defaultTo(120).check(sql`cancellation_deadline_minutes between 0 and 43200`))
+    .execute()
+  if (dialect === 'postgres') {
+    await sql`alter table bookings drop constraint bookings_no_overlap`.execute(db)
+    await sql`alter table bookings add constraint bookings_no_overlap
+      exclude using gist (court_id with =, tstzrange(starts_at, ends_at) with &&) where (status = 'confirmed')`.execute(db)
+  }
+}
+
+export async function down(db: Kysely<unknown>): Promise<void> {
+  if (dialectOf(db) === 'postgres') {
+    await sql`alter table bookings drop constraint bookings_no_overlap`.execute(db)
+    await sql`delete from bookings where status = 'cancelled'`.execute(db)
+    await sql`alter table bookings add constraint bookings_no_overlap
+      exclude using gist (court_id with =, tstzrange(starts_at, ends_at) with &&)`.execute(db)
+  }
+  await db.schema.dropIndex('bookings_manage_token_idx').execute()
+  for (const column of ['manage_token_hash', 'cancel_reason', 'cancelled_by', 'cancelled_at', 'status']) {
+    await db.schema.alterTable('bookings').dropColumn(column).execute()
+  }
+  await db.schema.alterTable('clubs').dropColumn('cancellation_deadline_minutes').execute()
+}

@@ -1,0 +1,210 @@
+/**
+ * Bookings, their idempotency records and the clubs' booking rules. Every function that reads a
+ * club's data takes the club id; a booking found by its guest's link carries its club.
+ */
+import type { Kysely } from 'kysely'
+import type { BookingStatus, CancelledBy, Database } from '../schema.js'
+import { isoForDb, isoFromDb, isoFromDbOrNull } from '../values.js'
+
+export interface BookingRules {
+  /** How long before its start a guest may still cancel a booking. */
+  readonly cancellationDeadlineMinutes: number
+}
+
+export async function bookingRulesOf(db: Kysely<Database>, clubId: string): Promise<BookingRules> {
+  const row = await db.selectFrom('clubs').select('cancellation_deadline_minutes').where('id', '=', clubId).executeTakeFirstOrThrow()
+  return { cancellationDeadlineMinutes: row.cancellation_deadline_minutes }
+}
+
+export async function updateBookingRules(db: Kysely<Database>, clubId: string, rules: BookingRules): Promise<void> {
+  await db.updateTable('clubs').set({ cancellation_deadline_minutes: rules.cancellationDeadlineMinutes })
+    .where('id', '=', clubId).execute()
+}
+
+/** Confirmed bookings of an address at a club that have not ended yet. */
+export async function countOpenBookings(db: Kysely<Database>, clubId: string, email: string, now: number): Promise<number> {
+  const row = await db.selectFrom('bookings').select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .where('club_id', '=', clubId).where('booker_email', '=', email).where('status', '=', 'confirmed')
+    .where('ends_at', '>', isoForDb(now))
+    .executeTakeFirstOrThrow()
+  return Number(row.n)
+}
+
+/**
+ * Bookings made with an address since an instant, at any club and whatever became of them: a
+ * booking cancelled at once still sent a mail.
+ */
+export async function countBookingsMadeSince(db: Kysely<Database>, email: string, since: number): Promise<number> {
+  const row = await db.selectFrom('bookings').select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .where('booker_email', '=', email).where('created_at', '>', isoForDb(since))
+    .executeTakeFirstOrThrow()
+  return Number(row.n)
+}
+
+export async function findMemberId(db: Kysely<Database>, clubId: string, email: string): Promise<string | undefined> {
+  const row = await db.selectFrom('members').select('id').where('club_id', '=', clubId).where('email', '=', email).executeTakeFirst()
+  return row?.id
+}
+
+export interface NewBooking {
+  readonly id: string
+  readonly clubId: string
+  readonly courtId: string
+  readonly start: number
+  readonly end: number
+  readonly bookerName: string
+  readonly bookerEmail: string
+  readonly memberId: string | null
+  readonly notes: string | null
+  readonly manageTokenHash: string
+}
+
+export async function insertBooking(db: Kysely<Database>, booking: NewBooking, now: number): Promise<void> {
+  await db.insertInto('bookings').values({
+    id: booking.id, club_id: booking.clubId, court_id: booking.courtId, starts_at: isoForDb(booking.start),
+    ends_at: isoForDb(booking.end), booker_name: booking.bookerName, booker_email: booking.bookerEmail,
+    member_id: booking.memberId, notes: booking.notes, created_at: isoForDb(now), manage_token_hash: booking.manageTokenHash,
+  }).execute()
+}
+
+export interface BookingRequestRecord {
+  readonly requestHash: string
+  readonly bookingId: string
+}
+
+export async function findBookingRequest(
+  db: Kysely<Database>,
+  clubId: string,
+  key: string,
+): Promise<BookingRequestRecord | undefined> {
+  const row = await db.selectFrom('booking_requests').select(['request_hash', 'booking_id'])
+    .where('club_id', '=', clubId).where('idempotency_key', '=', key).executeTakeFirst()
+  return row === undefined ? undefined : { requestHash: row.request_hash, bookingId: row.booking_id }
+}
+
+export async function insertBookingRequest(
+  db: Kysely<Database>,
+  clubId: string,
+  key: string,
+  record: BookingRequestRecord,
+  now: number,
+): Promise<void> {
+  await db.insertInto('booking_requests').values({
+    club_id: clubId, idempotency_key: key, request_hash: record.requestHash, booking_id: record.bookingId,
+    created_at: isoForDb(now),
+  }).execute()
+}
+
+/** A booking with what a page or a mail about it shows: its club, court, guest and state. */
+export interface BookingDetails {
+  readonly id: string
+  readonly clubId: string
+  readonly clubName: string
+  readonly timezone: string
+  readonly cancellationDeadlineMinutes: number
+  readonly courtName: string
+  readonly start: number
+  readonly end: number
+  readonly bookerName: string
+  readonly bookerEmail: string
+  readonly status: BookingStatus
+  readonly cancelledAt: number | null
+  readonly cancelledBy: CancelledBy | null
+  readonly cancelReason: string | null
+}
+
+function details(db: Kysely<Database>) {
+  return db.selectFrom('bookings')
+    .innerJoin('clubs', 'clubs.id', 'bookings.club_id')
+    .innerJoin('courts', (join) => join.onRef('courts.club_id', '=', 'bookings.club_id').onRef('courts.id', '=', 'bookings.court_id'))
+    .select(['bookings.id', 'bookings.club_id', 'clubs.name as club_name', 'clubs.timezone', 'clubs.cancellation_deadline_minutes',
+      'courts.name as court_name', 'bookings.starts_at', 'bookings.ends_at', 'bookings.booker_name', 'bookings.booker_email',
+      'bookings.status', 'bookings.cancelled_at', 'bookings.cancelled_by', 'bookings.cancel_reason'])
+}
+
+type DetailsRow = Awaited<ReturnType<ReturnType<typeof details>['executeTakeFirstOrThrow']>>
+
+function toDetails(row: DetailsRow): BookingDetails {
+  const cancelledAt = isoFromDbOrNull(row.cancelled_at)
+  return {
+    id: row.id, clubId: row.club_id, clubName: row.club_name, timezone: row.timezone,
+    cancellationDeadlineMinutes: row.cancellation_deadline_minutes, courtName: row.court_name,
+    start: Date.parse(isoFromDb(row.starts_at)), end: Date.parse(isoFromDb(row.ends_at)),
+    bookerName: row.booker_name, bookerEmail: row.booker_email, status: row.status,
+    cancelledAt: cancelledAt === null ? null : Date.parse(cancelledAt), cancelledBy: row.cancelled_by,
+    cancelReason: row.cancel_reason,
+  }
+}
+
+export async function findBookingByManageToken(db: Kysely<Database>, tokenHash: string): Promise<BookingDetails | undefined> {
+  const row = await details(db).where('bookings.manage_token_hash', '=', tokenHash).executeTakeFirst()
+  return row === undefined ? undefined : toDetails(row)
+}
+
+export async function findBooking(db: Kysely<Database>, clubId: string, bookingId: string): Promise<BookingDetails | undefined> {
+  const row = await details(db).where('bookings.club_id', '=', clubId).where('bookings.id', '=', bookingId).executeTakeFirst()
+  return row === undefined ? undefined : toDetails(row)
+}
+
+export interface Cancellation {
+  readonly by: CancelledBy
+  readonly reason: string | null
+}
+
+/**
+ * Cancels a confirmed booking; false when it was no longer confirmed (cancelled meanwhile), so of
+ * two concurrent cancellations exactly one succeeds.
+ */
+export async function markCancelled(
+  db: Kysely<Database>,
+  clubId: string,
+  bookingId: string,
+  cancellation: Cancellation,
+  now: number,
+): Promise<boolean> {
+  const result = await db.updateTable('bookings')
+    .set({ status: 'cancelled', cancelled_at: isoForDb(now), cancelled_by: cancellation.by, cancel_reason: cancellation.reason })
+    .where('club_id', '=', clubId).where('id', '=', bookingId).where('status', '=', 'confirmed')
+    .executeTakeFirst()
+  return Number(result.numUpdatedRows) === 1
+}
+
+/** A booking as the club sees it in a list: with its guest, its state and the court's name. */
+export interface ClubBooking {
+  readonly id: string
+  readonly courtId: string
+  readonly courtName: string
+  readonly start: string
+  readonly end: string
+  readonly bookerName: string
+  readonly bookerEmail: string
+  readonly notes: string | null
+  readonly status: BookingStatus
+  readonly createdAt: string
+  readonly cancelledAt: string | null
+  readonly cancelledBy: CancelledBy | null
+  readonly cancelReason: string | null
+}
+
+/** The club's bookings (any state) that start within a window, by start time and court. */
+export async function listBookings(
+  db: Kysely<Database>,
+  clubId: string,
+  window: { readonly start: number, readonly end: number },
+): Promise<ClubBooking[]> {
+  const rows = await db.selectFrom('bookings')
+    .innerJoin('courts', (join) => join.onRef('courts.club_id', '=', 'bookings.club_id').onRef('courts.id', '=', 'bookings.court_id'))
+    .select(['bookings.id', 'bookings.court_id', 'courts.name as court_name', 'bookings.starts_at', 'bookings.ends_at',
+      'bookings.booker_name', 'bookings.booker_email', 'bookings.notes', 'bookings.status', 'bookings.created_at',
+      'bookings.cancelled_at', 'bookings.cancelled_by', 'bookings.cancel_reason'])
+    .where('bookings.club_id', '=', clubId)
+    .where('bookings.starts_at', '>=', isoForDb(window.start)).where('bookings.starts_at', '<', isoForDb(window.end))
+    .orderBy('bookings.starts_at').orderBy('courts.name').orderBy('bookings.id')
+    .execute()
+  return rows.map((row) => ({
+    id: row.id, courtId: row.court_id, courtName: row.court_name, start: isoFromDb(row.starts_at), end: isoFromDb(row.ends_at),
+    bookerName: row.booker_name, bookerEmail: row.booker_email, notes: row.notes, status: row.status,
+    createdAt: isoFromDb(row.created_at), cancelledAt: isoFromDbOrNull(row.cancelled_at), cancelledBy: row.cancelled_by,
+    cancelReason: row.cancel_reason,
+  }))
+}

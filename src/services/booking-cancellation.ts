@@ -1,0 +1,124 @@
+/**
+ * Cancelling a booking: by its guest, through the personal link of the confirmation mail, until
+ * the club's cancellation deadline; or by the club, with a reason, until the booking ends. Either
+ * way the slot is free at once, the booking stays in the history as cancelled (who, when, why),
+ * and the guest gets one cancellation mail — written in the same transaction as the change, so a
+ * cancellation never goes without its mail, and a repeated or concurrent one sends none.
+ */
+import type { Kysely } from 'kysely'
+import type { Clock } from '../clock.js'
+import { findBooking, findBookingByManageToken, markCancelled } from '../db/repositories/bookings.js'
+import type { BookingDetails, BookingRules, Cancellation } from '../db/repositories/bookings.js'
+import { insertMail } from '../db/repositories/outbox.js'
+import type { Database } from '../db/schema.js'
+import { hashToken, isWellFormedToken } from '../domain/secret-token.js'
+import { addressOf, renderBookingCancellation } from '../mail/booking-mail.js'
+
+const MINUTE = 60_000
+
+/** The guest's page of a booking, under the service's public URL. */
+export function manageUrl(publicUrl: URL, token: string): string {
+  return new URL(`bookings/manage/${token}`, publicUrl).href
+}
+
+/** The last instant at which a guest may cancel a booking starting at `start`. */
+export function cancellationDeadline(start: number, rules: BookingRules): number {
+  return start - rules.cancellationDeadlineMinutes * MINUTE
+}
+
+/** What the guest's page shows of a booking, and whether its cancel button works now. */
+export interface GuestBooking {
+  readonly booking: BookingDetails
+  readonly cancelUntil: number
+  /** `open`: may be cancelled now; `cancelled`: it was; `too-late`: the deadline has passed. */
+  readonly state: 'open' | 'cancelled' | 'too-late'
+}
+
+/**
+ * The booking a guest's link names, while the link is valid: from the booking until its end. An
+ * unknown, malformed or expired link is `undefined` (the page says "not found" for each alike).
+ */
+export async function bookingOfLink(db: Kysely<Database>, clock: Clock, token: string): Promise<GuestBooking | undefined> {
+  if (!isWellFormedToken('manage', token)) return undefined
+  const booking = await findBookingByManageToken(db, hashToken(token))
+  const now = clock.now()
+  if (booking === undefined || booking.end <= now) return undefined
+  return guestView(booking, now)
+}
+
+function guestView(booking: BookingDetails, now: number): GuestBooking {
+  const cancelUntil = cancellationDeadline(booking.start, { cancellationDeadlineMinutes: booking.cancellationDeadlineMinutes })
+  const state = booking.status === 'cancelled' ? 'cancelled' : now >= cancelUntil ? 'too-late' : 'open'
+  return { booking, cancelUntil, state }
+}
+
+export interface CancellationSettings {
+  readonly mailFrom: string
+}
+
+/**
+ * Cancels the booking of a guest's link. Idempotent: a booking already cancelled stays as it is
+ * and no second mail goes out. After the deadline nothing changes and the state says why.
+ */
+export async function cancelByGuest(
+  db: Kysely<Database>,
+  clock: Clock,
+  settings: CancellationSettings,
+  token: string,
+): Promise<GuestBooking | undefined> {
+  const found = await bookingOfLink(db, clock, token)
+  if (found?.state !== 'open') return found
+  const now = clock.now()
+  await cancel(db, now, settings, found.booking, { by: 'guest', reason: null })
+  return bookingOfLink(db, clock, token)
+}
+
+export type ClubCancellation
+  = | { readonly outcome: 'cancelled' | 'already-cancelled', readonly booking: BookingDetails }
+    | { readonly outcome: 'ended', readonly booking: BookingDetails }
+
+/**
+ * Cancels a booking of the club, with the reason the guest reads in the mail. A booking that has
+ * ended stays as it was (it took place, or its history is settled). `undefined`: no such booking
+ * at this club.
+ */
+export async function cancelByClub(
+  db: Kysely<Database>,
+  clock: Clock,
+  settings: CancellationSettings,
+  clubId: string,
+  bookingId: string,
+  reason: string | null,
+): Promise<ClubCancellation | undefined> {
+  const booking = await findBooking(db, clubId, bookingId)
+  if (booking === undefined) return undefined
+  const now = clock.now()
+  if (booking.status === 'cancelled') return { outcome: 'already-cancelled', booking }
+  if (booking.end <= now) return { outcome: 'ended', booking }
+  const cancelled = await cancel(db, now, settings, booking, { by: 'club', reason })
+  const after = await findBooking(db, clubId, bookingId) ?? booking
+  return { outcome: cancelled ? 'cancelled' : 'already-cancelled', booking: after }
+}
+
+/** The change and its mail in one transaction; false when another cancellation came first. */
+async function cancel(
+  db: Kysely<Database>,
+  now: number,
+  settings: CancellationSettings,
+  booking: BookingDetails,
+  cancellation: Cancellation,
+): Promise<boolean> {
+  return db.transaction().execute(async (trx) => {
+    if (!await markCancelled(trx, booking.clubId, booking.id, cancellation, now)) return false
+    const mail = renderBookingCancellation({
+      bookingId: booking.id, clubName: booking.clubName, timezone: booking.timezone, courtName: booking.courtName,
+      start: booking.start, end: booking.end, bookerName: booking.bookerName, organizer: addressOf(settings.mailFrom),
+      cancelledAt: now, by: cancellation.by, reason: cancellation.reason,
+    })
+    await insertMail(trx, {
+      clubId: booking.clubId, bookingId: booking.id, recipientName: booking.bookerName, recipientEmail: booking.bookerEmail,
+      subject: mail.subject, text: mail.text, html: mail.html, ics: mail.ics,
+    }, settings.mailFrom, now)
+    return true
+  })
+}
