@@ -155,7 +155,7 @@ describeEachDatabase('club-platform command line', (dialect) => {
     const lines = [...section.matchAll(/^npx club-platform (.+)$/gm)].map((match) => (match[1] ?? '').replace(/\s+#.*$/, ''))
     expect(lines.length).toBeGreaterThan(8)
     const ids: Record<string, string> = { '<mail-id>': '00000000-0000-4000-8000-000000000000',
-      '<admin-id>': '00000000-0000-4000-8000-000000000001' }
+      '<admin-id>': '00000000-0000-4000-8000-000000000001', '<booking-id>': '00000000-0000-4000-8000-000000000002' }
     for (const line of lines) {
       const args = [...line.matchAll(/"([^"]*)"|(\S+)/g)].map((match) => match[1] ?? match[2] ?? '')
         .map((arg) => ids[arg] ?? arg)
@@ -170,6 +170,12 @@ describeEachDatabase('club-platform command line', (dialect) => {
         // Nobody has accepted the invitation here: a clean refusal.
         expect(result.code, line).toBe(1)
         expect(result.stderr).toContain('No such member of this club.')
+        continue
+      }
+      if (args[0] === 'bookings' && args[1] === 'cancel') {
+        // No booking has this id here: a clean refusal.
+        expect(result.code, line).toBe(1)
+        expect(result.stderr).toContain('no booking 00000000-0000-4000-8000-000000000002 at tc-riverside')
         continue
       }
       expect(result.code, `${line}\n${result.stderr}`).toBe(0)

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, expect, inject, it } from 'vitest'
 import { readConfig } from '../src/config.js'
 import { createContext } from '../src/context.js'
 import { addDays, localDateOf, localToInstant } from '../src/domain/zoned-time.js'
+import { generateToken, hashToken } from '../src/domain/secret-token.js'
 import { createApiKey } from '../src/services/api-keys.js'
 import { createClub } from '../src/services/clubs.js'
 import { importClubData } from '../src/services/import.js'
@@ -98,6 +99,32 @@ describePostgres('two server processes', () => {
     const all = smtp.received.map((mail) => mail.parsed.messageId)
     expect(new Set(all).size).toBe(all.length)
     for (const id of ids) expect(smtp.received.filter((mail) => mail.parsed.text?.includes(id))).toHaveLength(1)
+  })
+
+  it('ends 20 simultaneous bookings of a slot being cancelled by its guest with at most one confirmed booking', async () => {
+    const [start, end] = [instant(8 * 60), instant(9 * 60)]
+    const first = await book(200, start, end)
+    expect(first.status).toBe(201)
+    const { booking_id: bookingId } = await first.json() as { booking_id: string }
+    // The guest's link: its token is known here by giving the booking one whose hash the test wrote.
+    const token = generateToken('manage')
+    const context = await createContext(readConfig({ ...database.env, LOG_LEVEL: 'silent' }))
+    try {
+      await context.db.updateTable('bookings').set({ manage_token_hash: hashToken(token) }).where('id', '=', bookingId).execute()
+      const cancel = fetch(`${servers[0]?.url ?? ''}/bookings/manage/${token}`, { method: 'POST', redirect: 'manual',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: '' })
+      const racers = Array.from({ length: 20 }, async (_, i) => (await book(300 + i, start, end)).status)
+      const [cancelled, ...statuses] = await Promise.all([cancel, ...racers])
+      expect(cancelled.status).toBe(303)
+      expect(statuses.every((status) => status === 201 || status === 400)).toBe(true)
+      const confirmed = await context.db.selectFrom('bookings').select('id').where('court_id', '=', COURT.a)
+        .where('starts_at', '<', end).where('ends_at', '>', start).where('status', '=', 'confirmed').execute()
+      expect(confirmed.length).toBeLessThanOrEqual(1)
+      expect(statuses.filter((status) => status === 201)).toHaveLength(confirmed.length)
+      expect(confirmed.map((row) => row.id)).not.toContain(bookingId)
+    } finally {
+      await context.close()
+    }
   })
 
   it('stops both processes with exit code 0 on SIGTERM', async () => {

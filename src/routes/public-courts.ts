@@ -150,7 +150,7 @@ export async function publicCourtsRoutes(app: FastifyInstance, context: AppConte
         operationId: 'bookCourt',
         summary: 'Book a court',
         description: 'Books one or more consecutive slots of a court for a guest or a club member and sends a confirmation '
-          + 'e-mail. Send an `Idempotency-Key` header to make retries safe: a repeated request with the same key and body '
+          + 'e-mail, which links a page where the guest can see the booking and cancel it until the club\'s deadline. Send an `Idempotency-Key` header to make retries safe: a repeated request with the same key and body '
           + 'gets the original answer. No key needed; CORS-enabled. Limited per client IP.',
         tags: ['Courts (public)'],
         security: [],
