@@ -36,7 +36,7 @@ import { PUBLIC_PREFIX, publicCourtsRoutes } from './routes/public-courts.js'
 import { manageBookingRoutes } from './routes/manage-booking.js'
 import { ListMeta } from './schemas/common.js'
 import { CompetitionResult, CompetitionResultList } from './schemas/competition-result.js'
-import { BookingCreated, BookingRequest, CourtAvailability, CourtBookingSlot } from './schemas/court.js'
+import { BookingCreated, BookingRequest, CourtAvailability, CourtBookingSlot, CourtBookingWindow } from './schemas/court.js'
 import { Event, EventList } from './schemas/event.js'
 import { Group, GroupList } from './schemas/group.js'
 import { News, NewsList } from './schemas/news.js'
@@ -169,7 +169,8 @@ export async function buildApp(context: AppContext, options: AppOptions = {}): P
 
   // Every request and response body is a named schema, once under components.schemas.
   for (const schema of [Problem, ListMeta, Group, GroupList, Event, EventList, News, NewsList,
-    CompetitionResult, CompetitionResultList, CourtBookingSlot, CourtAvailability, BookingRequest, BookingCreated]) {
+    CompetitionResult, CompetitionResultList, CourtBookingSlot, CourtBookingWindow, CourtAvailability, BookingRequest,
+    BookingCreated]) {
     app.addSchema(schema)
   }
   for (const schema of ADMIN_SCHEMAS) app.addSchema(schema)

@@ -192,3 +192,33 @@ export function weeklyHoldOn(hold: WeeklyHold, date: string, timeZone: string): 
   if (start === undefined || end === undefined || end <= start) return undefined
   return { start: localToInstant(date, start, timeZone), end: localToInstant(date, end, timeZone) }
 }
+
+/** The first and last start of a court's slots on a date that a booking may have at a moment. */
+export interface BookingWindow {
+  readonly earliest: number
+  readonly latest: number
+}
+
+/**
+ * Of a day's slots, the starts a booking may have at `now`: after now (a slot that has started is
+ * never bookable) and before the horizon (`now + horizonMs`), as the booking rules check them.
+ * `undefined` when none is.
+ */
+export function bookingWindow(slots: readonly Interval[], now: number, horizonMs: number): BookingWindow | undefined {
+  const starts = slots.map((slot) => slot.start).filter((start) => start > now && start < now + horizonMs)
+  const [earliest, latest] = [starts.at(0), starts.at(-1)]
+  return earliest === undefined || latest === undefined ? undefined : { earliest, latest }
+}
+
+/**
+ * When the window of these slots next changes by the clock alone: when the next slot starts (it
+ * leaves), or when the horizon reaches the next slot beyond it (it enters). Infinity: never.
+ */
+export function bookingWindowChangesAt(slots: readonly Interval[], now: number, horizonMs: number): number {
+  let next = Number.POSITIVE_INFINITY
+  for (const { start } of slots) {
+    if (start > now) next = Math.min(next, start)
+    if (start >= now + horizonMs) next = Math.min(next, start - horizonMs + 1)
+  }
+  return next
+}

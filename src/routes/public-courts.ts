@@ -134,12 +134,13 @@ export async function publicCourtsRoutes(app: FastifyInstance, context: AppConte
     const courtsOf = (club: Club, date: string | undefined, reply: FastifyReply) => {
       const now = context.clock.now()
       const day = date ?? localDateOf(now, club.timezone)
-      // Courts, holds and bookings share one scope; the grid does not depend on the clock.
+      // Courts, holds and bookings share one scope; the booking windows move with the clock.
       const scope = `courts:${club.id}`
-      return answerCached(context, reply, { scope, key: `${scope}:${club.timezone}:${day}`, now }, async (db) => ({
-        payload: { date: day, timezone: club.timezone, courts: await courtDay(db, club, day) },
-        validUntil: Number.POSITIVE_INFINITY,
-      }))
+      return answerCached(context, reply, { scope, key: `${scope}:${club.timezone}:${day}`, now }, async (db) => {
+        const read = await courtDay(db, club, day, now)
+        return { payload: { date: day, timezone: club.timezone, courts: read.slots, booking_windows: read.windows },
+          validUntil: read.validUntil }
+      })
     }
 
     scope.post('/:clubSlug/courts/book', {

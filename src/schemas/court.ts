@@ -43,10 +43,28 @@ export const CourtsQuery = Type.Object({
   })),
 }, { additionalProperties: false })
 
+const ZonedStart = Type.Union([Type.String({ format: 'date-time' }), Type.Null()])
+
+export const CourtBookingWindow = Type.Object({
+  court_id: Uuid('The court.'),
+  earliest_start: ZonedStart,
+  latest_start: ZonedStart,
+}, {
+  $id: 'CourtBookingWindow',
+  additionalProperties: false,
+  description: 'The first and the last `start_time` of the court\'s slots on the date that a booking may have at the time of '
+    + 'the answer, in the club\'s offset: a slot is bookable when its status is `available` and its start lies within these two '
+    + '(inclusive). Slots that have started are never bookable, nor those at or beyond the court\'s booking horizon. Both are '
+    + '`null` when no slot of the date can be booked now (a past date, one beyond the horizon, a closed day).',
+  examples: [{ court_id: EXAMPLE_COURT, earliest_start: '2026-06-16T18:00:00+02:00', latest_start: '2026-06-16T21:00:00+02:00' }],
+})
+
 export const CourtAvailability = Type.Object({
   date: Type.String({ format: 'date', description: 'The local date shown.' }),
   timezone: Type.String({ description: 'The club\'s IANA time zone; slot times carry its offset.' }),
   courts: Type.Array(Reference(CourtBookingSlot)),
+  booking_windows: Type.Array(Reference(CourtBookingWindow), { description: 'One per active court: which of its slots on the '
+    + 'date can be booked now, so that a booking page can grey out past and too-far slots without guessing.' }),
 }, {
   $id: 'CourtAvailability',
   additionalProperties: false,
@@ -61,6 +79,9 @@ export const CourtAvailability = Type.Object({
         status: 'available' },
       { court_id: EXAMPLE_COURT, court_name: 'Court 1', start_time: '2026-06-16T19:00:00+02:00', end_time: '2026-06-16T20:00:00+02:00',
         status: 'booked' },
+    ],
+    booking_windows: [
+      { court_id: EXAMPLE_COURT, earliest_start: '2026-06-16T18:00:00+02:00', latest_start: '2026-06-16T19:00:00+02:00' },
     ],
   }],
 })

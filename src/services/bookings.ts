@@ -20,7 +20,9 @@ import type { Database } from '../db/schema.js'
 import { parseDateTime } from '../domain/date-time.js'
 import { InvalidBooking, SlotConflict } from '../domain/errors.js'
 import { containsLink } from '../domain/links.js'
-import { daySlots, localDatesOf, slotStatus, slotsCovering, weeklyHoldOn } from '../domain/slots.js'
+import {
+  bookingWindow, bookingWindowChangesAt, daySlots, localDatesOf, slotStatus, slotsCovering, weeklyHoldOn,
+} from '../domain/slots.js'
 import type { Interval, Occupancy, SlotStatus } from '../domain/slots.js'
 import { formatInZone, localToInstant } from '../domain/zoned-time.js'
 import { addressOf, escapeHtml, renderBookingConfirmation } from '../mail/booking-mail.js'
@@ -39,14 +41,39 @@ export interface CourtSlot {
   status: SlotStatus
 }
 
-/** Every active court's slots on a local date, with status. */
-export async function courtDay(db: Kysely<Database>, club: Club, date: string): Promise<CourtSlot[]> {
+export interface CourtWindow {
+  court_id: string
+  earliest_start: string | null
+  latest_start: string | null
+}
+
+export interface CourtDay {
+  readonly slots: CourtSlot[]
+  /** Per court, the first and last start a booking may have now (null: none on this date). */
+  readonly windows: CourtWindow[]
+  /** When the windows next change by the clock alone (Infinity: only a write changes the day). */
+  readonly validUntil: number
+}
+
+/** Every active court's slots on a local date, with status, and the starts a booking may have now. */
+export async function courtDay(db: Kysely<Database>, club: Club, date: string, now: number): Promise<CourtDay> {
   const courts = await listActiveCourts(db, club.id)
   const window = { start: localToInstant(date, 0, club.timezone), end: localToInstant(date, 1440, club.timezone) }
   const stored = await occupancyOf(db, club.id, courts.map((court) => court.id), window)
-  return courts.flatMap((court) => {
+  let validUntil = Number.POSITIVE_INFINITY
+  const windows: CourtWindow[] = []
+  const slots = courts.flatMap((court) => {
     const occupancy = occupancyOn(stored.get(court.id), [date], club.timezone)
-    return daySlots(court, date, club.timezone).map((slot) => ({
+    const grid = daySlots(court, date, club.timezone)
+    const horizon = court.bookingHorizonDays * DAY
+    const bookable = bookingWindow(grid, now, horizon)
+    windows.push({
+      court_id: court.id,
+      earliest_start: bookable === undefined ? null : formatInZone(bookable.earliest, club.timezone),
+      latest_start: bookable === undefined ? null : formatInZone(bookable.latest, club.timezone),
+    })
+    validUntil = Math.min(validUntil, bookingWindowChangesAt(grid, now, horizon))
+    return grid.map((slot) => ({
       court_id: court.id,
       court_name: court.name,
       start_time: formatInZone(slot.start, club.timezone),
@@ -54,6 +81,7 @@ export async function courtDay(db: Kysely<Database>, club: Club, date: string): 
       status: slotStatus(slot, occupancy),
     }))
   })
+  return { slots, windows, validUntil }
 }
 
 /** What occupies a court on the local dates given: one-off holds and bookings as stored, weekly holds on each of the dates. */
