@@ -17,6 +17,7 @@ import path from 'node:path'
 import { ClientRateLimiter } from './http/client-rate-limit.js'
 import { fileTransport, smtpTransport } from './mail/transport.js'
 import { MailWorker } from './mail/worker.js'
+import { RetentionSchedule } from './services/personal-data.js'
 import { MemoryLimiterStore } from './limits/memory-store.js'
 import { RedisLimiterStore } from './limits/redis-store.js'
 import type { LimiterStore } from './limits/store.js'
@@ -34,6 +35,8 @@ export interface AppContext {
   readonly apiKeys: ApiKeyAuthenticator
   /** Delivers the outbox; the server starts it, the command line does not. */
   readonly mail: MailWorker
+  /** Applies the clubs' retention periods every hour once started (by the server, not the command line). */
+  readonly retention: RetentionSchedule
   /** Per client IP: the public courts listing, booking, and the dashboard's sign-in requests. */
   readonly publicLimits: {
     readonly listing: ClientRateLimiter
@@ -94,6 +97,7 @@ export async function createContext(config: Config, options: ContextOptions = {}
     : new RedisLimiterStore({ url: config.rateLimit.redisUrl, keyPrefix: config.rateLimit.redisKeyPrefix, lazy: admin,
         ...(options.limiterClock === undefined ? {} : { clock: options.limiterClock }) })
   const background = new BackgroundTasks()
+  const retention = new RetentionSchedule(database.db, clock)
   return {
     config,
     db: database.db,
@@ -102,6 +106,7 @@ export async function createContext(config: Config, options: ContextOptions = {}
     clock,
     apiKeys,
     mail,
+    retention,
     limiter,
     changes: database.changes,
     responses: new ResponseCache(config.responseCacheBytes),
@@ -116,6 +121,7 @@ export async function createContext(config: Config, options: ContextOptions = {}
     },
     async close() {
       await background.settled()
+      await retention.stop()
       await mail.stop()
       await limiter.close()
       await apiKeys.flush()

@@ -148,6 +148,8 @@ async function serve(config: Config, withDemo: boolean): Promise<void> {
     })
     context.mail.reportTo(app.log)
     context.mail.start()
+    context.retention.reportTo(app.log)
+    context.retention.start()
     app.log.info({ database: context.databaseDriver, mail: context.mail.transportDescription, limiter: context.limiter.kind },
       'serving')
     if (demo !== undefined) printDemo(demo, address.replace('://[::1]', '://localhost').replace('://127.0.0.1', '://localhost'))

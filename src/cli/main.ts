@@ -31,11 +31,12 @@ import { parseScopes } from '../domain/scopes.js'
 import { parseOpeningHours, WEEKDAYS } from '../domain/slots.js'
 import { ImportDocument } from '../schemas/import.js'
 import { issueApiKey, withdrawApiKey } from '../services/api-keys.js'
-import { OPERATOR, auditLog, inviteAdmin, removeAdmin, teamOf } from '../services/admins.js'
+import { OPERATOR, auditLog, checkEmail, inviteAdmin, removeAdmin, teamOf } from '../services/admins.js'
 import { dashboardSettings } from '../http/dashboard-access.js'
 import { adminOpenApiDocument } from '../http/admin-openapi.js'
 import { createClub, requireClub } from '../services/clubs.js'
 import { cancelByClub } from '../services/booking-cancellation.js'
+import { applyRetention, erasePersonalData, exportPersonalData } from '../services/personal-data.js'
 import { bookingRulesOf, listBookings, updateBookingRules } from '../db/repositories/bookings.js'
 import type { ClubBooking } from '../db/repositories/bookings.js'
 import { formatInZone, localDateOf, localToInstant, parseClockTime } from '../domain/zoned-time.js'
@@ -103,22 +104,28 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
         : table(['slug', 'name', 'timezone', 'id'], all.map((club) => [club.slug, club.name, club.timezone, club.id])))
     })
 
-  clubs.command('rules').description('show or change a club\'s booking rules (until when guests may cancel)')
+  clubs.command('rules').description('show or change a club\'s booking rules: cancellation deadline, retention, privacy notice')
     .requiredOption('--club <slug>', 'the club')
     .option('--cancellation-deadline-hours <hours>', 'guests may cancel a booking until this many hours before it starts (0–720)')
+    .option('--retention-days <days>', 'remove a guest\'s name and address this many days after the booking ended (1–3650)')
+    .option('--privacy-url <url>', 'the club\'s privacy notice, linked from the booking mails and pages ("none" removes it)')
     .addOption(jsonOption())
-    .action(async (options: { club: string, cancellationDeadlineHours?: string, json?: boolean }) => {
-      const hours = optional(options.cancellationDeadlineHours, (value) => {
-        const parsed = integerOption('--cancellation-deadline-hours', value)
-        if (parsed > 720) throw new InvalidInput(`--cancellation-deadline-hours: "${value}" is more than 720 (30 days)`)
-        return parsed
-      })
+    .action(async (options: RulesOptions) => {
+      const hours = optional(options.cancellationDeadlineHours, (value) => boundedInteger('--cancellation-deadline-hours', value, 0, 720))
+      const retentionDays = optional(options.retentionDays, (value) => boundedInteger('--retention-days', value, 1, 3650))
+      const privacyUrl = optional(options.privacyUrl, (value) => value === 'none' ? null : webAddressOption('--privacy-url', value))
       const ctx = await migrated(open)
       const club = await requireClub(ctx.db, options.club)
-      if (hours !== undefined) await updateBookingRules(ctx.db, club.id, { cancellationDeadlineMinutes: hours * 60 })
+      await updateBookingRules(ctx.db, club.id, {
+        ...hours === undefined ? {} : { cancellationDeadlineMinutes: hours * 60 },
+        ...retentionDays === undefined ? {} : { retentionDays },
+        ...privacyUrl === undefined ? {} : { privacyUrl },
+      })
       const rules = await bookingRulesOf(ctx.db, club.id)
-      print(options.json === true, { cancellation_deadline_minutes: rules.cancellationDeadlineMinutes },
-        `${club.slug}: guests may cancel until ${describeMinutes(rules.cancellationDeadlineMinutes)} before the start.`)
+      print(options.json === true, { cancellation_deadline_minutes: rules.cancellationDeadlineMinutes,
+        retention_days: rules.retentionDays, privacy_url: rules.privacyUrl },
+      `${club.slug}: guests may cancel until ${describeMinutes(rules.cancellationDeadlineMinutes)} before the start; their `
+      + `data is removed ${String(rules.retentionDays)} days after the booking; privacy notice: ${rules.privacyUrl ?? 'none'}.`)
     })
 
   const keys = program.command('keys').description('create, list and revoke API keys')
@@ -424,6 +431,48 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
         result.outcome === 'cancelled' ? `Cancelled booking ${id}; the guest is mailed.` : `Booking ${id} was already cancelled.`)
     })
 
+  program.command('retention').description('remove guests\' data past their club\'s retention period now (the server does so hourly)')
+    .addOption(jsonOption())
+    .action(async (options: { json?: boolean }) => {
+      const ctx = await migrated(open)
+      const report = await applyRetention(ctx.db, clock.now())
+      print(options.json === true, { bookings_anonymised: report.bookingsAnonymised, mails_deleted: report.mailsDeleted,
+        idempotency_records_deleted: report.idempotencyRecordsDeleted },
+      `Anonymised ${String(report.bookingsAnonymised)} bookings, deleted ${String(report.mailsDeleted)} mails and `
+      + `${String(report.idempotencyRecordsDeleted)} idempotency records.`)
+    })
+  const personal = program.command('personal-data').description('export or erase everything held about one e-mail address')
+  personal.command('export').description('print everything held about an address: bookings, mails, idempotency records, member records')
+    .requiredOption('--email <address>', 'the address')
+    .option('--club <slug>', 'only at this club (default: at every club)')
+    .addOption(jsonOption())
+    .action(async (options: { email: string, club?: string, json?: boolean }) => {
+      const email = emailOption(options.email)
+      const ctx = await migrated(open)
+      const club = options.club === undefined ? undefined : await requireClub(ctx.db, options.club)
+      const data = await exportPersonalData(ctx.db, clock, { email, clubId: club?.id ?? null, actor: OPERATOR })
+      print(options.json === true, data, `${String(data.bookings.length)} bookings, ${String(data.mails.length)} mails, `
+      + `${String(data.idempotency_records.length)} idempotency records, ${String(data.members.length)} member records `
+      + 'held about this address (--json prints them).')
+    })
+  personal.command('erase').description('remove an address from every booking (upcoming ones are cancelled) and delete its mails')
+    .requiredOption('--email <address>', 'the address')
+    .option('--club <slug>', 'only at this club (default: at every club)')
+    .addOption(jsonOption())
+    .action(async (options: { email: string, club?: string, json?: boolean }) => {
+      const email = emailOption(options.email)
+      const ctx = await migrated(open)
+      const club = options.club === undefined ? undefined : await requireClub(ctx.db, options.club)
+      const erased = await erasePersonalData(ctx.db, clock, { email, clubId: club?.id ?? null, actor: OPERATOR })
+      print(options.json === true, { bookings: erased.bookings, mails: erased.mails,
+        idempotency_records: erased.idempotencyRecords, member_records_kept: erased.memberRecordsKept },
+      `Erased the address from ${String(erased.bookings)} bookings and `
+      + `deleted ${String(erased.mails)} mails.${erased.memberRecordsKept > 0
+        ? ` ${String(erased.memberRecordsKept)} member `
+        + 'records remain: they come from the club\'s member list and are changed there.'
+        : ''}`)
+    })
+
   const mail = program.command('mail').description('inspect the outbox of confirmation mails and retry failed ones')
   mail.command('list').description('list mails in the outbox, oldest first')
     .option('--failed', 'only mails that failed for good')
@@ -552,6 +601,42 @@ function dateOption(flag: string, value: string): string {
   // Date.parse rolls 2026-02-30 over to March; a real date reads back the same.
   if (Number.isNaN(time) || new Date(time).toISOString().slice(0, 10) !== value) throw new InvalidInput(`${flag}: "${value}" is not a date YYYY-MM-DD`)
   return value
+}
+
+interface RulesOptions {
+  readonly club: string
+  readonly cancellationDeadlineHours?: string
+  readonly retentionDays?: string
+  readonly privacyUrl?: string
+  readonly json?: boolean
+}
+
+function boundedInteger(name: string, value: string, min: number, max: number): number {
+  const parsed = integerOption(name, value)
+  if (parsed < min || parsed > max) throw new InvalidInput(`${name}: "${value}" is not from ${String(min)} to ${String(max)}`)
+  return parsed
+}
+
+/** An http(s) address without credentials, for a link people follow. */
+function webAddressOption(name: string, value: string): string {
+  let url: URL
+  try {
+    url = new URL(value)
+  } catch {
+    throw new InvalidInput(`${name}: "${value}" is not a web address (https://…)`)
+  }
+  if (!/^https?:$/.test(url.protocol) || url.username !== '' || value.length > 500) {
+    throw new InvalidInput(`${name}: "${value}" is not a web address (https://…)`)
+  }
+  return url.href
+}
+
+function emailOption(value: string): string {
+  try {
+    return checkEmail(value)
+  } catch {
+    throw new InvalidInput(`--email: "${value}" is not an e-mail address`)
+  }
 }
 
 function integerOption(name: string, value: string): number {

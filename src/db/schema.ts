@@ -15,6 +15,8 @@ export interface ClubsTable {
   name: string
   timezone: string
   cancellation_deadline_minutes: Generated<number>
+  booking_retention_days: Generated<number>
+  privacy_url: string | null
   created_at: Timestamp
 }
 
@@ -146,6 +148,7 @@ export interface BookingsTable {
   cancelled_by: CancelledBy | null
   cancel_reason: string | null
   manage_token_hash: string | null
+  anonymised_at: Timestamp | null
 }
 
 export type BookingStatus = 'confirmed' | 'cancelled'

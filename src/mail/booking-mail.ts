@@ -28,6 +28,8 @@ export interface ConfirmationInput extends BookingFacts {
   readonly createdAt: number
   /** The guest's own page of the booking (see and cancel), and until when it may cancel. */
   readonly manage: { readonly url: string, readonly cancelUntil: number }
+  /** The club's privacy notice, when it has set one. */
+  readonly privacyUrl?: string | null
 }
 
 export interface CancellationInput extends BookingFacts {
@@ -81,6 +83,7 @@ export function renderBookingConfirmation(confirmation: ConfirmationInput): Rend
     input.manage.url,
     '',
     'The attached calendar file adds the booking to your calendar.',
+    ...(input.privacyUrl == null ? [] : ['', `How ${input.clubName} handles your data: ${input.privacyUrl}`]),
   ]
   const html = '<!doctype html><html><body style="font-family:sans-serif">'
     + `<p>Hello ${escapeHtml(input.bookerName)},</p>`
@@ -93,7 +96,12 @@ export function renderBookingConfirmation(confirmation: ConfirmationInput): Rend
     + (input.notes === null ? '' : `<p>Your notes:</p><p style="white-space:pre-wrap">${escapeHtml(input.notes)}</p>`)
     + `<p><a href="${escapeHtml(input.manage.url)}">See or cancel your booking</a> (cancellation possible until `
     + `${escapeHtml(until)}).</p>`
-    + '<p>The attached calendar file adds the booking to your calendar.</p></body></html>'
+    + '<p>The attached calendar file adds the booking to your calendar.</p>'
+    + (input.privacyUrl == null
+      ? ''
+      : `<p style="font-size:small"><a href="${escapeHtml(input.privacyUrl)}">How `
+        + `${escapeHtml(input.clubName)} handles your data</a></p>`)
+      + '</body></html>'
   const description = [`Booking id: ${input.bookingId}`, ...(input.notes === null ? [] : [`Notes: ${input.notes}`])].join('\n')
   return { subject, text: lines.join('\n'), html, ics: bookingIcs(input, 'PUBLISH', input.createdAt, description) }
 }

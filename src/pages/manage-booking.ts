@@ -35,6 +35,7 @@ const TEXT = {
     tooLate: (until: string) => `This booking can no longer be cancelled here: cancellation was possible until ${until}. `
       + 'Please contact the club.',
     switchLanguage: 'Deutsch',
+    privacy: 'Privacy notice of the club',
   },
   de: {
     locale: 'de-DE',
@@ -59,6 +60,7 @@ const TEXT = {
     tooLate: (until: string) => `Diese Buchung kann hier nicht mehr storniert werden: Eine Stornierung war bis ${until} möglich. `
       + 'Bitte wenden Sie sich an den Verein.',
     switchLanguage: 'English',
+    privacy: 'Datenschutzhinweise des Vereins',
   },
 } as const
 
@@ -108,15 +110,16 @@ export function languageOf(query: unknown, acceptLanguage: string | undefined): 
   return preferences.map((preference) => preference.primary).find((tag): tag is Language => tag === 'en' || tag === 'de') ?? 'en'
 }
 
-function document(language: Language, title: string, body: string, switchHref: string): string {
+function document(language: Language, title: string, body: string, switchHref: string, privacyUrl: string | null = null): string {
   const text = TEXT[language]
   const other: Language = language === 'en' ? 'de' : 'en'
+  const privacy = privacyUrl === null ? '' : ` · <a href="${escapeHtml(privacyUrl)}" rel="noreferrer">${text.privacy}</a>`
   return '<!doctype html>'
     + `<html lang="${language}"><head><meta charset="utf-8">`
     + '<meta name="viewport" content="width=device-width, initial-scale=1">'
     + `<title>${escapeHtml(title)}</title><style>${STYLE}</style></head>`
     + `<body><main>${body}`
-    + `<nav><a href="${escapeHtml(switchHref)}" hreflang="${other}" lang="${other}">${text.switchLanguage}</a></nav>`
+    + `<nav><a href="${escapeHtml(switchHref)}" hreflang="${other}" lang="${other}">${text.switchLanguage}</a>${privacy}</nav>`
     + '</main></body></html>'
 }
 
@@ -172,7 +175,7 @@ export function renderBookingPage(found: GuestBooking, view: PageView, justCance
     + `<dt>${text.when}</dt><dd>${escapeHtml(span(booking.start, booking.end, tz, language))}</dd>`
     + `<dt>${text.status}</dt><dd>${state === 'cancelled' ? text.cancelled : text.confirmed}</dd>`
     + `</dl>${action}`
-  return document(language, `${text.title} — ${booking.clubName}`, body, view.switchHref)
+  return document(language, `${text.title} — ${booking.clubName}`, body, view.switchHref, booking.privacyUrl)
 }
 
 export function renderNotFoundPage(view: PageView): string {

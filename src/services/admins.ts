@@ -55,7 +55,7 @@ export function dashboardUrl(settings: DashboardSettings, page: string, token: s
   return url.toString()
 }
 
-async function audit(db: Kysely<Database>, now: number, actor: Actor, clubId: string | null, action: string,
+export async function audit(db: Kysely<Database>, now: number, actor: Actor, clubId: string | null, action: string,
   target: string | null): Promise<void> {
   await admins.insertAudit(db, { clubId, actorAdminId: actor.adminId, actor: actor.label, action, target,
     address: actor.address }, now)

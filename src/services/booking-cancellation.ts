@@ -22,7 +22,7 @@ export function manageUrl(publicUrl: URL, token: string): string {
 }
 
 /** The last instant at which a guest may cancel a booking starting at `start`. */
-export function cancellationDeadline(start: number, rules: BookingRules): number {
+export function cancellationDeadline(start: number, rules: Pick<BookingRules, 'cancellationDeadlineMinutes'>): number {
   return start - rules.cancellationDeadlineMinutes * MINUTE
 }
 

@@ -170,6 +170,7 @@ export async function bookCourt(
         bookingId, clubName: club.name, timezone: club.timezone, courtName: court.name, start: interval.start, end: interval.end,
         bookerName, notes, createdAt: now, organizer: addressOf(settings.mailFrom),
         manage: { url: manageUrl(settings.publicUrl, manageToken), cancelUntil: cancellationDeadline(interval.start, rules) },
+        privacyUrl: rules.privacyUrl,
       })
       await insertMail(trx, { clubId: club.id, bookingId, recipientName: bookerName, recipientEmail: input.booker_email.trim(),
         subject: mail.subject, text: mail.text, html: mail.html, ics: mail.ics }, settings.mailFrom, now)

@@ -9,7 +9,11 @@ import { columnTypes, dialectOf } from '../dialect.js'
  *   the history with who cancelled it (`guest`, `club`, `hold`), when and why.
  * - bookings.manage_token_hash: the SHA-256 of the personal link in the confirmation mail with
  *   which the guest sees and cancels the booking (null for bookings made before this migration).
+ * - bookings.anonymised_at: when the guest's name and address were removed (retention or erasure);
+ *   the booking's court, times and state stay for the club's history and counts.
  * - clubs.cancellation_deadline_minutes: how long before the start a guest may still cancel.
+ * - clubs.booking_retention_days: how long after a booking ends its guest's data is kept.
+ * - clubs.privacy_url: the club's privacy notice, linked from the booking mails and pages.
  *
  * On PostgreSQL the exclusion constraint that makes overlapping bookings impossible now applies to
  * confirmed bookings only, so a cancelled slot can be booked again.
@@ -27,10 +31,17 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema.alterTable('bookings').addColumn('cancel_reason', 'text').execute()
   await db.schema.alterTable('bookings').addColumn('manage_token_hash', 'text').execute()
   await db.schema.createIndex('bookings_manage_token_idx').on('bookings').column('manage_token_hash').unique().execute()
+  await db.schema.alterTable('bookings').addColumn('anonymised_at', t.timestamp).execute()
+  await db.schema.createIndex('bookings_retention_idx').on('bookings').columns(['club_id', 'ends_at']).execute()
+  await db.schema.createIndex('booking_requests_created_idx').on('booking_requests').column('created_at').execute()
   await db.schema.alterTable('clubs')
     .addColumn('cancellation_deadline_minutes', 'integer',
       (col) => col.notNull().defaultTo(120).check(sql`cancellation_deadline_minutes between 0 and 43200`))
     .execute()
+  await db.schema.alterTable('clubs')
+    .addColumn('booking_retention_days', 'integer', (col) => col.notNull().defaultTo(90).check(sql`booking_retention_days between 1 and 3650`))
+    .execute()
+  await db.schema.alterTable('clubs').addColumn('privacy_url', 'text').execute()
   if (dialect === 'postgres') {
     await sql`alter table bookings drop constraint bookings_no_overlap`.execute(db)
     await sql`alter table bookings add constraint bookings_no_overlap
@@ -46,8 +57,12 @@ export async function down(db: Kysely<unknown>): Promise<void> {
       exclude using gist (court_id with =, tstzrange(starts_at, ends_at) with &&)`.execute(db)
   }
   await db.schema.dropIndex('bookings_manage_token_idx').execute()
-  for (const column of ['manage_token_hash', 'cancel_reason', 'cancelled_by', 'cancelled_at', 'status']) {
+  await db.schema.dropIndex('bookings_retention_idx').execute()
+  await db.schema.dropIndex('booking_requests_created_idx').execute()
+  for (const column of ['anonymised_at', 'manage_token_hash', 'cancel_reason', 'cancelled_by', 'cancelled_at', 'status']) {
     await db.schema.alterTable('bookings').dropColumn(column).execute()
   }
-  await db.schema.alterTable('clubs').dropColumn('cancellation_deadline_minutes').execute()
+  for (const column of ['privacy_url', 'booking_retention_days', 'cancellation_deadline_minutes']) {
+    await db.schema.alterTable('clubs').dropColumn(column).execute()
+  }
 }

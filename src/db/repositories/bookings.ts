@@ -9,16 +9,29 @@ import { isoForDb, isoFromDb, isoFromDbOrNull } from '../values.js'
 export interface BookingRules {
   /** How long before its start a guest may still cancel a booking. */
   readonly cancellationDeadlineMinutes: number
+  /** How long after a booking ends its guest's name and address are kept. */
+  readonly retentionDays: number
+  /** The club's privacy notice, linked from the booking mails and pages (null: none). */
+  readonly privacyUrl: string | null
 }
 
 export async function bookingRulesOf(db: Kysely<Database>, clubId: string): Promise<BookingRules> {
-  const row = await db.selectFrom('clubs').select('cancellation_deadline_minutes').where('id', '=', clubId).executeTakeFirstOrThrow()
-  return { cancellationDeadlineMinutes: row.cancellation_deadline_minutes }
+  const row = await db.selectFrom('clubs').select(['cancellation_deadline_minutes', 'booking_retention_days', 'privacy_url'])
+    .where('id', '=', clubId).executeTakeFirstOrThrow()
+  return { cancellationDeadlineMinutes: row.cancellation_deadline_minutes, retentionDays: row.booking_retention_days,
+    privacyUrl: row.privacy_url }
 }
 
-export async function updateBookingRules(db: Kysely<Database>, clubId: string, rules: BookingRules): Promise<void> {
-  await db.updateTable('clubs').set({ cancellation_deadline_minutes: rules.cancellationDeadlineMinutes })
-    .where('id', '=', clubId).execute()
+export async function updateBookingRules(db: Kysely<Database>, clubId: string, rules: Partial<BookingRules>): Promise<void> {
+  const changes = {
+    ...rules.cancellationDeadlineMinutes === undefined
+      ? {}
+      : { cancellation_deadline_minutes: rules.cancellationDeadlineMinutes },
+    ...rules.retentionDays === undefined ? {} : { booking_retention_days: rules.retentionDays },
+    ...rules.privacyUrl === undefined ? {} : { privacy_url: rules.privacyUrl },
+  }
+  if (Object.keys(changes).length === 0) return
+  await db.updateTable('clubs').set(changes).where('id', '=', clubId).execute()
 }
 
 /** Confirmed bookings of an address at a club that have not ended yet. */
@@ -102,6 +115,7 @@ export interface BookingDetails {
   readonly clubName: string
   readonly timezone: string
   readonly cancellationDeadlineMinutes: number
+  readonly privacyUrl: string | null
   readonly courtName: string
   readonly start: number
   readonly end: number
@@ -118,7 +132,7 @@ function details(db: Kysely<Database>) {
     .innerJoin('clubs', 'clubs.id', 'bookings.club_id')
     .innerJoin('courts', (join) => join.onRef('courts.club_id', '=', 'bookings.club_id').onRef('courts.id', '=', 'bookings.court_id'))
     .select(['bookings.id', 'bookings.club_id', 'clubs.name as club_name', 'clubs.timezone', 'clubs.cancellation_deadline_minutes',
-      'courts.name as court_name', 'bookings.starts_at', 'bookings.ends_at', 'bookings.booker_name', 'bookings.booker_email',
+      'clubs.privacy_url', 'courts.name as court_name', 'bookings.starts_at', 'bookings.ends_at', 'bookings.booker_name', 'bookings.booker_email',
       'bookings.status', 'bookings.cancelled_at', 'bookings.cancelled_by', 'bookings.cancel_reason'])
 }
 
@@ -128,7 +142,7 @@ function toDetails(row: DetailsRow): BookingDetails {
   const cancelledAt = isoFromDbOrNull(row.cancelled_at)
   return {
     id: row.id, clubId: row.club_id, clubName: row.club_name, timezone: row.timezone,
-    cancellationDeadlineMinutes: row.cancellation_deadline_minutes, courtName: row.court_name,
+    cancellationDeadlineMinutes: row.cancellation_deadline_minutes, privacyUrl: row.privacy_url, courtName: row.court_name,
     start: Date.parse(isoFromDb(row.starts_at)), end: Date.parse(isoFromDb(row.ends_at)),
     bookerName: row.booker_name, bookerEmail: row.booker_email, status: row.status,
     cancelledAt: cancelledAt === null ? null : Date.parse(cancelledAt), cancelledBy: row.cancelled_by,
