@@ -17,6 +17,12 @@ import { START, startHarness } from './helpers/harness.js'
 import type { Harness } from './helpers/harness.js'
 
 const DAY = 86_400_000
+
+interface PersonalData {
+  bookings: { id: string, booker_name: string }[]
+  mails: unknown[]
+  idempotency_records: unknown[]
+}
 const LAKE_COURT = idFor('court:lake-privacy')
 const at = (date: string, time: string) => `${date}T${time}:00+02:00`
 
@@ -60,7 +66,8 @@ describeEachDatabase('personal data', (dialect) => {
     expect(await count('mail_outbox', id)).toBe(1)
 
     // A day later the idempotency record has expired; the booking keeps everything else.
-    expect(await applyRetention(h.context.db, START + DAY + 1)).toMatchObject({ bookingsAnonymised: 0, idempotencyRecordsDeleted: 1 })
+    expect(await applyRetention(h.context.db, START + DAY + 1))
+      .toMatchObject({ bookingsAnonymised: 0, idempotencyRecordsDeleted: 1 })
     expect(await count('booking_requests', id)).toBe(0)
     // Just before the 90 days after the end: nothing of the guest goes.
     expect((await applyRetention(h.context.db, end + 90 * DAY - 1)).bookingsAnonymised).toBe(0)
@@ -115,7 +122,7 @@ describeEachDatabase('personal data', (dialect) => {
     const exported = await cli(env, ['personal-data', 'export', '--email', 'ERASE.ME@example.org', '--club', 'riverside', '--json'],
       h.clock)
     expect(exported.code, exported.stderr).toBe(0)
-    const data = exported.json<{ bookings: { id: string, booker_name: string }[], mails: unknown[], idempotency_records: unknown[] }>()
+    const data = exported.json<PersonalData>()
     expect(data.bookings.map((booking) => booking.id).sort()).toEqual([near, far].sort())
     expect(data.bookings[0]?.booker_name).toBe('Petra Private')
     expect(data.mails).toHaveLength(2)
