@@ -16,6 +16,7 @@ import { registerAdminOpenApi } from './http/admin-openapi.js'
 import { registerDashboardApp } from './http/dashboard-app.js'
 import { accountRoutes } from './routes/admin/account.js'
 import { clubRoutes } from './routes/admin/club.js'
+import { bookingRoutes } from './routes/admin/bookings.js'
 import { ADMIN_SCHEMAS } from './schemas/admin.js'
 import { collectRouteMethods, registerMethodNotAllowed } from './http/method-not-allowed.js'
 import { registerApiReference } from './http/api-reference.js'
@@ -187,6 +188,7 @@ export async function buildApp(context: AppContext, options: AppOptions = {}): P
   opsRoutes(app, context, metrics)
   accountRoutes(app, context)
   clubRoutes(app, context)
+  bookingRoutes(app, context)
   await registerAdminOpenApi(app, context)
   await registerDashboardApp(app, options.dashboardDir)
 

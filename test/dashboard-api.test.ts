@@ -12,6 +12,9 @@ import { START, startHarness } from './helpers/harness.js'
 import type { ApiResponse, Harness } from './helpers/harness.js'
 import { TestSmtpServer } from './helpers/smtp.js'
 import { dashboardGuard } from '../src/http/dashboard-access.js'
+import { importClubData } from '../src/services/import.js'
+import { addDays, localDateOf } from '../src/domain/zoned-time.js'
+import { idFor } from './helpers/fixtures.js'
 
 const ORIGIN = 'https://clubs.example'
 const COOKIE = '__Host-cp_session'
@@ -29,13 +32,29 @@ describeEachDatabase('dashboard API', (dialect) => {
     await smtp.start()
     h = await startHarness(dialect, { env: { SMTP_URL: smtp.url, PUBLIC_URL: `${ORIGIN}/` } })
     env = { ...h.database.env, SMTP_URL: smtp.url, PUBLIC_URL: `${ORIGIN}/` }
-    await h.createClub('riverside')
-    await h.createClub('hillside')
+    const hours = Object.fromEntries(['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'].map((day) => [day, { open: '00:00', close: '24:00' }]))
+    for (const slug of ['riverside', 'hillside']) {
+      const club = await h.createClub(slug)
+      await importClubData(h.context.db, h.clock, club.id, { courts: [{ id: idFor(`court:${slug}`), name: 'Court 1',
+        booking_horizon_days: 30, opening_hours: hours }] })
+    }
   })
   afterAll(async () => {
     await h.close()
     await smtp.stop()
   })
+
+  /** The day after the harness clock's, at the clubs (Berlin: +02:00 in summer). */
+  const tomorrow = () => addDays(localDateOf(h.clock.now(), 'Europe/Berlin'), 1)
+  /** A booking of the club's court tomorrow, by the public endpoint. */
+  const book = async (slug: string, time: string, email: string) => {
+    const response = await h.request({ method: 'POST', url: `/api/v1/public/${slug}/courts/book`, payload: {
+      court_id: idFor(`court:${slug}`), start_time: `${tomorrow()}T${time}:00+02:00`,
+      end_time: `${tomorrow()}T${String(Number(time.slice(0, 2)) + 1).padStart(2, '0')}:00:00+02:00`,
+      booker_name: 'Gina Guest', booker_email: email } })
+    expect(response.status, response.body).toBe(201)
+    return response.json<{ booking_id: string }>().booking_id
+  }
 
   /** The token of the newest mail to this address that carries a dashboard link. */
   const tokenMailedTo = async (address: string): Promise<string> => {
@@ -243,11 +262,14 @@ describeEachDatabase('dashboard API', (dialect) => {
       .toBe(204)
     const invitationOfB = (await as(hana.cookie, 'GET', '/api/admin/v1/clubs/hillside/team'))
       .json<{ invitations: { id: string }[] }>().invitations[0]?.id ?? ''
-    const idsOfB = { key: keyOfB, admin: hana.me.admin_id, invitation: invitationOfB }
+    const idsOfB = { key: keyOfB, admin: hana.me.admin_id, invitation: invitationOfB,
+      booking: await book('hillside', '10:00', 'hilde@example.org') }
     const hillside = (await h.context.db.selectFrom('clubs').select('id').where('slug', '=', 'hillside').executeTakeFirstOrThrow()).id
     // Club B's rows, which no request of club A's owner may change.
-    const snapshot = async () => JSON.stringify(await Promise.all(['club_admins', 'api_keys', 'admin_invitations'].map((table) =>
-      h.context.db.selectFrom(table as 'club_admins').selectAll().where('club_id', '=', hillside).execute())))
+    const snapshot = async () => JSON.stringify([
+      await Promise.all(['club_admins', 'api_keys', 'admin_invitations', 'bookings', 'mail_outbox', 'booking_requests'].map((table) =>
+        h.context.db.selectFrom(table as 'club_admins').selectAll().where('club_id', '=', hillside).execute())),
+      await h.context.db.selectFrom('clubs').selectAll().where('id', '=', hillside).execute()])
     const before = await snapshot()
 
     const document = (await h.app.inject({ url: '/api/admin/v1/openapi.json' })).json<{ paths: Record<string, Record<string, unknown>> }>()
@@ -255,7 +277,8 @@ describeEachDatabase('dashboard API', (dialect) => {
       .flatMap(([path, item]) => Object.keys(item).map((method) => ({ method: method.toUpperCase(), path })))
     expect(clubRoutes.length).toBeGreaterThanOrEqual(8)
     const bodies: Record<string, unknown> = { 'api-keys': { name: 'x', scopes: ['read:groups'] }, 'invitations': { email: 'm@example.org',
-      role: 'owner' }, 'role': { role: 'owner' } }
+      role: 'owner' }, 'role': { role: 'owner' }, 'booking-rules': { cancellation_deadline_minutes: 60, retention_days: 30,
+      privacy_url: null }, 'cancel': { reason: 'x' }, 'export': { email: 'hilde@example.org' }, 'erase': { email: 'hilde@example.org' } }
     await fc.assert(fc.asyncProperty(
       fc.constantFrom(...clubRoutes),
       fc.constantFrom('hillside', 'riverside', 'nonexistent', 'RIVERSIDE'),
@@ -264,14 +287,75 @@ describeEachDatabase('dashboard API', (dialect) => {
         const response = await h.request({ method: method, url, headers: { origin: ORIGIN, cookie: `${COOKIE}=${owner}` },
           ...(method === 'GET' || method === 'DELETE' ? {} : { payload: bodies[path.split('/').at(-1) ?? ''] as Record<string, unknown> }) })
         // riverside is the caller's club: there, B's ids are unknown (404); every other club is unknown as a whole.
-        const mayPass = club === 'riverside' && !/\{(key|admin|invitation)\}/.test(path)
+        const mayPass = club === 'riverside' && !/\{(key|admin|invitation|booking)\}/.test(path)
         if (!mayPass) expect(response.status, `${method} ${url}: ${response.body}`).toBe(404)
         // Nothing of club B beyond what the request itself named: not its name, not its people.
         expect(response.body).not.toContain('Club hillside')
         expect(response.body).not.toContain('hana@')
+        expect(response.body).not.toContain('hilde@')
       },
     ), { numRuns: 60 })
     expect(await snapshot()).toBe(before)
+  })
+
+  it('shows the day\'s bookings, changes the rules, cancels with a reason (mailed once), and exports and erases for owners', async () => {
+    const gina = await book('riverside', '18:00', 'gina@example.org')
+    const day = await as(owner, 'GET', `/api/admin/v1/clubs/riverside/bookings?date=${tomorrow()}`)
+    expect(day.status, day.body).toBe(200)
+    expect(day.json<{ timezone: string, items: { id: string, booker_email: string, start_time: string, status: string }[] }>())
+      .toMatchObject({ timezone: 'Europe/Berlin', items: [{ id: gina, booker_email: 'gina@example.org',
+        start_time: `${tomorrow()}T18:00:00+02:00`, status: 'confirmed' }] })
+    expect((await as(owner, 'GET', '/api/admin/v1/clubs/riverside/bookings?date=16.06.2026')).status).toBe(400)
+
+    const rules = { cancellation_deadline_minutes: 360, retention_days: 30, privacy_url: 'https://riverside.example/privacy' }
+    const changed = await as(owner, 'PUT', '/api/admin/v1/clubs/riverside/booking-rules', rules)
+    expect([changed.status, changed.json()]).toEqual([200, rules])
+    expect((await as(owner, 'GET', '/api/admin/v1/clubs/riverside/booking-rules')).json()).toEqual(rules)
+    for (const wrong of [{ ...rules, privacy_url: 'javascript:alert(1)' }, { ...rules, cancellation_deadline_minutes: 7 },
+      { ...rules, retention_days: 0 }, { cancellation_deadline_minutes: 60 }]) {
+      expect((await as(owner, 'PUT', '/api/admin/v1/clubs/riverside/booking-rules', wrong)).status, JSON.stringify(wrong)).toBe(400)
+    }
+
+    while (await h.context.mail.runOnce() > 0);
+    const before = smtp.received.length
+    const cancel = () => post(`/api/admin/v1/clubs/riverside/bookings/${gina}/cancel`, { reason: 'The court is flooded.' }, owner)
+    const cancelled = await cancel()
+    expect(cancelled.status, cancelled.body).toBe(200)
+    expect(cancelled.json()).toMatchObject({ status: 'cancelled', cancelled_by: 'club', cancel_reason: 'The court is flooded.' })
+    expect((await cancel()).json()).toMatchObject({ status: 'cancelled' })
+    while (await h.context.mail.runOnce() > 0);
+    const mails = smtp.received.slice(before).filter((mail) => mail.envelopeTo.includes('gina@example.org'))
+    expect(mails).toHaveLength(1)
+    expect(mails[0]?.parsed.text).toContain('The court is flooded.')
+
+    // A booking that has ended stays as it was.
+    const past = await book('riverside', '08:00', 'early@example.org')
+    const now = h.clock.now()
+    h.clock.set(`${tomorrow()}T09:00:00+02:00`)
+    try {
+      expect((await post(`/api/admin/v1/clubs/riverside/bookings/${past}/cancel`, {}, owner)).status).toBe(409)
+    } finally {
+      h.clock.set(now)
+    }
+
+    const exported = await post('/api/admin/v1/clubs/riverside/personal-data/export', { email: 'Gina@Example.org' }, owner)
+    expect(exported.status, exported.body).toBe(200)
+    expect(exported.json<{ bookings: { id: string }[] }>().bookings.map((booking) => booking.id)).toEqual([gina])
+    const erased = await post('/api/admin/v1/clubs/riverside/personal-data/erase', { email: 'gina@example.org' }, owner)
+    expect(erased.json()).toEqual({ bookings: 1, mails: 2, idempotency_records: 0, member_records_kept: 0 })
+    expect((await post('/api/admin/v1/clubs/riverside/personal-data/erase', { email: 'no address' }, owner)).status).toBe(400)
+
+    // An admin manages bookings but not personal data.
+    expect((await post('/api/admin/v1/clubs/riverside/invitations', { email: 'ada@example.org', role: 'admin' }, owner)).status).toBe(204)
+    const ada = await accept('ada@example.org')
+    expect((await as(ada.cookie, 'GET', '/api/admin/v1/clubs/riverside/bookings')).status).toBe(200)
+    expect((await post('/api/admin/v1/clubs/riverside/personal-data/export', { email: 'x@example.org' }, ada.cookie)).status).toBe(403)
+
+    const audit = await h.context.db.selectFrom('audit_log').select(['action', 'target'])
+      .where('action', 'in', ['booking.cancelled', 'booking_rules.changed', 'personal_data.exported', 'personal_data.erased']).execute()
+    expect(audit.map((entry) => entry.action))
+      .toEqual(expect.arrayContaining(['booking.cancelled', 'booking_rules.changed', 'personal_data.erased', 'personal_data.exported']))
+    expect(JSON.stringify(audit)).not.toContain('gina')
   })
 
   it('builds links from PUBLIC_URL whatever Host the request names, and sends one address at most five links an hour', async () => {

@@ -37,7 +37,8 @@ import { adminOpenApiDocument } from '../http/admin-openapi.js'
 import { createClub, requireClub } from '../services/clubs.js'
 import { cancelByClub } from '../services/booking-cancellation.js'
 import { applyRetention, erasePersonalData, exportPersonalData } from '../services/personal-data.js'
-import { bookingRulesOf, listBookings, updateBookingRules } from '../db/repositories/bookings.js'
+import { bookingRulesOf, listBookings } from '../db/repositories/bookings.js'
+import { changeBookingRules } from '../services/booking-rules.js'
 import type { ClubBooking } from '../db/repositories/bookings.js'
 import { formatInZone, localDateOf, localToInstant, parseClockTime } from '../domain/zoned-time.js'
 import { loadDemo, revokedDemoKeysNote } from '../services/demo.js'
@@ -116,12 +117,14 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       const privacyUrl = optional(options.privacyUrl, (value) => value === 'none' ? null : webAddressOption('--privacy-url', value))
       const ctx = await migrated(open)
       const club = await requireClub(ctx.db, options.club)
-      await updateBookingRules(ctx.db, club.id, {
+      const changes = {
         ...hours === undefined ? {} : { cancellationDeadlineMinutes: hours * 60 },
         ...retentionDays === undefined ? {} : { retentionDays },
         ...privacyUrl === undefined ? {} : { privacyUrl },
-      })
-      const rules = await bookingRulesOf(ctx.db, club.id)
+      }
+      const rules = Object.keys(changes).length === 0
+        ? await bookingRulesOf(ctx.db, club.id)
+        : await changeBookingRules(ctx.db, clock, { clubId: club.id, rules: changes, actor: OPERATOR })
       print(options.json === true, { cancellation_deadline_minutes: rules.cancellationDeadlineMinutes,
         retention_days: rules.retentionDays, privacy_url: rules.privacyUrl },
       `${club.slug}: guests may cancel until ${describeMinutes(rules.cancellationDeadlineMinutes)} before the start; their `
@@ -424,7 +427,8 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       const reason = optional(options.reason, (value) => textOption('--reason', value, 500))
       const ctx = await migrated(open)
       const club = await requireClub(ctx.db, options.club)
-      const result = await cancelByClub(ctx.db, clock, { mailFrom: ctx.config.mail.from }, club.id, id, reason ?? null)
+      const result = await cancelByClub(ctx.db, clock, { mailFrom: ctx.config.mail.from },
+        { clubId: club.id, bookingId: id, reason: reason ?? null, actor: OPERATOR })
       if (result === undefined) throw new InvalidInput(`no booking ${bookingId} at ${club.slug}`)
       if (result.outcome === 'ended') throw new InvalidInput(`booking ${id} has already ended; it stays as it was`)
       print(options.json === true, { id, status: result.booking.status, already_cancelled: result.outcome === 'already-cancelled' },

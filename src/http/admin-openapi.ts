@@ -11,6 +11,7 @@ import type { FastifyInstance } from 'fastify'
 import type { AppContext } from '../context.js'
 import { accountRoutes } from '../routes/admin/account.js'
 import { clubRoutes } from '../routes/admin/club.js'
+import { bookingRoutes } from '../routes/admin/bookings.js'
 import { ADMIN_SCHEMAS } from '../schemas/admin.js'
 import { Problem } from '../schemas/problem.js'
 import { useServiceDateTime } from '../schemas/formats.js'
@@ -53,6 +54,8 @@ export async function adminOpenApiDocument(context: AppContext): Promise<unknown
         { name: 'Account', description: 'Signing in and out; the signed-in person\'s sessions.' },
         { name: 'Developer access', description: 'The club\'s API keys (role admin or owner).' },
         { name: 'Team', description: 'The club\'s administrators, invitations and audit log (role owner).' },
+        { name: 'Bookings', description: 'The club\'s booking rules, bookings and cancellations (role admin or owner); the export '
+          + 'and erasure of what is held about an address (role owner).' },
         { name: 'Meta', description: 'This description.' },
       ],
       components: { securitySchemes: { session: { type: 'apiKey', in: 'cookie', name: cookie,
@@ -67,6 +70,7 @@ export async function adminOpenApiDocument(context: AppContext): Promise<unknown
   for (const schema of [Problem, ...ADMIN_SCHEMAS]) instance.addSchema(schema)
   accountRoutes(instance, context)
   clubRoutes(instance, context)
+  bookingRoutes(instance, context)
   openApiRoute(instance, () => ({}))
   await instance.ready()
   const document = instance.swagger()

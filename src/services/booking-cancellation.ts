@@ -13,6 +13,8 @@ import { insertMail } from '../db/repositories/outbox.js'
 import type { Database } from '../db/schema.js'
 import { hashToken, isWellFormedToken } from '../domain/secret-token.js'
 import { addressOf, renderBookingCancellation } from '../mail/booking-mail.js'
+import { audit } from './admins.js'
+import type { Actor } from './admins.js'
 
 const MINUTE = 60_000
 
@@ -86,16 +88,15 @@ export async function cancelByClub(
   db: Kysely<Database>,
   clock: Clock,
   settings: CancellationSettings,
-  clubId: string,
-  bookingId: string,
-  reason: string | null,
+  input: { readonly clubId: string, readonly bookingId: string, readonly reason: string | null, readonly actor: Actor },
 ): Promise<ClubCancellation | undefined> {
+  const { clubId, bookingId, reason } = input
   const booking = await findBooking(db, clubId, bookingId)
   if (booking === undefined) return undefined
   const now = clock.now()
   if (booking.status === 'cancelled') return { outcome: 'already-cancelled', booking }
   if (booking.end <= now) return { outcome: 'ended', booking }
-  const cancelled = await cancel(db, now, settings, booking, { by: 'club', reason })
+  const cancelled = await cancel(db, now, settings, booking, { by: 'club', reason }, input.actor)
   const after = await findBooking(db, clubId, bookingId) ?? booking
   return { outcome: cancelled ? 'cancelled' : 'already-cancelled', booking: after }
 }
@@ -107,9 +108,11 @@ async function cancel(
   settings: CancellationSettings,
   booking: BookingDetails,
   cancellation: Cancellation,
+  actor?: Actor,
 ): Promise<boolean> {
   return db.transaction().execute(async (trx) => {
     if (!await markCancelled(trx, booking.clubId, booking.id, cancellation, now)) return false
+    if (actor !== undefined) await audit(trx, now, actor, booking.clubId, 'booking.cancelled', booking.id)
     const mail = renderBookingCancellation({
       bookingId: booking.id, clubName: booking.clubName, timezone: booking.timezone, courtName: booking.courtName,
       start: booking.start, end: booking.end, bookerName: booking.bookerName, organizer: addressOf(settings.mailFrom),

@@ -105,6 +105,67 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/v1/clubs/{club}/booking-rules": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The club's booking rules */
+        get: operations["getBookingRules"];
+        /**
+         * Change the club's booking rules
+         * @description Applies to every booking from now on, existing ones included (the deadline of an upcoming booking moves).
+         */
+        put: operations["setBookingRules"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/v1/clubs/{club}/bookings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The bookings of a day
+         * @description Every booking that starts on the date (club-local), with its guest, cancelled ones too.
+         */
+        get: operations["listBookings"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/v1/clubs/{club}/bookings/{booking}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a booking
+         * @description Cancels the booking for the club: the slot is free at once, and the guest gets a cancellation mail with the reason and a calendar CANCEL. Cancelling a cancelled booking changes nothing and sends nothing.
+         */
+        post: operations["cancelBooking"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/v1/clubs/{club}/invitations": {
         parameters: {
             query?: never;
@@ -140,6 +201,46 @@ export interface paths {
          * @description The invitation's link stops working.
          */
         delete: operations["withdrawInvitation"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/v1/clubs/{club}/personal-data/erase": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Erase what the club holds about an address
+         * @description Removes the address from the club's bookings (upcoming ones are cancelled, without a mail) and deletes its mails and idempotency records. Recorded in the audit log without the address.
+         */
+        post: operations["erasePersonalData"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/v1/clubs/{club}/personal-data/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Export what the club holds about an address
+         * @description The bookings, mails, idempotency records and member records of the address at this club. Recorded in the audit log without the address.
+         */
+        post: operations["exportPersonalData"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -499,12 +600,91 @@ export interface components {
         AuditList: {
             items: components["schemas"]["AuditEntry"][];
         };
+        /** @description A cancellation by the club. */
+        BookingCancel: {
+            /** @description Why; the guest reads it in the cancellation mail. */
+            reason?: string;
+        };
+        /** @description The club's booking rules (docs/bookings.md). */
+        BookingRules: {
+            /** @description Guests may cancel until this many minutes before the start (0: until the start). */
+            cancellation_deadline_minutes: number;
+            /**
+             * Format: uri
+             * @description The club's privacy notice, linked from the booking mails and pages.
+             */
+            privacy_url: string | null;
+            /** @description Guests' names and addresses are removed this many days after the booking ended. */
+            retention_days: number;
+        };
+        /** @description A booking of one of the club's courts. */
+        ClubBooking: {
+            /** @description Empty once removed (retention or erasure). */
+            booker_email: string;
+            /** @description Empty once removed (retention or erasure). */
+            booker_name: string;
+            cancel_reason: string | null;
+            /**
+             * Format: date-time
+             * @description When it was cancelled.
+             */
+            cancelled_at: string | null;
+            /**
+             * @description Who cancelled: the guest (with the link of the confirmation mail), the club, or a block laid over the booking.
+             * @enum {string|null}
+             */
+            cancelled_by: "guest" | "club" | "hold" | null;
+            /** Format: uuid */
+            court_id: string;
+            court_name: string;
+            /**
+             * Format: date-time
+             * @description When it was booked.
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description End, in the club's offset.
+             */
+            end_time: string;
+            /** Format: uuid */
+            id: string;
+            notes: string | null;
+            /**
+             * Format: date-time
+             * @description Start, in the club's offset.
+             */
+            start_time: string;
+            /**
+             * @description A cancelled booking frees its slot and stays in the history.
+             * @enum {string}
+             */
+            status: "confirmed" | "cancelled";
+        };
+        /** @description The bookings that start on the date (club-local), cancelled ones too, by start and court. */
+        ClubBookingList: {
+            /** Format: date */
+            date: string;
+            items: components["schemas"]["ClubBooking"][];
+            timezone: string;
+        };
         /** @description A club the signed-in person administers. */
         ClubMembership: {
             name: string;
             /** @description owner: everything, including the team and ownership; admin: everything but the team (docs/dashboard.md). */
             role: "owner" | "admin";
             slug: string;
+        };
+        /** @description What was removed. */
+        Erasure: {
+            /** @description Bookings the address was removed from (upcoming ones cancelled). */
+            bookings: number;
+            /** @description Idempotency records deleted. */
+            idempotency_records: number;
+            /** @description Mails deleted. */
+            mails: number;
+            /** @description Member records with the address: the club's register, changed in its member list. */
+            member_records_kept: number;
         };
         /** @description An invitation not yet accepted. */
         Invitation: {
@@ -594,6 +774,85 @@ export interface components {
             response: {
                 [key: string]: unknown;
             };
+        };
+        /** @description Everything the club holds about the address. */
+        PersonalDataExport: {
+            bookings: {
+                booker_email: string;
+                booker_name: string;
+                /**
+                 * Format: date-time
+                 * @description Cancelled.
+                 */
+                cancelled_at: string | null;
+                /** Format: uuid */
+                club_id: string;
+                court_name: string;
+                /**
+                 * Format: date-time
+                 * @description Booked.
+                 */
+                created_at: string;
+                /**
+                 * Format: date-time
+                 * @description End.
+                 */
+                end_time: string;
+                /** Format: uuid */
+                id: string;
+                notes: string | null;
+                /**
+                 * Format: date-time
+                 * @description Start.
+                 */
+                start_time: string;
+                status: string;
+            }[];
+            idempotency_records: {
+                /** Format: uuid */
+                booking_id: string;
+                /** Format: uuid */
+                club_id: string;
+                /**
+                 * Format: date-time
+                 * @description Recorded.
+                 */
+                created_at: string;
+                idempotency_key: string;
+            }[];
+            mails: {
+                /** Format: uuid */
+                booking_id: string | null;
+                /** Format: uuid */
+                club_id: string | null;
+                /**
+                 * Format: date-time
+                 * @description Queued.
+                 */
+                created_at: string;
+                /** Format: uuid */
+                id: string;
+                /**
+                 * Format: date-time
+                 * @description Sent.
+                 */
+                sent_at: string | null;
+                status: string;
+                subject: string;
+            }[];
+            members: {
+                /** Format: uuid */
+                club_id: string;
+                email: string;
+                /** Format: uuid */
+                id: string;
+                name: string;
+            }[];
+        };
+        /** @description The address whose data is meant. */
+        PersonalDataRequest: {
+            /** @description An e-mail address. */
+            email: string;
         };
         /**
          * @description An error (RFC 9457 problem details).
@@ -1109,6 +1368,295 @@ export interface operations {
             };
         };
     };
+    getBookingRules: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The club's slug. */
+                club: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The rules. */
+            200: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BookingRules"];
+                };
+            };
+            /** @description No session, or the session has ended. */
+            401: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Cross-site request, or a role that does not allow this. */
+            403: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such club among those the signed-in person administers (or no such record in it). */
+            404: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    setBookingRules: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The club's slug. */
+                club: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BookingRules"];
+            };
+        };
+        responses: {
+            /** @description The rules as now in force. */
+            200: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BookingRules"];
+                };
+            };
+            /** @description The body or a parameter is malformed. */
+            400: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No session, or the session has ended. */
+            401: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Cross-site request, or a role that does not allow this. */
+            403: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such club among those the signed-in person administers (or no such record in it). */
+            404: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listBookings: {
+        parameters: {
+            query?: {
+                /** @description The local date (YYYY-MM-DD); default: today at the club. */
+                date?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The club's slug. */
+                club: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The bookings. */
+            200: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClubBookingList"];
+                };
+            };
+            /** @description The body or a parameter is malformed. */
+            400: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No session, or the session has ended. */
+            401: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Cross-site request, or a role that does not allow this. */
+            403: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such club among those the signed-in person administers (or no such record in it). */
+            404: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    cancelBooking: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A booking id. */
+                booking: string;
+                /** @description The club's slug. */
+                club: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BookingCancel"];
+            };
+        };
+        responses: {
+            /** @description The booking as it is now. */
+            200: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClubBooking"];
+                };
+            };
+            /** @description The body or a parameter is malformed. */
+            400: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No session, or the session has ended. */
+            401: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Cross-site request, or a role that does not allow this. */
+            403: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such club among those the signed-in person administers (or no such record in it). */
+            404: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The booking has ended: it stays as it was. */
+            409: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     inviteAdmin: {
         parameters: {
             query?: never;
@@ -1209,6 +1757,152 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description No session, or the session has ended. */
+            401: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Cross-site request, or a role that does not allow this. */
+            403: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such club among those the signed-in person administers (or no such record in it). */
+            404: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    erasePersonalData: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The club's slug. */
+                club: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PersonalDataRequest"];
+            };
+        };
+        responses: {
+            /** @description What was removed. */
+            200: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Erasure"];
+                };
+            };
+            /** @description The body or a parameter is malformed. */
+            400: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No session, or the session has ended. */
+            401: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Cross-site request, or a role that does not allow this. */
+            403: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such club among those the signed-in person administers (or no such record in it). */
+            404: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    exportPersonalData: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The club's slug. */
+                club: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PersonalDataRequest"];
+            };
+        };
+        responses: {
+            /** @description Everything held. */
+            200: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PersonalDataExport"];
+                };
+            };
+            /** @description The body or a parameter is malformed. */
+            400: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
             };
             /** @description No session, or the session has ended. */
             401: {

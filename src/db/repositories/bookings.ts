@@ -200,25 +200,38 @@ export interface ClubBooking {
   readonly cancelReason: string | null
 }
 
+function clubBookings(db: Kysely<Database>, clubId: string) {
+  return db.selectFrom('bookings')
+    .innerJoin('courts', (join) => join.onRef('courts.club_id', '=', 'bookings.club_id').onRef('courts.id', '=', 'bookings.court_id'))
+    .select(['bookings.id', 'bookings.court_id', 'courts.name as court_name', 'bookings.starts_at', 'bookings.ends_at',
+      'bookings.booker_name', 'bookings.booker_email', 'bookings.notes', 'bookings.status', 'bookings.created_at',
+      'bookings.cancelled_at', 'bookings.cancelled_by', 'bookings.cancel_reason'])
+    .where('bookings.club_id', '=', clubId)
+}
+
+function toClubBooking(row: Awaited<ReturnType<ReturnType<typeof clubBookings>['executeTakeFirstOrThrow']>>): ClubBooking {
+  return {
+    id: row.id, courtId: row.court_id, courtName: row.court_name, start: isoFromDb(row.starts_at), end: isoFromDb(row.ends_at),
+    bookerName: row.booker_name, bookerEmail: row.booker_email, notes: row.notes, status: row.status,
+    createdAt: isoFromDb(row.created_at), cancelledAt: isoFromDbOrNull(row.cancelled_at), cancelledBy: row.cancelled_by,
+    cancelReason: row.cancel_reason,
+  }
+}
+
 /** The club's bookings (any state) that start within a window, by start time and court. */
 export async function listBookings(
   db: Kysely<Database>,
   clubId: string,
   window: { readonly start: number, readonly end: number },
 ): Promise<ClubBooking[]> {
-  const rows = await db.selectFrom('bookings')
-    .innerJoin('courts', (join) => join.onRef('courts.club_id', '=', 'bookings.club_id').onRef('courts.id', '=', 'bookings.court_id'))
-    .select(['bookings.id', 'bookings.court_id', 'courts.name as court_name', 'bookings.starts_at', 'bookings.ends_at',
-      'bookings.booker_name', 'bookings.booker_email', 'bookings.notes', 'bookings.status', 'bookings.created_at',
-      'bookings.cancelled_at', 'bookings.cancelled_by', 'bookings.cancel_reason'])
-    .where('bookings.club_id', '=', clubId)
+  const rows = await clubBookings(db, clubId)
     .where('bookings.starts_at', '>=', isoForDb(window.start)).where('bookings.starts_at', '<', isoForDb(window.end))
     .orderBy('bookings.starts_at').orderBy('courts.name').orderBy('bookings.id')
     .execute()
-  return rows.map((row) => ({
-    id: row.id, courtId: row.court_id, courtName: row.court_name, start: isoFromDb(row.starts_at), end: isoFromDb(row.ends_at),
-    bookerName: row.booker_name, bookerEmail: row.booker_email, notes: row.notes, status: row.status,
-    createdAt: isoFromDb(row.created_at), cancelledAt: isoFromDbOrNull(row.cancelled_at), cancelledBy: row.cancelled_by,
-    cancelReason: row.cancel_reason,
-  }))
+  return rows.map(toClubBooking)
+}
+
+export async function findClubBooking(db: Kysely<Database>, clubId: string, bookingId: string): Promise<ClubBooking | undefined> {
+  const row = await clubBookings(db, clubId).where('bookings.id', '=', bookingId).executeTakeFirst()
+  return row === undefined ? undefined : toClubBooking(row)
 }

@@ -1,0 +1,165 @@
+/**
+ * A club's bookings in the dashboard API: the rules (until when guests may cancel, how long their
+ * data is kept, the privacy notice), the bookings of a day, the club's cancellation with a reason,
+ * and the export and erasure of what is held about one address. Every route is under
+ * `/clubs/:club/`; the access guard has checked the caller's role there, and every query is scoped
+ * to that club whatever ids the request names.
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify'
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
+import type { AppContext } from '../../context.js'
+import { bookingRulesOf, findClubBooking, listBookings } from '../../db/repositories/bookings.js'
+import type { BookingRules as Rules, ClubBooking as Booking } from '../../db/repositories/bookings.js'
+import { findClubBySlug } from '../../db/repositories/clubs.js'
+import { Conflict, NotFound } from '../../domain/errors.js'
+import { formatInZone, localDateOf, localToInstant } from '../../domain/zoned-time.js'
+import { ADMIN_PREFIX, memberOf } from '../../http/dashboard-access.js'
+import { jsonResponse, problemResponse } from '../../http/responses.js'
+import { Reference } from '../../schemas/common.js'
+import { BookingCancel, BookingRules, BookingsQuery, ClubBooking, ClubBookingList, ClubBookingParams, ClubParams, Erasure,
+  PersonalDataExport, PersonalDataRequest } from '../../schemas/admin.js'
+import type { Actor } from '../../services/admins.js'
+import { checkEmail } from '../../services/admins.js'
+import { cancelByClub } from '../../services/booking-cancellation.js'
+import { changeBookingRules } from '../../services/booking-rules.js'
+import { erasePersonalData, exportPersonalData } from '../../services/personal-data.js'
+
+const CLUB = `${ADMIN_PREFIX}/clubs/:club`
+const NOT_SIGNED_IN = problemResponse('No session, or the session has ended.')
+const FORBIDDEN = problemResponse('Cross-site request, or a role that does not allow this.')
+const NO_CLUB = problemResponse('No such club among those the signed-in person administers (or no such record in it).')
+const INVALID = problemResponse('The body or a parameter is malformed.')
+const ENDED = problemResponse('The booking has ended: it stays as it was.')
+
+function actorOf(request: FastifyRequest): Actor {
+  const { session } = memberOf(request)
+  return { adminId: session.adminId, label: session.email, address: request.ip }
+}
+
+function rulesBody(rules: Rules): BookingRules {
+  return { cancellation_deadline_minutes: rules.cancellationDeadlineMinutes, retention_days: rules.retentionDays,
+    privacy_url: rules.privacyUrl }
+}
+
+function bookingBody(booking: Booking, timeZone: string): ClubBooking {
+  return {
+    id: booking.id, court_id: booking.courtId, court_name: booking.courtName,
+    start_time: formatInZone(Date.parse(booking.start), timeZone), end_time: formatInZone(Date.parse(booking.end), timeZone),
+    booker_name: booking.bookerName, booker_email: booking.bookerEmail, notes: booking.notes, status: booking.status,
+    created_at: booking.createdAt, cancelled_at: booking.cancelledAt, cancelled_by: booking.cancelledBy,
+    cancel_reason: booking.cancelReason,
+  }
+}
+
+export function bookingRoutes(parent: FastifyInstance, context: AppContext): void {
+  const app = parent.withTypeProvider<TypeBoxTypeProvider>()
+  /** The club the guard admitted, with its time zone. */
+  const clubOf = async (request: FastifyRequest) => {
+    const club = await findClubBySlug(context.db, memberOf(request).membership.clubSlug)
+    if (club === undefined) throw new NotFound('No such club.')
+    return club
+  }
+
+  app.get(`${CLUB}/booking-rules`, {
+    config: { access: { dashboard: 'admin' } },
+    schema: {
+      operationId: 'getBookingRules', summary: 'The club\'s booking rules', tags: ['Bookings'],
+      params: ClubParams,
+      response: { 200: jsonResponse('The rules.', Reference(BookingRules)), 401: NOT_SIGNED_IN, 403: FORBIDDEN, 404: NO_CLUB },
+    },
+  }, async (request) => rulesBody(await bookingRulesOf(context.db, memberOf(request).membership.clubId)))
+
+  app.put(`${CLUB}/booking-rules`, {
+    config: { access: { dashboard: 'admin' } },
+    schema: {
+      operationId: 'setBookingRules', summary: 'Change the club\'s booking rules', tags: ['Bookings'],
+      description: 'Applies to every booking from now on, existing ones included (the deadline of an upcoming booking moves).',
+      params: ClubParams,
+      body: Reference(BookingRules),
+      response: { 200: jsonResponse('The rules as now in force.', Reference(BookingRules)), 400: INVALID, 401: NOT_SIGNED_IN,
+        403: FORBIDDEN, 404: NO_CLUB },
+    },
+  }, async (request) => {
+    const rules = await changeBookingRules(context.db, context.clock, { clubId: memberOf(request).membership.clubId, actor:
+      actorOf(request), rules: { cancellationDeadlineMinutes: request.body.cancellation_deadline_minutes,
+      retentionDays: request.body.retention_days, privacyUrl: request.body.privacy_url } })
+    return rulesBody(rules)
+  })
+
+  app.get(`${CLUB}/bookings`, {
+    config: { access: { dashboard: 'admin' } },
+    schema: {
+      operationId: 'listBookings', summary: 'The bookings of a day', tags: ['Bookings'],
+      description: 'Every booking that starts on the date (club-local), with its guest, cancelled ones too.',
+      params: ClubParams,
+      querystring: BookingsQuery,
+      response: { 200: jsonResponse('The bookings.', Reference(ClubBookingList)), 400: INVALID, 401: NOT_SIGNED_IN,
+        403: FORBIDDEN, 404: NO_CLUB },
+    },
+  }, async (request) => {
+    const club = await clubOf(request)
+    const date = request.query.date ?? localDateOf(context.clock.now(), club.timezone)
+    const window = { start: localToInstant(date, 0, club.timezone), end: localToInstant(date, 1440, club.timezone) }
+    const bookings = await listBookings(context.db, club.id, window)
+    return { date, timezone: club.timezone, items: bookings.map((booking) => bookingBody(booking, club.timezone)) }
+  })
+
+  app.post(`${CLUB}/bookings/:booking/cancel`, {
+    config: { access: { dashboard: 'admin' } },
+    schema: {
+      operationId: 'cancelBooking', summary: 'Cancel a booking', tags: ['Bookings'],
+      description: 'Cancels the booking for the club: the slot is free at once, and the guest gets a cancellation mail with the '
+        + 'reason and a calendar CANCEL. Cancelling a cancelled booking changes nothing and sends nothing.',
+      params: ClubBookingParams,
+      body: Reference(BookingCancel),
+      response: { 200: jsonResponse('The booking as it is now.', Reference(ClubBooking)), 400: INVALID, 401: NOT_SIGNED_IN,
+        403: FORBIDDEN, 404: NO_CLUB, 409: ENDED },
+    },
+  }, async (request) => {
+    const club = await clubOf(request)
+    const reason = request.body.reason?.trim() ?? ''
+    const result = await cancelByClub(context.db, context.clock, { mailFrom: context.config.mail.from },
+      { clubId: club.id, bookingId: request.params.booking, reason: reason === '' ? null : reason, actor: actorOf(request) })
+    if (result === undefined) throw new NotFound(`No booking with the id ${request.params.booking}.`)
+    if (result.outcome === 'ended') throw new Conflict('The booking has ended: it stays as it was.')
+    context.changes.changedHere(`courts:${club.id}`)
+    context.mail.wake()
+    const booking = await findClubBooking(context.db, club.id, result.booking.id)
+    if (booking === undefined) throw new NotFound(`No booking with the id ${request.params.booking}.`)
+    return bookingBody(booking, club.timezone)
+  })
+
+  app.post(`${CLUB}/personal-data/export`, {
+    config: { access: { dashboard: 'owner' } },
+    schema: {
+      operationId: 'exportPersonalData', summary: 'Export what the club holds about an address', tags: ['Bookings'],
+      description: 'The bookings, mails, idempotency records and member records of the address at this club. Recorded in the '
+        + 'audit log without the address.',
+      params: ClubParams,
+      body: Reference(PersonalDataRequest),
+      response: { 200: jsonResponse('Everything held.', Reference(PersonalDataExport)), 400: INVALID, 401: NOT_SIGNED_IN,
+        403: FORBIDDEN, 404: NO_CLUB },
+    },
+  }, async (request) => exportPersonalData(context.db, context.clock, { email: checkEmail(request.body.email),
+    clubId: memberOf(request).membership.clubId, actor: actorOf(request) }))
+
+  app.post(`${CLUB}/personal-data/erase`, {
+    config: { access: { dashboard: 'owner' } },
+    schema: {
+      operationId: 'erasePersonalData', summary: 'Erase what the club holds about an address', tags: ['Bookings'],
+      description: 'Removes the address from the club\'s bookings (upcoming ones are cancelled, without a mail) and deletes its '
+        + 'mails and idempotency records. Recorded in the audit log without the address.',
+      params: ClubParams,
+      body: Reference(PersonalDataRequest),
+      response: { 200: jsonResponse('What was removed.', Reference(Erasure)), 400: INVALID, 401: NOT_SIGNED_IN, 403: FORBIDDEN,
+        404: NO_CLUB },
+    },
+  }, async (request) => {
+    const clubId = memberOf(request).membership.clubId
+    const erased = await erasePersonalData(context.db, context.clock, { email: checkEmail(request.body.email), clubId,
+      actor: actorOf(request) })
+    context.changes.changedHere(`courts:${clubId}`)
+    return { bookings: erased.bookings, mails: erased.mails, idempotency_records: erased.idempotencyRecords,
+      member_records_kept: erased.memberRecordsKept }
+  })
+}

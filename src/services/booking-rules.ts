@@ -1,0 +1,27 @@
+/**
+ * A club's booking rules (docs/bookings.md): until when guests may cancel, how long their data is
+ * kept, the club's privacy notice. One function to change them, shared by the dashboard and the
+ * command line, recorded in the audit log.
+ */
+import type { Kysely } from 'kysely'
+import type { Clock } from '../clock.js'
+import { bookingRulesOf, updateBookingRules } from '../db/repositories/bookings.js'
+import type { BookingRules } from '../db/repositories/bookings.js'
+import type { Database } from '../db/schema.js'
+import { audit } from './admins.js'
+import type { Actor } from './admins.js'
+
+export async function changeBookingRules(
+  db: Kysely<Database>,
+  clock: Clock,
+  input: { readonly clubId: string, readonly rules: Partial<BookingRules>, readonly actor: Actor },
+): Promise<BookingRules> {
+  return db.transaction().execute(async (trx) => {
+    await updateBookingRules(trx, input.clubId, input.rules)
+    const rules = await bookingRulesOf(trx, input.clubId)
+    await audit(trx, clock.now(), input.actor, input.clubId, 'booking_rules.changed',
+      `cancellation deadline ${String(rules.cancellationDeadlineMinutes)} min, retention ${String(rules.retentionDays)} days, `
+      + `privacy notice ${rules.privacyUrl ?? 'none'}`)
+    return rules
+  })
+}
