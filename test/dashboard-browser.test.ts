@@ -14,6 +14,9 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import { readConfig } from '../src/config.js'
 import { createContext } from '../src/context.js'
 import { createClub } from '../src/services/clubs.js'
+import { importClubData } from '../src/services/import.js'
+import { addDays, localDateOf, localToInstant } from '../src/domain/zoned-time.js'
+import { COURT } from './helpers/courts.js'
 import { freePort } from '../src/tools/free-port.js'
 import { cli } from './helpers/cli.js'
 import { DIALECTS, createTestDatabase } from './helpers/databases.js'
@@ -56,7 +59,10 @@ for (const dialect of DIALECTS) {
       origin = `http://localhost:${String(port)}`
       env = { ...database.env, ...(dialect === 'sqlite' ? { DATABASE_URL: '' } : {}), SMTP_URL: smtp.url, PUBLIC_URL: origin }
       const context = await createContext(readConfig({ ...database.env, LOG_LEVEL: 'silent' }), { migrate: true })
-      await createClub(context.db, context.clock, { slug: 'riverside', name: 'TC Riverside', timezone: 'Europe/Berlin' })
+      const club = await createClub(context.db, context.clock, { slug: 'riverside', name: 'TC Riverside', timezone: 'Europe/Berlin' })
+      await importClubData(context.db, context.clock, club.id, { courts: [{ id: COURT.allDay, name: 'Court 3 (floodlit)',
+        booking_horizon_days: 30, opening_hours: Object.fromEntries(['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun']
+          .map((day) => [day, { open: '00:00', close: '24:00' }])) }] })
       await context.close()
       server = await startServer({ ...env, PORT: String(port) })
       browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] })
@@ -183,6 +189,46 @@ for (const dialect of DIALECTS) {
       await adam.page.goto(`${origin}/dashboard/clubs/riverside/team`)
       await adam.page.getByRole('alert').filter({ hasText: 'does not allow this' }).waitFor()
       await adam.context.close()
+    })
+
+    it('shows a guest\'s booking in the day view, cancels it with a reason the guest receives, and sets the rules', async () => {
+      const { page } = owner
+      const date = addDays(localDateOf(Date.now(), 'Europe/Berlin'), 2)
+      const start = localToInstant(date, 18 * 60, 'Europe/Berlin')
+      const booked = await fetch(`${origin}/api/v1/public/riverside/courts/book`, { method: 'POST',
+        headers: { 'content-type': 'application/json' }, body: JSON.stringify({ court_id: COURT.allDay,
+          start_time: new Date(start).toISOString(), end_time: new Date(start + 3_600_000).toISOString(),
+          booker_name: 'Gina Guest', booker_email: 'gina@example.org' }) })
+      expect(booked.status).toBe(201)
+
+      await page.getByRole('link', { name: 'Bookings' }).click()
+      await page.getByRole('heading', { name: 'Bookings', level: 1 }).waitFor()
+      await page.getByLabel('Day', { exact: true }).fill(date)
+      await page.getByLabel('Day', { exact: true }).dispatchEvent('change')
+      await page.getByText('gina@example.org').waitFor()
+      expect(await page.getByRole('cell', { name: '18:00–19:00', exact: true }).count()).toBe(1)
+
+      await page.getByLabel('Guests may cancel until this many hours before the start').fill('6')
+      await page.getByLabel('Address of the club\'s privacy notice (linked in the booking mails)').fill('https://riverside.example/privacy')
+      await page.getByRole('button', { name: 'Save rules' }).click()
+      await page.getByText('Rules saved.').waitFor()
+      await check(page, 'bookings')
+
+      const before = smtp.received.length
+      await page.getByRole('button', { name: 'Cancel: Gina Guest 18:00–19:00' }).click()
+      await page.getByLabel('Reason (in the mail to the guest)').fill('The court is flooded after the storm.')
+      await page.getByRole('button', { name: 'Cancel booking and mail the guest' }).click()
+      await page.getByText('The booking of Gina Guest is cancelled; the guest is mailed.').waitFor()
+      await page.getByText('Cancelled by the club: The court is flooded after the storm.').waitFor()
+      await check(page, 'bookings-cancelled')
+      await expect.poll(() => smtp.received.slice(before).filter((mail) => mail.envelopeTo.includes('gina@example.org')).length,
+        { timeout: 10_000, interval: 100 }).toBe(1)
+      const mail = smtp.received.slice(before).find((received) => received.envelopeTo.includes('gina@example.org'))
+      expect(mail?.parsed.subject).toMatch(/^Booking cancelled: Court 3 \(floodlit\)/)
+      expect(mail?.parsed.text).toContain('The court is flooded after the storm.')
+      const listing = await fetch(`${origin}/api/v1/public/riverside/courts?date=${date}`)
+      const slots = (await listing.json() as { courts: { start_time: string, status: string }[] }).courts
+      expect(slots.find((slot) => Date.parse(slot.start_time) === start)?.status).toBe('available')
     })
 
     it('adds a passkey on the account page, signs out, and signs in with the passkey', async () => {
