@@ -15,6 +15,7 @@ import { createApiKey } from '../src/services/api-keys.js'
 import { createClub } from '../src/services/clubs.js'
 import { importClubData } from '../src/services/import.js'
 import { COURT } from './helpers/courts.js'
+import { idFor } from './helpers/fixtures.js'
 import { createTestDatabase, describePostgres } from './helpers/databases.js'
 import type { TestDatabase } from './helpers/databases.js'
 import { storeSetup } from './helpers/limiters.js'
@@ -122,6 +123,30 @@ describePostgres('two server processes', () => {
       expect(confirmed.length).toBeLessThanOrEqual(1)
       expect(statuses.filter((status) => status === 201)).toHaveLength(confirmed.length)
       expect(confirmed.map((row) => row.id)).not.toContain(bookingId)
+    } finally {
+      await context.close()
+    }
+  })
+
+  it('leaves no confirmed booking under a block laid over a day while 20 bookings of it are being made', async () => {
+    const day = addDays(tomorrow, 1)
+    const at = (minutes: number) => new Date(localToInstant(day, minutes, 'Europe/Berlin')).toISOString()
+    const context = await createContext(readConfig({ ...database.env, LOG_LEVEL: 'silent' }))
+    try {
+      const club = await context.db.selectFrom('clubs').select('id').where('slug', '=', 'twin').executeTakeFirstOrThrow()
+      // Court A is open 08:00–22:00: 14 slots, six of them asked for twice.
+      const hour = (i: number) => (8 + (i % 14)) * 60
+      const racers = Array.from({ length: 20 }, async (_, i) => (await book(400 + i, at(hour(i)), at(hour(i) + 60))).status)
+      const block = importClubData(context.db, context.clock, club.id, { court_holds: [{ id: idFor('hold:race'), court_id: COURT.a,
+        kind: 'block', starts_at: at(0), ends_at: at(24 * 60) }] },
+      { bookingsUnderHolds: { policy: 'cancel', settings: { mailFrom: 'Twin <twin@example.org>' } } })
+      const [statuses, summary] = await Promise.all([Promise.all(racers), block])
+      const under = await context.db.selectFrom('bookings').select('id').where('court_id', '=', COURT.a).where('status', '=', 'confirmed')
+        .where('starts_at', '<', at(24 * 60)).where('ends_at', '>', at(0)).execute()
+      expect(under).toEqual([])
+      // Every booking made before the block was cancelled by it; every one after was refused.
+      expect(statuses.filter((status) => status === 201)).toHaveLength(summary.bookings_cancelled)
+      expect(statuses.every((status) => status === 201 || status === 400)).toBe(true)
     } finally {
       await context.close()
     }

@@ -43,6 +43,7 @@ import type { ClubBooking } from '../db/repositories/bookings.js'
 import { formatInZone, localDateOf, localToInstant, parseClockTime } from '../domain/zoned-time.js'
 import { loadDemo, revokedDemoKeysNote } from '../services/demo.js'
 import { importClubData } from '../services/import.js'
+import type { ImportOptions, ImportSummary } from '../services/import.js'
 import { describeFailure } from '../startup-errors.js'
 
 export interface CliIo {
@@ -270,12 +271,14 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   program.command('import').description('load a club\'s data from a JSON file (format: docs/import-format.md)')
     .requiredOption('--club <slug>', 'the club')
     .argument('<file>', 'the JSON document')
+    .option('--cancel-bookings', 'cancel upcoming bookings that the file\'s blocks and reservations cover (each guest is mailed); '
+    + 'without it such a file is refused')
     .addOption(jsonOption())
-    .action(async (file: string, options: { club: string, json?: boolean }) => {
+    .action(async (file: string, options: { club: string, cancelBookings?: boolean, json?: boolean }) => {
       const document = await readJsonFile(file)
       const ctx = await migrated(open)
       const club = await requireClub(ctx.db, options.club)
-      const summary = await importClubData(ctx.db, clock, club.id, document)
+      const summary = await importClubData(ctx.db, clock, club.id, document, underHolds(ctx, options.cancelBookings))
       print(options.json === true, summary, `Imported into ${club.slug}: `
       + Object.entries(summary).map(([section, count]) => `${String(count)} ${section}`).join(', '))
     })
@@ -368,6 +371,8 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     .option('--valid-from <date>', 'weekly: first date (YYYY-MM-DD)')
     .option('--valid-until <date>', 'weekly: last date (YYYY-MM-DD)')
     .option('--reason <text>', 'for the club\'s records; never shown publicly')
+    .option('--cancel-bookings', 'cancel the upcoming bookings the hold covers (each guest is mailed); without it such a hold is '
+    + 'refused, naming them')
     .addOption(jsonOption())
     .action(async (options: HoldOptions) => {
       // Options not given are left out (JSON drops undefined), as an import file would leave them out.
@@ -383,8 +388,9 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       })) as { id: string }
       const ctx = await migrated(open)
       const club = await requireClub(ctx.db, options.club)
-      await importSingle(ctx, club.id, 'court_holds', hold, HOLD_FLAGS)
-      print(options.json === true, hold, `Added ${options.kind} ${hold.id}.`)
+      const summary = await importSingle(ctx, club.id, 'court_holds', hold, HOLD_FLAGS, underHolds(ctx, options.cancelBookings))
+      print(options.json === true, { ...hold, bookings_cancelled: summary.bookings_cancelled }, `Added ${options.kind} ${hold.id}`
+      + `${summary.bookings_cancelled > 0 ? `; cancelled ${String(summary.bookings_cancelled)} bookings under it (the guests are mailed)` : ''}.`)
     })
   courts.command('unhold').description('remove a block or reservation').argument('<hold-id>', 'the id printed by courts hold')
     .requiredOption('--club <slug>', 'the club')
@@ -567,6 +573,7 @@ interface HoldOptions {
   validFrom?: string
   validUntil?: string
   reason?: string
+  cancelBookings?: boolean
   json?: boolean
 }
 
@@ -663,15 +670,21 @@ const HOLD_FLAGS: Readonly<Record<string, string>> = {
  * rules; the import's refusals (`courts[0].slot_minutes: …`) are told in the options' names
  * (`--slot-minutes: …`).
  */
+/** Upcoming bookings under new holds: cancelled (with the guests mailed) when asked, otherwise the change is refused. */
+function underHolds(ctx: AppContext, cancel: boolean | undefined): ImportOptions {
+  return cancel === true ? { bookingsUnderHolds: { policy: 'cancel', settings: { mailFrom: ctx.config.mail.from } } } : {}
+}
+
 async function importSingle(
   ctx: AppContext,
   clubId: string,
   section: 'courts' | 'court_holds',
   entry: object,
   flags: Readonly<Record<string, string>>,
-): Promise<void> {
+  options: ImportOptions = {},
+): Promise<ImportSummary> {
   try {
-    await importClubData(ctx.db, ctx.clock, clubId, { [section]: [entry] })
+    return await importClubData(ctx.db, ctx.clock, clubId, { [section]: [entry] }, options)
   } catch (error) {
     if (!(error instanceof InvalidInput)) throw error
     const problems = [...new Set(error.problems.map((problem) => inFlagTerms(problem, section, flags)))]

@@ -110,18 +110,28 @@ async function cancel(
   cancellation: Cancellation,
   actor?: Actor,
 ): Promise<boolean> {
-  return db.transaction().execute(async (trx) => {
-    if (!await markCancelled(trx, booking.clubId, booking.id, cancellation, now)) return false
-    if (actor !== undefined) await audit(trx, now, actor, booking.clubId, 'booking.cancelled', booking.id)
-    const mail = renderBookingCancellation({
-      bookingId: booking.id, clubName: booking.clubName, timezone: booking.timezone, courtName: booking.courtName,
-      start: booking.start, end: booking.end, bookerName: booking.bookerName, organizer: addressOf(settings.mailFrom),
-      cancelledAt: now, by: cancellation.by, reason: cancellation.reason,
-    })
-    await insertMail(trx, {
-      clubId: booking.clubId, bookingId: booking.id, recipientName: booking.bookerName, recipientEmail: booking.bookerEmail,
-      subject: mail.subject, text: mail.text, html: mail.html, ics: mail.ics,
-    }, settings.mailFrom, now)
-    return true
+  return db.transaction().execute((trx) => cancelInTransaction(trx, now, settings, booking, cancellation, actor))
+}
+
+/** Cancels a booking and queues its mail in the caller's transaction; false when it was no longer confirmed. */
+export async function cancelInTransaction(
+  trx: Kysely<Database>,
+  now: number,
+  settings: CancellationSettings,
+  booking: BookingDetails,
+  cancellation: Cancellation,
+  actor?: Actor,
+): Promise<boolean> {
+  if (!await markCancelled(trx, booking.clubId, booking.id, cancellation, now)) return false
+  if (actor !== undefined) await audit(trx, now, actor, booking.clubId, 'booking.cancelled', booking.id)
+  const mail = renderBookingCancellation({
+    bookingId: booking.id, clubName: booking.clubName, timezone: booking.timezone, courtName: booking.courtName,
+    start: booking.start, end: booking.end, bookerName: booking.bookerName, organizer: addressOf(settings.mailFrom),
+    cancelledAt: now, by: cancellation.by, reason: cancellation.reason,
   })
+  await insertMail(trx, {
+    clubId: booking.clubId, bookingId: booking.id, recipientName: booking.bookerName, recipientEmail: booking.bookerEmail,
+    subject: mail.subject, text: mail.text, html: mail.html, ics: mail.ics,
+  }, settings.mailFrom, now)
+  return true
 }

@@ -17,6 +17,8 @@ import { useServiceDateTime } from '../schemas/formats.js'
 import { DEFAULT_SLOT_MINUTES, courtNameKey } from '../domain/court.js'
 import { DEFAULT_OPENING_HOURS } from '../domain/slots.js'
 import { ImportDocument } from '../schemas/import.js'
+import { lockCourts, settleBookingsUnderHolds } from './holds.js'
+import type { BookingsUnderHolds } from './holds.js'
 
 const ajv = new Ajv({ allErrors: true, strict: false, useDefaults: true })
 addFormats.default(ajv)
@@ -31,6 +33,8 @@ export interface ImportSummary {
   readonly competition_results: number
   readonly courts: number
   readonly court_holds: number
+  /** Upcoming bookings cancelled because a hold of the file covers them (with `bookingsUnderHolds: cancel`). */
+  readonly bookings_cancelled: number
 }
 
 const SECTIONS = ['members', 'groups', 'events', 'news', 'competition_results', 'courts', 'court_holds'] as const
@@ -65,15 +69,38 @@ function rejection(problems: readonly string[]): InvalidInput {
     problems)
 }
 
-export async function importClubData(db: Kysely<Database>, clock: Clock, clubId: string, input: unknown): Promise<ImportSummary> {
+export interface ImportOptions {
+  /** Upcoming bookings under the file's holds: refuse the file (the default), or cancel them, mailing each guest. */
+  readonly bookingsUnderHolds?: BookingsUnderHolds
+}
+
+export async function importClubData(
+  db: Kysely<Database>,
+  clock: Clock,
+  clubId: string,
+  input: unknown,
+  options: ImportOptions = {},
+): Promise<ImportSummary> {
   const doc = normalise(parseImportDocument(input))
   const now = isoForDb(clock.now())
+  let cancelled: string[] = []
   await db.transaction().execute(async (trx) => {
     const problems = [...checkWithinFile(doc), ...await checkAgainstDatabase(trx, clubId, doc)]
     if (problems.length > 0) throw rejection(problems)
+    // Before anything is written: a booking of these courts made meanwhile is seen below, or sees the holds.
+    await lockCourts(trx, doc.court_holds.map((hold) => hold.court_id))
     await write(trx, clubId, doc, now)
+    const club = await trx.selectFrom('clubs').select(['id', 'timezone']).where('id', '=', clubId).executeTakeFirstOrThrow()
+    cancelled = await settleBookingsUnderHolds(trx, club, doc.court_holds.map((hold) => ({
+      court_id: hold.court_id,
+      starts_at: hold.starts_at === undefined ? undefined : isoForDb(hold.starts_at),
+      ends_at: hold.ends_at === undefined ? undefined : isoForDb(hold.ends_at),
+      weekday: hold.weekday === undefined ? undefined : WEEKDAY_NUMBER[hold.weekday],
+      start_time: hold.start_time, end_time: hold.end_time, valid_from: hold.valid_from, valid_until: hold.valid_until,
+    })), clock.now(), options.bookingsUnderHolds ?? { policy: 'refuse' })
   })
   return {
+    bookings_cancelled: cancelled.length,
     members: doc.members.length,
     groups: doc.groups.length,
     events: doc.events.length,

@@ -235,3 +235,16 @@ export async function findClubBooking(db: Kysely<Database>, clubId: string, book
   const row = await clubBookings(db, clubId).where('bookings.id', '=', bookingId).executeTakeFirst()
   return row === undefined ? undefined : toClubBooking(row)
 }
+
+/** A court's confirmed bookings that have not ended, by start. */
+export async function upcomingBookingsOf(
+  db: Kysely<Database>,
+  clubId: string,
+  courtId: string,
+  now: number,
+): Promise<{ id: string, start: number, end: number }[]> {
+  const rows = await db.selectFrom('bookings').select(['id', 'starts_at', 'ends_at'])
+    .where('club_id', '=', clubId).where('court_id', '=', courtId).where('status', '=', 'confirmed')
+    .where('ends_at', '>', isoForDb(now)).orderBy('starts_at').execute()
+  return rows.map((row) => ({ id: row.id, start: Date.parse(isoFromDb(row.starts_at)), end: Date.parse(isoFromDb(row.ends_at)) }))
+}
