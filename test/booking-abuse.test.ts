@@ -11,6 +11,7 @@ import { COURT, setUpCourts } from './helpers/courts.js'
 import { useHarness } from './helpers/harness.js'
 import { idFor } from './helpers/fixtures.js'
 import { importClubData } from '../src/services/import.js'
+import { cli } from './helpers/cli.js'
 
 const LAKE_COURT = idFor('court:lake')
 
@@ -118,5 +119,37 @@ describeEachDatabase('abuse of the booking endpoint', (dialect) => {
     harness.current.clock.advance(86_400_001)
     expect((await book('lakeside', { booker_email: busy, start_time: at(DAYS[6] ?? '', '08:00'), end_time: at(DAYS[6] ?? '', '09:00') }))
       .status).toBe(201)
+  })
+
+  it('takes members only when the club says so, answering a guest as at a limit, and applies the club\'s own cap', async () => {
+    const env = harness.current.database.env
+    const hh = (hour: number) => `${String(hour).padStart(2, '0')}:00`
+    const slot = (hour: number) => ({ start_time: at(DAYS[6] ?? '', hh(hour)), end_time: at(DAYS[6] ?? '', hh(hour + 1)) })
+    expect((await cli(env, ['clubs', 'rules', '--club', 'riverside', '--members-only', 'yes'])).code).toBe(0)
+    try {
+      const guest = await book('riverside', { booker_email: 'stranger@example.org', ...slot(10) })
+      expect(guest.status).toBe(400)
+      expect(guest.json<Problem>().detail).toBe('booker_email: this address cannot take another booking now. If it is yours, its '
+        + 'mailbox has a message saying why.')
+      const notice = (await outbox('stranger@example.org')).at(-1)
+      expect(notice?.text_body).toContain('only members of Club riverside can book its courts online')
+      // The member list's address (in any case) books.
+      expect((await book('riverside', { booker_email: 'MARA@example.org', ...slot(10) })).status).toBe(201)
+      // A taken slot answers slot-conflict whoever asks: the answer never tells a member from a guest.
+      expect((await book('riverside', { booker_email: 'stranger@example.org', ...slot(10) })).json<Problem>().type)
+        .toBe('/api/v1/problems/slot-conflict')
+    } finally {
+      await cli(env, ['clubs', 'rules', '--club', 'riverside', '--members-only', 'no'])
+    }
+
+    expect((await cli(env, ['clubs', 'rules', '--club', 'riverside', '--max-open-per-email', '1'])).code).toBe(0)
+    try {
+      expect((await book('riverside', { booker_email: 'once@example.org', ...slot(12) })).status).toBe(201)
+      const second = await book('riverside', { booker_email: 'once@example.org', ...slot(13) })
+      expect(second.json<Problem>().detail).toMatch(/^booker_email: this address cannot take another booking now/)
+    } finally {
+      await cli(env, ['clubs', 'rules', '--club', 'riverside', '--max-open-per-email', 'default'])
+    }
+    expect((await book('riverside', { booker_email: 'once@example.org', ...slot(13) })).status).toBe(201)
   })
 })

@@ -278,7 +278,7 @@ describeEachDatabase('dashboard API', (dialect) => {
     expect(clubRoutes.length).toBeGreaterThanOrEqual(8)
     const bodies: Record<string, unknown> = { 'api-keys': { name: 'x', scopes: ['read:groups'] }, 'invitations': { email: 'm@example.org',
       role: 'owner' }, 'role': { role: 'owner' }, 'booking-rules': { cancellation_deadline_minutes: 60, retention_days: 30,
-      privacy_url: null }, 'cancel': { reason: 'x' }, 'export': { email: 'hilde@example.org' }, 'erase': { email: 'hilde@example.org' } }
+      privacy_url: null, max_open_bookings_per_email: null, guests_may_book: true }, 'cancel': { reason: 'x' }, 'export': { email: 'hilde@example.org' }, 'erase': { email: 'hilde@example.org' } }
     await fc.assert(fc.asyncProperty(
       fc.constantFrom(...clubRoutes),
       fc.constantFrom('hillside', 'riverside', 'nonexistent', 'RIVERSIDE'),
@@ -307,7 +307,8 @@ describeEachDatabase('dashboard API', (dialect) => {
         start_time: `${tomorrow()}T18:00:00+02:00`, status: 'confirmed' }] })
     expect((await as(owner, 'GET', '/api/admin/v1/clubs/riverside/bookings?date=16.06.2026')).status).toBe(400)
 
-    const rules = { cancellation_deadline_minutes: 360, retention_days: 30, privacy_url: 'https://riverside.example/privacy' }
+    const rules = { cancellation_deadline_minutes: 360, retention_days: 30, privacy_url: 'https://riverside.example/privacy',
+      max_open_bookings_per_email: 3, guests_may_book: true }
     const changed = await as(owner, 'PUT', '/api/admin/v1/clubs/riverside/booking-rules', rules)
     expect([changed.status, changed.json()]).toEqual([200, rules])
     expect((await as(owner, 'GET', '/api/admin/v1/clubs/riverside/booking-rules')).json()).toEqual(rules)

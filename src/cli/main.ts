@@ -111,25 +111,34 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     .option('--cancellation-deadline-hours <hours>', 'guests may cancel a booking until this many hours before it starts (0–720)')
     .option('--retention-days <days>', 'remove a guest\'s name and address this many days after the booking ended (1–3650)')
     .option('--privacy-url <url>', 'the club\'s privacy notice, linked from the booking mails and pages ("none" removes it)')
+    .option('--max-open-per-email <n>', 'at most this many upcoming bookings per e-mail address (1–1000; "default": the service\'s)')
+    .addOption(new Option('--members-only <yes|no>', 'whether only addresses on the member list may book').choices(['yes', 'no']))
     .addOption(jsonOption())
     .action(async (options: RulesOptions) => {
       const hours = optional(options.cancellationDeadlineHours, (value) => boundedInteger('--cancellation-deadline-hours', value, 0, 720))
       const retentionDays = optional(options.retentionDays, (value) => boundedInteger('--retention-days', value, 1, 3650))
       const privacyUrl = optional(options.privacyUrl, (value) => value === 'none' ? null : webAddressOption('--privacy-url', value))
+      const maxOpen = optional(options.maxOpenPerEmail,
+        (value) => value === 'default' ? null : boundedInteger('--max-open-per-email', value, 1, 1000))
       const ctx = await migrated(open)
       const club = await requireClub(ctx.db, options.club)
       const changes = {
         ...hours === undefined ? {} : { cancellationDeadlineMinutes: hours * 60 },
         ...retentionDays === undefined ? {} : { retentionDays },
         ...privacyUrl === undefined ? {} : { privacyUrl },
+        ...maxOpen === undefined ? {} : { maxOpenPerEmail: maxOpen },
+        ...options.membersOnly === undefined ? {} : { guestsMayBook: options.membersOnly === 'no' },
       }
       const rules = Object.keys(changes).length === 0
         ? await bookingRulesOf(ctx.db, club.id)
         : await changeBookingRules(ctx.db, clock, { clubId: club.id, rules: changes, actor: OPERATOR })
       print(options.json === true, { cancellation_deadline_minutes: rules.cancellationDeadlineMinutes,
-        retention_days: rules.retentionDays, privacy_url: rules.privacyUrl },
+        retention_days: rules.retentionDays, privacy_url: rules.privacyUrl, max_open_bookings_per_email: rules.maxOpenPerEmail,
+        guests_may_book: rules.guestsMayBook },
       `${club.slug}: guests may cancel until ${describeMinutes(rules.cancellationDeadlineMinutes)} before the start; their `
-      + `data is removed ${String(rules.retentionDays)} days after the booking; privacy notice: ${rules.privacyUrl ?? 'none'}.`)
+      + `data is removed ${String(rules.retentionDays)} days after the booking; privacy notice: ${rules.privacyUrl ?? 'none'}; `
+      + `at most ${rules.maxOpenPerEmail === null ? 'the default number of' : String(rules.maxOpenPerEmail)} upcoming bookings `
+      + `per address; ${rules.guestsMayBook ? 'guests and members may book' : 'only members may book'}.`)
     })
 
   const keys = program.command('keys').description('create, list and revoke API keys')
@@ -619,6 +628,8 @@ interface RulesOptions {
   readonly cancellationDeadlineHours?: string
   readonly retentionDays?: string
   readonly privacyUrl?: string
+  readonly maxOpenPerEmail?: string
+  readonly membersOnly?: 'yes' | 'no'
   readonly json?: boolean
 }
 

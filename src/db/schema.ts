@@ -17,6 +17,8 @@ export interface ClubsTable {
   cancellation_deadline_minutes: Generated<number>
   booking_retention_days: Generated<number>
   privacy_url: string | null
+  max_open_bookings_per_email: number | null
+  guests_may_book: ColumnType<boolean | number, boolean | undefined, boolean>
   created_at: Timestamp
 }
 

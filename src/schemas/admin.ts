@@ -201,6 +201,9 @@ export const BookingRules = Type.Object({
     description: 'Guests\' names and addresses are removed this many days after the booking ended.' }),
   privacy_url: Nullable(Type.String({ format: 'uri', pattern: '^https?://', maxLength: 500,
     description: 'The club\'s privacy notice, linked from the booking mails and pages.' })),
+  max_open_bookings_per_email: Nullable(Type.Integer({ minimum: 1, maximum: 1000,
+    description: 'At most this many upcoming bookings per e-mail address; null: the service\'s default (docs/api.md).' })),
+  guests_may_book: Type.Boolean({ description: 'False: only addresses on the club\'s member list may book.' }),
 }, { $id: 'BookingRules', additionalProperties: false, description: 'The club\'s booking rules (docs/bookings.md).' })
 export type BookingRules = Static<typeof BookingRules>
 

@@ -21,7 +21,8 @@ export async function changeBookingRules(
     const rules = await bookingRulesOf(trx, input.clubId)
     await audit(trx, clock.now(), input.actor, input.clubId, 'booking_rules.changed',
       `cancellation deadline ${String(rules.cancellationDeadlineMinutes)} min, retention ${String(rules.retentionDays)} days, `
-      + `privacy notice ${rules.privacyUrl ?? 'none'}`)
+      + `privacy notice ${rules.privacyUrl ?? 'none'}, at most ${rules.maxOpenPerEmail === null ? 'the default' : String(rules.maxOpenPerEmail)} `
+      + `upcoming bookings per address, ${rules.guestsMayBook ? 'guests and members' : 'members only'}`)
     return rules
   })
 }

@@ -146,11 +146,6 @@ export async function bookCourt(
   try {
     await withRetries(() => db.transaction().execute(async (trx) => {
       await lockCourtForBooking(trx, court.id)
-      const open = await countOpenBookings(trx, club.id, email, now)
-      if (open >= settings.maxOpenPerEmail) throw new AddressAtLimit('open', open, settings.maxOpenPerEmail)
-      // Across all clubs: the endpoint must not become a way to mail one address again and again.
-      const today = await countBookingsMadeSince(trx, email, now - DAY)
-      if (today >= settings.maxPerAddressPerDay) throw new AddressAtLimit('daily', today, settings.maxPerAddressPerDay)
       const stored = (await occupancyOf(trx, club.id, [court.id], interval)).get(court.id)
       // A booking across midnight meets the weekly holds of every date it touches.
       const occupancy = occupancyOn(stored, localDatesOf(interval, club.timezone), club.timezone)
@@ -158,14 +153,25 @@ export async function bookCourt(
       const status = slotStatus(interval, occupancy)
       if (status !== 'available') throw new SlotConflict(`The requested time on ${court.name} is ${CONFLICT_WORDING[status]}.`)
 
+      // The address's checks come after the slot's, so that whether a taken slot answers slot-conflict never depends on
+      // the address: only a free slot can tell an address's refusal from a booking, and that refusal says nothing more.
+      const rules = await bookingRulesOf(trx, club.id)
+      const memberId = await findMemberId(trx, club.id, email) ?? null
+      if (!rules.guestsMayBook && memberId === null) throw new AddressAtLimit('members', 0, 0)
+      const open = await countOpenBookings(trx, club.id, email, now)
+      const maxOpen = rules.maxOpenPerEmail ?? settings.maxOpenPerEmail
+      if (open >= maxOpen) throw new AddressAtLimit('open', open, maxOpen)
+      // Across all clubs: the endpoint must not become a way to mail one address again and again.
+      const today = await countBookingsMadeSince(trx, email, now - DAY)
+      if (today >= settings.maxPerAddressPerDay) throw new AddressAtLimit('daily', today, settings.maxPerAddressPerDay)
+
       const notes = input.notes === undefined || input.notes.trim() === '' ? null : input.notes
       await insertBooking(trx, {
         id: bookingId, clubId: club.id, courtId: court.id, start: interval.start, end: interval.end, bookerName,
-        bookerEmail: email, memberId: await findMemberId(trx, club.id, email) ?? null, notes,
+        bookerEmail: email, memberId, notes,
         manageTokenHash: hashToken(manageToken),
       }, now)
       if (idempotencyKey !== undefined) await insertBookingRequest(trx, club.id, idempotencyKey, { requestHash, bookingId }, now)
-      const rules = await bookingRulesOf(trx, club.id)
       const mail = renderBookingConfirmation({
         bookingId, clubName: club.name, timezone: club.timezone, courtName: court.name, start: interval.start, end: interval.end,
         bookerName, notes, createdAt: now, organizer: addressOf(settings.mailFrom),
@@ -194,9 +200,12 @@ export async function bookCourt(
   return { bookingId, replayed: false }
 }
 
-/** A booking refused because of its address: too many upcoming bookings at the club, or too many today across clubs. */
+/**
+ * A booking refused because of its address: too many upcoming bookings at the club, too many today
+ * across clubs, or not a member's where only members may book.
+ */
 class AddressAtLimit extends Error {
-  constructor(readonly limit: 'open' | 'daily', readonly count: number, readonly allowed: number) {
+  constructor(readonly limit: 'open' | 'daily' | 'members', readonly count: number, readonly allowed: number) {
     super(`address at its ${limit} limit`)
   }
 }
@@ -214,9 +223,12 @@ async function queueLimitNotice(
   refusal: AddressAtLimit,
 ): Promise<void> {
   if (await hasNoticeSince(db, email, now - DAY)) return
-  const why = refusal.limit === 'open'
-    ? `this address already holds ${String(refusal.count)} upcoming bookings at ${club.name}, the most allowed`
-    : `this address was used for ${String(refusal.count)} court bookings in the last 24 hours, the most allowed`
+  const why = {
+    open: `this address already holds ${String(refusal.count)} upcoming bookings at ${club.name}, the most allowed`,
+    daily: `this address was used for ${String(refusal.count)} court bookings in the last 24 hours, the most allowed`,
+    members: `only members of ${club.name} can book its courts online, and this address is not on its member list (if you are `
+      + 'a member, book with the address the club has for you)',
+  }[refusal.limit]
   const text = ['Hello,', '', `someone (perhaps you) tried to book a court at ${club.name} with this e-mail address. The booking was `
     + `not accepted: ${why}.`, '', 'If it was not you, nothing needs to be done; no booking was made with your address. You will '
     + 'receive at most one such message a day.']

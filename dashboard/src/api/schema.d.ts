@@ -609,6 +609,10 @@ export interface components {
         BookingRules: {
             /** @description Guests may cancel until this many minutes before the start (0: until the start). */
             cancellation_deadline_minutes: number;
+            /** @description False: only addresses on the club's member list may book. */
+            guests_may_book: boolean;
+            /** @description At most this many upcoming bookings per e-mail address; null: the service's default (docs/api.md). */
+            max_open_bookings_per_email: number | null;
             /**
              * Format: uri
              * @description The club's privacy notice, linked from the booking mails and pages.

@@ -1,6 +1,6 @@
 import { sql } from 'kysely'
 import type { Kysely } from 'kysely'
-import { columnTypes, dialectOf } from '../dialect.js'
+import { columnTypes, dialectOf, sqlBoolean } from '../dialect.js'
 
 /*
  * A booking's life after it is made (docs/bookings.md).
@@ -14,6 +14,8 @@ import { columnTypes, dialectOf } from '../dialect.js'
  * - clubs.cancellation_deadline_minutes: how long before the start a guest may still cancel.
  * - clubs.booking_retention_days: how long after a booking ends its guest's data is kept.
  * - clubs.privacy_url: the club's privacy notice, linked from the booking mails and pages.
+ * - clubs.max_open_bookings_per_email: the club's own cap of upcoming bookings per address (null:
+ *   the service's BOOKING_MAX_OPEN_PER_EMAIL); clubs.guests_may_book: false when only members may book.
  *
  * On PostgreSQL the exclusion constraint that makes overlapping bookings impossible now applies to
  * confirmed bookings only, so a cancelled slot can be booked again.
@@ -42,6 +44,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('booking_retention_days', 'integer', (col) => col.notNull().defaultTo(90).check(sql`booking_retention_days between 1 and 3650`))
     .execute()
   await db.schema.alterTable('clubs').addColumn('privacy_url', 'text').execute()
+  await db.schema.alterTable('clubs')
+    .addColumn('max_open_bookings_per_email', 'integer', (col) => col.check(sql`max_open_bookings_per_email between 1 and 1000`))
+    .execute()
+  await db.schema.alterTable('clubs').addColumn('guests_may_book', t.bool, (col) => col.notNull().defaultTo(sqlBoolean(dialect, true)))
+    .execute()
   if (dialect === 'postgres') {
     await sql`alter table bookings drop constraint bookings_no_overlap`.execute(db)
     await sql`alter table bookings add constraint bookings_no_overlap
@@ -62,7 +69,8 @@ export async function down(db: Kysely<unknown>): Promise<void> {
   for (const column of ['anonymised_at', 'manage_token_hash', 'cancel_reason', 'cancelled_by', 'cancelled_at', 'status']) {
     await db.schema.alterTable('bookings').dropColumn(column).execute()
   }
-  for (const column of ['privacy_url', 'booking_retention_days', 'cancellation_deadline_minutes']) {
+  for (const column of ['guests_may_book', 'max_open_bookings_per_email', 'privacy_url', 'booking_retention_days',
+    'cancellation_deadline_minutes']) {
     await db.schema.alterTable('clubs').dropColumn(column).execute()
   }
 }

@@ -13,13 +13,17 @@ export interface BookingRules {
   readonly retentionDays: number
   /** The club's privacy notice, linked from the booking mails and pages (null: none). */
   readonly privacyUrl: string | null
+  /** The club's cap of upcoming bookings per address (null: the service's). */
+  readonly maxOpenPerEmail: number | null
+  /** False when only members (addresses of the club's member list) may book. */
+  readonly guestsMayBook: boolean
 }
 
 export async function bookingRulesOf(db: Kysely<Database>, clubId: string): Promise<BookingRules> {
-  const row = await db.selectFrom('clubs').select(['cancellation_deadline_minutes', 'booking_retention_days', 'privacy_url'])
-    .where('id', '=', clubId).executeTakeFirstOrThrow()
+  const row = await db.selectFrom('clubs').select(['cancellation_deadline_minutes', 'booking_retention_days', 'privacy_url',
+    'max_open_bookings_per_email', 'guests_may_book']).where('id', '=', clubId).executeTakeFirstOrThrow()
   return { cancellationDeadlineMinutes: row.cancellation_deadline_minutes, retentionDays: row.booking_retention_days,
-    privacyUrl: row.privacy_url }
+    privacyUrl: row.privacy_url, maxOpenPerEmail: row.max_open_bookings_per_email, guestsMayBook: Boolean(row.guests_may_book) }
 }
 
 export async function updateBookingRules(db: Kysely<Database>, clubId: string, rules: Partial<BookingRules>): Promise<void> {
@@ -29,6 +33,8 @@ export async function updateBookingRules(db: Kysely<Database>, clubId: string, r
       : { cancellation_deadline_minutes: rules.cancellationDeadlineMinutes },
     ...rules.retentionDays === undefined ? {} : { booking_retention_days: rules.retentionDays },
     ...rules.privacyUrl === undefined ? {} : { privacy_url: rules.privacyUrl },
+    ...rules.maxOpenPerEmail === undefined ? {} : { max_open_bookings_per_email: rules.maxOpenPerEmail },
+    ...rules.guestsMayBook === undefined ? {} : { guests_may_book: rules.guestsMayBook },
   }
   if (Object.keys(changes).length === 0) return
   await db.updateTable('clubs').set(changes).where('id', '=', clubId).execute()

@@ -38,7 +38,7 @@ function actorOf(request: FastifyRequest): Actor {
 
 function rulesBody(rules: Rules): BookingRules {
   return { cancellation_deadline_minutes: rules.cancellationDeadlineMinutes, retention_days: rules.retentionDays,
-    privacy_url: rules.privacyUrl }
+    privacy_url: rules.privacyUrl, max_open_bookings_per_email: rules.maxOpenPerEmail, guests_may_book: rules.guestsMayBook }
 }
 
 function bookingBody(booking: Booking, timeZone: string): ClubBooking {
@@ -82,7 +82,8 @@ export function bookingRoutes(parent: FastifyInstance, context: AppContext): voi
   }, async (request) => {
     const rules = await changeBookingRules(context.db, context.clock, { clubId: memberOf(request).membership.clubId, actor:
       actorOf(request), rules: { cancellationDeadlineMinutes: request.body.cancellation_deadline_minutes,
-      retentionDays: request.body.retention_days, privacyUrl: request.body.privacy_url } })
+      retentionDays: request.body.retention_days, privacyUrl: request.body.privacy_url,
+      maxOpenPerEmail: request.body.max_open_bookings_per_email, guestsMayBook: request.body.guests_may_book } })
     return rulesBody(rules)
   })
 
