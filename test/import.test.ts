@@ -40,7 +40,8 @@ describeEachDatabase('import', (dialect) => {
     const first = await importFile('home', file)
     expect(first.code).toBe(0)
     expect(first.json()).toEqual({ members: 4, groups: fixture.groups.length, events: fixture.events.length,
-      news: fixture.news.length, competition_results: fixture.competition_results.length, courts: 0, court_holds: 0 })
+      news: fixture.news.length, competition_results: fixture.competition_results.length, courts: 0, court_holds: 0,
+      bookings_cancelled: 0 })
     const after = await counts(harness.current)
 
     const renamed = { ...fixture, groups: fixture.groups.map((g, i) => (i === 0 ? { ...g, name: 'Renamed' } : g)) }

@@ -100,7 +100,6 @@ export async function importClubData(
     })), clock.now(), options.bookingsUnderHolds ?? { policy: 'refuse' })
   })
   return {
-    bookings_cancelled: cancelled.length,
     members: doc.members.length,
     groups: doc.groups.length,
     events: doc.events.length,
@@ -108,6 +107,7 @@ export async function importClubData(
     competition_results: doc.competition_results.length,
     courts: doc.courts.length,
     court_holds: doc.court_holds.length,
+    bookings_cancelled: cancelled.length,
   }
 }
 
