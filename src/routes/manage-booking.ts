@@ -9,6 +9,7 @@
  */
 import { Type } from '@sinclair/typebox'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import type { AppContext } from '../context.js'
 import { LANGUAGES, languageOf, PAGE_HEADERS, renderBookingPage, renderNotFoundPage } from '../pages/manage-booking.js'
 import type { Language, PageView } from '../pages/manage-booking.js'
@@ -44,12 +45,13 @@ export async function manageBookingRoutes(app: FastifyInstance, context: AppCont
     scope.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 1024 }, (_request, _body, done) => {
       done(null, {})
     })
+    const typed = scope.withTypeProvider<TypeBoxTypeProvider>()
     // Pages, not API operations: outside the API descriptions.
     const schema = { hide: true, params: TokenParams }
     const config = { access: { public: true } } as const
 
-    scope.get(`${MANAGE_PREFIX}/:token`, { config, schema, onRequest: context.publicLimits.listing.hook() }, async (request, reply) => {
-      const { token } = request.params as { token: string }
+    typed.get(`${MANAGE_PREFIX}/:token`, { config, schema, onRequest: context.publicLimits.listing.hook() }, async (request, reply) => {
+      const { token } = request.params
       const view = viewOf(request, token)
       const found = await bookingOfLink(context.db, context.clock, token)
       if (found === undefined) return sendPage(reply, 404, renderNotFoundPage(view))
@@ -58,8 +60,8 @@ export async function manageBookingRoutes(app: FastifyInstance, context: AppCont
       return sendPage(reply, 200, renderBookingPage(found, view, justCancelled))
     })
 
-    scope.post(`${MANAGE_PREFIX}/:token`, { config, schema, onRequest: context.publicLimits.booking.hook() }, async (request, reply) => {
-      const { token } = request.params as { token: string }
+    typed.post(`${MANAGE_PREFIX}/:token`, { config, schema, onRequest: context.publicLimits.booking.hook() }, async (request, reply) => {
+      const { token } = request.params
       const view = viewOf(request, token)
       const found = await cancelByGuest(context.db, context.clock, { mailFrom: context.config.mail.from }, token)
       if (found === undefined) return sendPage(reply, 404, renderNotFoundPage(view))

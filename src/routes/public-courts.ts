@@ -6,6 +6,7 @@
 import cors from '@fastify/cors'
 import { Type } from '@sinclair/typebox'
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import type { AppContext } from '../context.js'
 import { findClubBySlug } from '../db/repositories/clubs.js'
 import type { Club } from '../db/repositories/clubs.js'
@@ -91,7 +92,8 @@ export async function publicCourtsRoutes(app: FastifyInstance, context: AppConte
       maxAge: 600,
     })
 
-    scope.get('/:clubSlug/courts', {
+    const typed = scope.withTypeProvider<TypeBoxTypeProvider>()
+    typed.get('/:clubSlug/courts', {
       config: { access: { public: true } },
       onRequest: context.publicLimits.listing.hook(),
       onSend: conditionalGet(COURTS_CACHE_CONTROL),
@@ -125,8 +127,8 @@ export async function publicCourtsRoutes(app: FastifyInstance, context: AppConte
         },
       },
     }, (request, reply) => {
-      const { clubSlug } = request.params as { clubSlug: string }
-      const { date } = request.query as { date?: string }
+      const { clubSlug } = request.params
+      const { date } = request.query
       const known = clubOf(clubSlug)
       return known instanceof Promise ? known.then((club) => courtsOf(club, date, reply)) : courtsOf(known, date, reply)
     })
@@ -143,7 +145,7 @@ export async function publicCourtsRoutes(app: FastifyInstance, context: AppConte
       })
     }
 
-    scope.post('/:clubSlug/courts/book', {
+    typed.post('/:clubSlug/courts/book', {
       config: { access: { public: true } },
       onRequest: context.publicLimits.booking.hook(),
       errorHandler: bookingErrorHandler,
@@ -187,7 +189,7 @@ export async function publicCourtsRoutes(app: FastifyInstance, context: AppConte
         },
       },
     }, async (request, reply) => {
-      const { clubSlug } = request.params as { clubSlug: string }
+      const { clubSlug } = request.params
       const key = request.headers['idempotency-key']
       if (key !== undefined && (typeof key !== 'string' || !IDEMPOTENCY_KEY.test(key))) {
         throw new InvalidBooking('Idempotency-Key must be 1–255 printable ASCII characters.')
@@ -198,7 +200,7 @@ export async function publicCourtsRoutes(app: FastifyInstance, context: AppConte
         maxPerAddressPerDay: context.config.booking.maxPerAddressPerDay,
         mailFrom: context.config.mail.from,
         publicUrl: context.config.publicUrl,
-      }, club, request.body as BookingRequest, key)
+      }, club, request.body, key)
       if (outcome.replayed) {
         void reply.header('idempotent-replayed', 'true')
       } else {

@@ -9,7 +9,6 @@ import type { Kysely } from 'kysely'
 import type { Clock } from '../clock.js'
 import type { Club } from '../db/repositories/clubs.js'
 import { findCourt, listActiveCourts, occupancyOf } from '../db/repositories/courts.js'
-import type { Court, StoredOccupancy } from '../db/repositories/courts.js'
 import { isExclusionViolation, isTransientConflict, isUniqueViolation, lockCourtForBooking } from '../db/dialect.js'
 import {
   bookingRulesOf, countBookingsMadeSince, countOpenBookings, findBookingRequest, findMemberId, insertBooking,
@@ -19,19 +18,16 @@ import { hasNoticeSince, insertMail } from '../db/repositories/outbox.js'
 import type { Database } from '../db/schema.js'
 import { parseDateTime } from '../domain/date-time.js'
 import { InvalidBooking, SlotConflict } from '../domain/errors.js'
+import { CONFLICT_WORDING, checkBookingTimes, occupancyOn } from '../domain/booking-rules.js'
 import { containsLink } from '../domain/links.js'
-import {
-  bookingWindow, bookingWindowChangesAt, daySlots, localDatesOf, slotStatus, slotsCovering, weeklyHoldOn,
-} from '../domain/slots.js'
-import type { Interval, Occupancy, SlotStatus } from '../domain/slots.js'
+import { bookingWindow, bookingWindowChangesAt, daySlots, localDatesOf, slotStatus } from '../domain/slots.js'
+import type { SlotStatus } from '../domain/slots.js'
 import { formatInZone, localToInstant } from '../domain/zoned-time.js'
 import { addressOf, escapeHtml, renderBookingConfirmation } from '../mail/booking-mail.js'
 import { generateToken, hashToken } from '../domain/secret-token.js'
 import { cancellationDeadline, manageUrl } from './booking-cancellation.js'
 
 const DAY = 86_400_000
-
-const CONFLICT_WORDING = { blocked: 'blocked', reserved: 'reserved by the club', booked: 'already booked' } as const
 
 export interface CourtSlot {
   court_id: string
@@ -82,18 +78,6 @@ export async function courtDay(db: Kysely<Database>, club: Club, date: string, n
     }))
   })
   return { slots, windows, validUntil }
-}
-
-/** What occupies a court on the local dates given: one-off holds and bookings as stored, weekly holds on each of the dates. */
-function occupancyOn(stored: StoredOccupancy | undefined, dates: readonly string[], timeZone: string): Occupancy {
-  if (stored === undefined) return { blocks: [], reservations: [], bookings: [] }
-  const weekly = (holds: StoredOccupancy['weeklyBlocks']) =>
-    dates.flatMap((date) => holds.map((hold) => weeklyHoldOn(hold, date, timeZone))).filter((hold) => hold !== undefined)
-  return {
-    blocks: [...stored.blocks, ...weekly(stored.weeklyBlocks)],
-    reservations: [...stored.reservations, ...weekly(stored.weeklyReservations)],
-    bookings: stored.bookings,
-  }
 }
 
 export interface BookingInput {
@@ -266,39 +250,4 @@ function hashRequest(input: BookingInput): string {
   const canonical = [input.court_id.toLowerCase(), parseDateTime(input.start_time), parseDateTime(input.end_time),
     input.booker_name.trim(), input.booker_email.trim().toLowerCase(), input.notes ?? '']
   return createHash('sha256').update(JSON.stringify(canonical)).digest('hex')
-}
-
-/** The rules a booking's times must meet; returns the interval or throws InvalidBooking saying what is wrong. */
-export function checkBookingTimes(court: Court, timeZone: string, input: BookingInput, now: number): Interval {
-  const start = parseDateTime(input.start_time)
-  const end = parseDateTime(input.end_time)
-  // Validation checks the same format; this keeps the rules safe when called without it.
-  if (start === undefined) throw new InvalidBooking('start_time must be an RFC 3339 date-time with an offset.')
-  if (end === undefined) throw new InvalidBooking('end_time must be an RFC 3339 date-time with an offset.')
-  if (end <= start) throw new InvalidBooking('end_time must be after start_time.')
-  if (start <= now) throw new InvalidBooking('start_time is in the past; book a slot that has not started yet.')
-  if (start >= now + court.bookingHorizonDays * DAY) {
-    throw new InvalidBooking(`start_time is beyond the booking horizon: ${court.name} can be booked at most `
-      + `${String(court.bookingHorizonDays)} days ahead.`)
-  }
-  const coverage = slotsCovering(court, { start, end }, timeZone, court.maxSlotsPerBooking)
-  switch (coverage.kind) {
-    case 'slots':
-      return { start, end }
-    case 'closed':
-      throw new InvalidBooking(`${court.name} is closed on ${coverage.date}.`)
-    case 'outside-hours':
-      throw new InvalidBooking(`The booking lies outside the opening hours of ${court.name} on ${coverage.date} `
-        + `(${coverage.hours.open}–${coverage.hours.close}).`)
-    case 'outside-hours-after-midnight':
-      throw new InvalidBooking(`The booking lies outside the opening hours of ${court.name}: it runs past 24:00 on `
-        + `${coverage.date} into ${coverage.next}, when ${court.name} `
-        + `${coverage.hours === undefined ? 'is closed' : `is open ${coverage.hours.open}–${coverage.hours.close}`}.`)
-    case 'off-grid':
-      throw new InvalidBooking(`The times are not on the slot grid of ${court.name}: slots last ${String(court.slotMinutes)} `
-        + `minutes from ${coverage.hours.open} on ${coverage.date}; start_time and end_time must be slot boundaries.`)
-    case 'too-many':
-      throw new InvalidBooking(`A booking of ${court.name} may cover at most ${String(coverage.limit)} slots; this one covers `
-        + `${coverage.covered === undefined ? 'more' : String(coverage.covered)}.`)
-  }
 }

@@ -2,7 +2,8 @@
 import { sql } from 'kysely'
 import type { Insertable, Kysely, Selectable, Transaction } from 'kysely'
 import { courtNameKey } from '../../domain/court.js'
-import type { Interval, OpeningHours, WeeklyHold } from '../../domain/slots.js'
+import type { StoredOccupancy } from '../../domain/booking-rules.js'
+import type { Interval, OpeningHours } from '../../domain/slots.js'
 import type { CourtHoldsTable, CourtsTable, Database } from '../schema.js'
 import { chunks, isoForDb, isoFromDb } from '../values.js'
 
@@ -118,14 +119,6 @@ export async function saveCourtHolds(
       })).where('court_holds.club_id', '=', clubId))
       .execute()
   }
-}
-
-export interface StoredOccupancy {
-  readonly blocks: Interval[]
-  readonly reservations: Interval[]
-  readonly weeklyBlocks: WeeklyHold[]
-  readonly weeklyReservations: WeeklyHold[]
-  readonly bookings: Interval[]
 }
 
 const interval = (row: { starts_at: Date | string | null, ends_at: Date | string | null }): Interval => ({
