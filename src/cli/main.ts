@@ -37,6 +37,7 @@ import { adminOpenApiDocument } from '../http/admin-openapi.js'
 import { createClub, requireClub } from '../services/clubs.js'
 import { cancelByClub } from '../services/booking-cancellation.js'
 import { applyRetention, erasePersonalData, exportPersonalData } from '../services/personal-data.js'
+import type { PersonalDataRequest } from '../services/personal-data.js'
 import { bookingRulesOf, listBookings } from '../db/repositories/bookings.js'
 import { changeBookingRules } from '../services/booking-rules.js'
 import type { ClubBooking } from '../db/repositories/bookings.js'
@@ -468,8 +469,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     .action(async (options: { email: string, club?: string, json?: boolean }) => {
       const email = emailOption(options.email)
       const ctx = await migrated(open)
-      const club = options.club === undefined ? undefined : await requireClub(ctx.db, options.club)
-      const data = await exportPersonalData(ctx.db, clock, { email, clubId: club?.id ?? null, actor: OPERATOR })
+      const data = await exportPersonalData(ctx.db, clock, await personalDataRequest(ctx, email, options.club))
       print(options.json === true, data, `${String(data.bookings.length)} bookings, ${String(data.mails.length)} mails, `
       + `${String(data.idempotency_records.length)} idempotency records, ${String(data.members.length)} member records `
       + 'held about this address (--json prints them).')
@@ -481,8 +481,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     .action(async (options: { email: string, club?: string, json?: boolean }) => {
       const email = emailOption(options.email)
       const ctx = await migrated(open)
-      const club = options.club === undefined ? undefined : await requireClub(ctx.db, options.club)
-      const erased = await erasePersonalData(ctx.db, clock, { email, clubId: club?.id ?? null, actor: OPERATOR })
+      const erased = await erasePersonalData(ctx.db, clock, await personalDataRequest(ctx, email, options.club))
       print(options.json === true, { bookings: erased.bookings, mails: erased.mails,
         idempotency_records: erased.idempotencyRecords, member_records_kept: erased.memberRecordsKept },
       `Erased the address from ${String(erased.bookings)} bookings and `
@@ -651,6 +650,12 @@ function webAddressOption(name: string, value: string): string {
     throw new InvalidInput(`${name}: "${value}" is not a web address (https://…)`)
   }
   return url.href
+}
+
+/** The operator's request about an address: at one club (--club) or at every club. */
+async function personalDataRequest(ctx: AppContext, email: string, slug: string | undefined): Promise<PersonalDataRequest> {
+  const club = slug === undefined ? undefined : await requireClub(ctx.db, slug)
+  return { email, clubId: club?.id ?? null, actor: OPERATOR }
 }
 
 function emailOption(value: string): string {

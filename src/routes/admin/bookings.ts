@@ -13,28 +13,18 @@ import type { BookingRules as Rules, ClubBooking as Booking } from '../../db/rep
 import { findClubBySlug } from '../../db/repositories/clubs.js'
 import { Conflict, NotFound } from '../../domain/errors.js'
 import { formatInZone, localDateOf, localToInstant } from '../../domain/zoned-time.js'
-import { ADMIN_PREFIX, memberOf } from '../../http/dashboard-access.js'
+import { memberOf } from '../../http/dashboard-access.js'
+import { CLUB, FORBIDDEN, INVALID, NO_CLUB, NOT_SIGNED_IN, actorOf } from './common.js'
 import { jsonResponse, problemResponse } from '../../http/responses.js'
 import { Reference } from '../../schemas/common.js'
 import { BookingCancel, BookingRules, BookingsQuery, ClubBooking, ClubBookingList, ClubBookingParams, ClubParams, Erasure,
   PersonalDataExport, PersonalDataRequest } from '../../schemas/admin.js'
-import type { Actor } from '../../services/admins.js'
 import { checkEmail } from '../../services/admins.js'
 import { cancelByClub } from '../../services/booking-cancellation.js'
 import { changeBookingRules } from '../../services/booking-rules.js'
 import { erasePersonalData, exportPersonalData } from '../../services/personal-data.js'
 
-const CLUB = `${ADMIN_PREFIX}/clubs/:club`
-const NOT_SIGNED_IN = problemResponse('No session, or the session has ended.')
-const FORBIDDEN = problemResponse('Cross-site request, or a role that does not allow this.')
-const NO_CLUB = problemResponse('No such club among those the signed-in person administers (or no such record in it).')
-const INVALID = problemResponse('The body or a parameter is malformed.')
 const ENDED = problemResponse('The booking has ended: it stays as it was.')
-
-function actorOf(request: FastifyRequest): Actor {
-  const { session } = memberOf(request)
-  return { adminId: session.adminId, label: session.email, address: request.ip }
-}
 
 function rulesBody(rules: Rules): BookingRules {
   return { cancellation_deadline_minutes: rules.cancellationDeadlineMinutes, retention_days: rules.retentionDays,

@@ -9,22 +9,16 @@ import type { AppContext } from '../../context.js'
 import type { ApiKeyRecord } from '../../db/repositories/api-keys.js'
 import { listApiKeys } from '../../db/repositories/api-keys.js'
 import { keyStatus } from '../../domain/api-key.js'
-import { ADMIN_PREFIX, dashboardSettings, memberOf } from '../../http/dashboard-access.js'
+import { dashboardSettings, memberOf } from '../../http/dashboard-access.js'
+import { CLUB, FORBIDDEN, INVALID, NO_CLUB, NOT_SIGNED_IN, actorOf } from './common.js'
 import { jsonResponse, noContent, problemResponse } from '../../http/responses.js'
 import { Reference } from '../../schemas/common.js'
 import { ApiKeyCreate, ApiKeyCreated, ApiKeyList, AuditList, ClubAdminParams, ClubInvitationParams, ClubKeyParams, ClubParams,
   InvitationCreate, RoleChange, Team } from '../../schemas/admin.js'
 import type { ApiKey } from '../../schemas/admin.js'
 import { auditLog, changeRole, inviteAdmin, removeAdmin, teamOf, withdrawInvitation } from '../../services/admins.js'
-import type { Actor } from '../../services/admins.js'
 import { issueApiKey, withdrawApiKey } from '../../services/api-keys.js'
-import type { FastifyRequest } from 'fastify'
 
-const CLUB = `${ADMIN_PREFIX}/clubs/:club`
-const NOT_SIGNED_IN = problemResponse('No session, or the session has ended.')
-const FORBIDDEN = problemResponse('Cross-site request, or a role that does not allow this.')
-const NO_CLUB = problemResponse('No such club among those the signed-in person administers (or no such record in it).')
-const INVALID = problemResponse('The body or a parameter is malformed.')
 const CONFLICT = problemResponse('The change would leave the club without an owner, or the person is a member already.')
 
 export function apiKeyBody(record: ApiKeyRecord, now: number,
@@ -33,11 +27,6 @@ export function apiKeyBody(record: ApiKeyRecord, now: number,
     status: keyStatus(record, now), created_at: record.createdAt, last_used_at: record.lastUsedAt, expires_at: record.expiresAt,
     revoked_at: record.revokedAt, requests_today: usage.requestsToday,
     daily_quota: record.limits.dailyQuota ?? usage.defaultQuota }
-}
-
-function actorOf(request: FastifyRequest): Actor & { adminId: string } {
-  const { session } = memberOf(request)
-  return { adminId: session.adminId, label: session.email, address: request.ip }
 }
 
 export function clubRoutes(parent: FastifyInstance, context: AppContext): void {
