@@ -75,9 +75,11 @@ export async function cancelByGuest(
   return bookingOfLink(db, clock, token)
 }
 
-export type ClubCancellation
-  = | { readonly outcome: 'cancelled' | 'already-cancelled', readonly booking: BookingDetails }
-    | { readonly outcome: 'ended', readonly booking: BookingDetails }
+export interface ClubCancellation {
+  readonly outcome: 'cancelled' | 'already-cancelled' | 'ended'
+  /** The booking as it is after the attempt. */
+  readonly booking: BookingDetails
+}
 
 /**
  * Cancels a booking of the club, with the reason the guest reads in the mail. A booking that has
