@@ -19,6 +19,11 @@ export class TestSmtpServer {
   rcptDelayMs = 0
   /** SMTP connections accepted since the server was created. */
   connections = 0
+  /**
+   * Called before the server answers a RCPT TO, or the end of a message's DATA (then the message is
+   * already in `received`, as a relay that has queued it); the answer waits for it.
+   */
+  beforeAnswer: ((stage: 'rcpt' | 'data') => Promise<void>) | undefined
 
   async start(port = this.port): Promise<void> {
     const server = new SMTPServer({
@@ -34,7 +39,12 @@ export class TestSmtpServer {
         callback()
       },
       onRcptTo: (address, _session, callback) => {
-        if (this.rcptDelayMs > 0) {
+        const hook = this.beforeAnswer
+        if (hook !== undefined) {
+          void hook('rcpt').then(() => {
+            callback()
+          }, callback)
+        } else if (this.rcptDelayMs > 0) {
           setTimeout(() => {
             callback()
           }, this.rcptDelayMs)
@@ -51,6 +61,8 @@ export class TestSmtpServer {
           const raw = Buffer.concat(chunks).toString('utf8')
           void simpleParser(raw).then((parsed) => {
             this.received.push({ raw, parsed, envelopeTo: session.envelope.rcptTo.map((rcpt) => rcpt.address) })
+            return this.beforeAnswer?.('data')
+          }).then(() => {
             callback()
           }, callback)
         })
