@@ -17,6 +17,7 @@ import { registerDashboardApp } from './http/dashboard-app.js'
 import { accountRoutes } from './routes/admin/account.js'
 import { clubRoutes } from './routes/admin/club.js'
 import { bookingRoutes } from './routes/admin/bookings.js'
+import { courtRoutes } from './routes/admin/courts.js'
 import { ADMIN_SCHEMAS } from './schemas/admin.js'
 import { collectRouteMethods, registerMethodNotAllowed } from './http/method-not-allowed.js'
 import { registerApiReference } from './http/api-reference.js'
@@ -189,6 +190,7 @@ export async function buildApp(context: AppContext, options: AppOptions = {}): P
   accountRoutes(app, context)
   clubRoutes(app, context)
   bookingRoutes(app, context)
+  courtRoutes(app, context)
   await registerAdminOpenApi(app, context)
   await registerDashboardApp(app, options.dashboardDir)
 

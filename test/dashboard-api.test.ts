@@ -262,12 +262,15 @@ describeEachDatabase('dashboard API', (dialect) => {
       .toBe(204)
     const invitationOfB = (await as(hana.cookie, 'GET', '/api/admin/v1/clubs/hillside/team'))
       .json<{ invitations: { id: string }[] }>().invitations[0]?.id ?? ''
+    const holdOfB = (await post(`/api/admin/v1/clubs/hillside/courts/${idFor('court:hillside')}/holds`, { kind: 'block',
+      starts_at: '2027-01-01T10:00:00Z', ends_at: '2027-01-01T11:00:00Z' }, hana.cookie)).json<{ id: string }>().id
     const idsOfB = { key: keyOfB, admin: hana.me.admin_id, invitation: invitationOfB,
-      booking: await book('hillside', '10:00', 'hilde@example.org') }
+      booking: await book('hillside', '10:00', 'hilde@example.org'), court: idFor('court:hillside'), hold: holdOfB }
     const hillside = (await h.context.db.selectFrom('clubs').select('id').where('slug', '=', 'hillside').executeTakeFirstOrThrow()).id
     // Club B's rows, which no request of club A's owner may change.
     const snapshot = async () => JSON.stringify([
-      await Promise.all(['club_admins', 'api_keys', 'admin_invitations', 'bookings', 'mail_outbox', 'booking_requests'].map((table) =>
+      await Promise.all(['club_admins', 'api_keys', 'admin_invitations', 'bookings', 'mail_outbox', 'booking_requests', 'courts',
+        'court_holds'].map((table) =>
         h.context.db.selectFrom(table as 'club_admins').selectAll().where('club_id', '=', hillside).execute())),
       await h.context.db.selectFrom('clubs').selectAll().where('id', '=', hillside).execute()])
     const before = await snapshot()
@@ -276,18 +279,27 @@ describeEachDatabase('dashboard API', (dialect) => {
     const clubRoutes = Object.entries(document.paths).filter(([path]) => path.includes('{club}'))
       .flatMap(([path, item]) => Object.keys(item).map((method) => ({ method: method.toUpperCase(), path })))
     expect(clubRoutes.length).toBeGreaterThanOrEqual(8)
+    const court = { name: 'Tenancy court', sport: 'tennis', active: false, slot_minutes: 60, booking_horizon_days: 7,
+      max_slots_per_booking: 1, opening_hours: { mon: null, tue: null, wed: null, thu: null, fri: null, sat: null, sun: null } }
+    const hold = { kind: 'block', starts_at: '2027-01-01T10:00:00Z', ends_at: '2027-01-01T11:00:00Z', cancel_displaced_bookings: true }
     const bodies: Record<string, unknown> = { 'api-keys': { name: 'x', scopes: ['read:groups'] }, 'invitations': { email: 'm@example.org',
       role: 'owner' }, 'role': { role: 'owner' }, 'booking-rules': { cancellation_deadline_minutes: 60, retention_days: 30,
-      privacy_url: null, max_open_bookings_per_email: null, guests_may_book: true }, 'cancel': { reason: 'x' }, 'export': { email: 'hilde@example.org' }, 'erase': { email: 'hilde@example.org' } }
+      privacy_url: null, max_open_bookings_per_email: null, guests_may_book: true }, 'cancel': { reason: 'x' }, 'export': { email: 'hilde@example.org' }, 'erase': { email: 'hilde@example.org' },
+    'courts': court, '{court}': { ...court, cancel_displaced_bookings: true }, 'holds': hold, '{hold}': hold }
+    const bodyOf = (path: string) => (path.endsWith('/holds/preview')
+      ? hold
+      : path.endsWith('/preview')
+        ? court
+        : bodies[path.split('/').at(-1) ?? ''])
     await fc.assert(fc.asyncProperty(
       fc.constantFrom(...clubRoutes),
       fc.constantFrom('hillside', 'riverside', 'nonexistent', 'RIVERSIDE'),
       async ({ method, path }, club) => {
         const url = path.replace('{club}', club).replace(/\{([a-z]+)\}/g, (_, name: keyof typeof idsOfB) => idsOfB[name])
         const response = await h.request({ method: method, url, headers: { origin: ORIGIN, cookie: `${COOKIE}=${owner}` },
-          ...(method === 'GET' || method === 'DELETE' ? {} : { payload: bodies[path.split('/').at(-1) ?? ''] as Record<string, unknown> }) })
+          ...(method === 'GET' || method === 'DELETE' ? {} : { payload: bodyOf(path) as Record<string, unknown> }) })
         // riverside is the caller's club: there, B's ids are unknown (404); every other club is unknown as a whole.
-        const mayPass = club === 'riverside' && !/\{(key|admin|invitation|booking)\}/.test(path)
+        const mayPass = club === 'riverside' && !/\{(key|admin|invitation|booking|court|hold)\}/.test(path)
         if (!mayPass) expect(response.status, `${method} ${url}: ${response.body}`).toBe(404)
         // Nothing of club B beyond what the request itself named: not its name, not its people.
         expect(response.body).not.toContain('Club hillside')
@@ -357,6 +369,137 @@ describeEachDatabase('dashboard API', (dialect) => {
     expect(audit.map((entry) => entry.action))
       .toEqual(expect.arrayContaining(['booking.cancelled', 'booking_rules.changed', 'personal_data.erased', 'personal_data.exported']))
     expect(JSON.stringify(audit)).not.toContain('gina')
+  })
+
+  it('creates and changes courts, asking before a change leaves bookings without a place, and keeps holds on a week view', async () => {
+    const base = '/api/admin/v1/clubs/riverside/courts'
+    const allDay = { open: '00:00', close: '24:00' }
+    const week = (hours: { open: string, close: string } | null) => Object.fromEntries(
+      ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'].map((day) => [day, hours]))
+    const court1 = idFor('court:riverside')
+    const listed = await as(owner, 'GET', base)
+    expect(listed.status, listed.body).toBe(200)
+    const first = listed.json<{ items: { id: string }[] }>().items.find((court) => court.id === court1)
+    expect(first).toEqual({ id: court1, name: 'Court 1', sport: 'tennis', active: true, slot_minutes: 60, opening_hours: week(allDay),
+      booking_horizon_days: 30, max_slots_per_booking: 2 })
+
+    const padel = { name: 'Padel', sport: 'padel', active: true, slot_minutes: 90, opening_hours: { ...week({ open: '08:00',
+      close: '22:00' }), sun: null }, booking_horizon_days: 14, max_slots_per_booking: 1 }
+    const created = await post(base, padel, owner)
+    expect(created.status, created.body).toBe(201)
+    const { id: padelId, ...createdPadel } = created.json<{ id: string }>()
+    expect([padelId, createdPadel]).toEqual([expect.stringMatching(/^[0-9a-f-]{36}$/), padel])
+    const twin = await post(base, { ...padel, name: ' padel ' }, owner)
+    expect([twin.status, twin.json<{ invalid_params: { name: string }[] }>().invalid_params[0]?.name]).toEqual([400, 'name'])
+    for (const wrong of [{ ...padel, slot_minutes: 7 }, { ...padel, opening_hours: { ...padel.opening_hours, mon: { open: '22:00',
+      close: '08:00' } } }, { ...padel, name: '' }, { ...padel, opening_hours: { mon: allDay } }]) {
+      expect((await post(base, { ...wrong, name: wrong.name === '' ? '' : 'Other' }, owner)).status, JSON.stringify(wrong)).toBe(400)
+    }
+
+    // Hours that leave a booking off the grid: listed first, refused without the instruction, then cancelled with it.
+    const kim = await book('riverside', '10:00', 'kim@example.org')
+    const later = { name: 'Court 1', sport: 'tennis', active: true, slot_minutes: 60, booking_horizon_days: 30, max_slots_per_booking: 2,
+      opening_hours: week({ open: '12:00', close: '24:00' }) }
+    const preview = await post(`${base}/${court1}/preview`, later, owner)
+    expect(preview.status, preview.body).toBe(200)
+    expect(preview.json<{ items: { id: string }[] }>().items.map((booking) => booking.id)).toContain(kim)
+    const refused = await as(owner, 'PUT', `${base}/${court1}`, later)
+    expect([refused.status, refused.json<{ type: string }>().type]).toEqual([409, '/api/v1/problems/conflict'])
+    expect(refused.json<{ detail: string }>().detail).toContain(kim)
+    expect((await as(owner, 'GET', base)).json<{ items: { id: string, opening_hours: unknown }[] }>().items
+      .find((court) => court.id === court1)?.opening_hours).toEqual(week(allDay))
+    // A rename keeps every booking in place.
+    const renamed = await as(owner, 'PUT', `${base}/${court1}`, { ...later, name: 'Centre Court', opening_hours: week(allDay) })
+    expect([renamed.status, renamed.json<{ name: string }>().name]).toEqual([200, 'Centre Court'])
+    while (await h.context.mail.runOnce() > 0);
+    const before = smtp.received.length
+    const moved = await as(owner, 'PUT', `${base}/${court1}`, { ...later, name: 'Centre Court', cancel_displaced_bookings: true })
+    expect(moved.status, moved.body).toBe(200)
+    const day = (await as(owner, 'GET', `/api/admin/v1/clubs/riverside/bookings?date=${tomorrow()}`))
+      .json<{ items: { id: string, status: string, cancelled_by: string | null }[] }>().items
+    expect(day.find((booking) => booking.id === kim)).toMatchObject({ status: 'cancelled', cancelled_by: 'club' })
+    while (await h.context.mail.runOnce() > 0);
+    expect(smtp.received.slice(before).filter((mail) => mail.envelopeTo.includes('kim@example.org'))).toHaveLength(1)
+
+    // A weekly reservation over a booking: the same question.
+    const lena = await book('riverside', '18:00', 'lena@example.org')
+    const weekday = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'][(new Date(`${tomorrow()}T12:00:00Z`).getUTCDay() + 6) % 7]
+    const training = { kind: 'reservation', weekday, start_time: '18:00', end_time: '20:00', reason: 'Team training' }
+    const holdPreview = await post(`${base}/${court1}/holds/preview`, training, owner)
+    expect(holdPreview.json<{ items: { id: string }[] }>().items.map((booking) => booking.id)).toEqual([lena])
+    expect((await post(`${base}/${court1}/holds`, training, owner)).status).toBe(409)
+    const added = await post(`${base}/${court1}/holds`, { ...training, cancel_displaced_bookings: true }, owner)
+    expect(added.status, added.body).toBe(201)
+    const hold = added.json<{ id: string }>().id
+    expect(added.json()).toEqual({ id: hold, court_id: court1, kind: 'reservation', reason: 'Team training', starts_at: null,
+      ends_at: null, weekday, start_time: '18:00', end_time: '20:00', valid_from: null, valid_until: null })
+    expect((await as(owner, 'GET', `${base}/${court1}/holds`)).json()).toEqual({ items: [added.json()] })
+    const statusAt = async (time: string) => {
+      const shown = await as(owner, 'GET', `${base}/${court1}/week?date=${tomorrow()}`)
+      expect(shown.status, shown.body).toBe(200)
+      const days = shown.json<{ days: { date: string, slots: { start_time: string, status: string }[] }[] }>().days
+      expect(days).toHaveLength(7)
+      return days.find((entry) => entry.date === tomorrow())?.slots.find((slot) => slot.start_time === `${tomorrow()}T${time}:00+02:00`)
+        ?.status
+    }
+    expect([await statusAt('18:00'), await statusAt('19:00'), await statusAt('20:00'), await statusAt('10:00')])
+      .toEqual(['reserved', 'reserved', 'available', undefined])
+    const edited = await as(owner, 'PUT', `${base}/${court1}/holds/${hold}`, { ...training, kind: 'block', start_time: '19:00',
+      end_time: '21:00' })
+    expect([edited.status, edited.json()]).toMatchObject([200, { kind: 'block', start_time: '19:00' }])
+    expect(await statusAt('20:00')).toBe('blocked')
+    expect((await post(`${base}/${court1}/holds`, { kind: 'block', weekday, start_time: '20:00' }, owner)).status).toBe(400)
+    expect((await as(owner, 'DELETE', `${base}/${court1}/holds/${hold}`)).status).toBe(204)
+    expect((await as(owner, 'DELETE', `${base}/${court1}/holds/${hold}`)).status).toBe(404)
+    expect((await as(owner, 'GET', `${base}/${court1}/holds`)).json()).toEqual({ items: [] })
+
+    // Out of use with bookings ahead: asked again.
+    const nina = await book('riverside', '14:00', 'nina@example.org')
+    const closed = await as(owner, 'PUT', `${base}/${court1}`, { ...later, name: 'Centre Court', active: false })
+    expect([closed.status, closed.json<{ detail: string }>().detail]).toEqual([409, expect.stringContaining(nina)])
+
+    const audit = await h.context.db.selectFrom('audit_log').select('action').where('action', 'in', ['court.created', 'court.changed',
+      'hold.added', 'hold.changed', 'hold.removed']).execute()
+    expect(new Set(audit.map((entry) => entry.action))).toEqual(new Set(['court.created', 'court.changed', 'hold.added', 'hold.changed',
+      'hold.removed']))
+  })
+
+  it('finds bookings by part of a name or address, court, state and dates, and exports a date range as CSV', async () => {
+    const base = '/api/admin/v1/clubs/riverside/bookings'
+    const formula = await h.request({ method: 'POST', url: '/api/v1/public/riverside/courts/book', payload: {
+      court_id: idFor('court:riverside'), start_time: `${tomorrow()}T16:00:00+02:00`, end_time: `${tomorrow()}T17:00:00+02:00`,
+      booker_name: '=HYPERLINK("x")', booker_email: 'odd_name%@example.org', notes: 'Bring, "balls"' } })
+    expect(formula.status, formula.body).toBe(201)
+    const found = async (query: string) => {
+      const response = await as(owner, 'GET', `${base}/search?from=${tomorrow()}&to=${tomorrow()}${query}`)
+      expect(response.status, response.body).toBe(200)
+      return response.json<{ items: { booker_email: string, status: string }[], truncated: boolean }>()
+    }
+    expect((await found('&q=NINA')).items.map((booking) => booking.booker_email)).toEqual(['nina@example.org'])
+    expect((await found('&q=_name%25')).items.map((booking) => booking.booker_email)).toEqual(['odd_name%@example.org'])
+    expect((await found('&q=%25')).items.map((booking) => booking.booker_email)).toEqual(['odd_name%@example.org'])
+    const cancelled = await found('&status=cancelled')
+    expect(cancelled.items.length).toBeGreaterThanOrEqual(2)
+    expect(cancelled.items.every((booking) => booking.status === 'cancelled')).toBe(true)
+    expect((await found(`&court=${idFor('court:hillside')}`)).items).toEqual([])
+    expect((await found('')).truncated).toBe(false)
+    for (const wrong of [`from=${tomorrow()}&to=${addDays(tomorrow(), -1)}`, `from=${tomorrow()}&to=${addDays(tomorrow(), 367)}`,
+      `from=${tomorrow()}`, `from=${tomorrow()}&to=${tomorrow()}&status=gone`]) {
+      expect((await as(owner, 'GET', `${base}/search?${wrong}`)).status, wrong).toBe(400)
+    }
+
+    const csv = await h.app.inject({ url: `${base}/export?from=${tomorrow()}&to=${addDays(tomorrow(), 7)}`,
+      headers: { cookie: `${COOKIE}=${owner}` } })
+    expect(csv.statusCode, csv.body).toBe(200)
+    expect(csv.headers['content-type']).toBe('text/csv; charset=utf-8')
+    expect(csv.headers['content-disposition']).toBe(`attachment; filename="bookings-riverside-${tomorrow()}-${addDays(tomorrow(), 7)}.csv"`)
+    const lines = csv.body.split('\r\n')
+    expect(lines[0]).toBe('\uFEFFid,court_name,start_time,end_time,status,booker_name,booker_email,notes,created_at,cancelled_at,'
+      + 'cancelled_by,cancel_reason')
+    expect(lines.at(-1)).toBe('')
+    expect(lines.length - 2).toBe((await found('')).items.length)
+    expect(csv.body).toContain(`,"'=HYPERLINK(""x"")",odd_name%@example.org,"Bring, ""balls""",`)
+    expect((await h.app.inject({ url: `${base}/export?from=${tomorrow()}&to=${tomorrow()}` })).statusCode).toBe(401)
   })
 
   it('builds links from PUBLIC_URL whatever Host the request names, and sends one address at most five links an hour', async () => {

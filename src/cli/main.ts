@@ -18,8 +18,8 @@ import { findApiKeyById, listApiKeys, setKeyLimits } from '../db/repositories/ap
 import type { ApiKeyRecord, LimitOverrides } from '../db/repositories/api-keys.js'
 import { keyStatus } from '../domain/api-key.js'
 import { listClubs } from '../db/repositories/clubs.js'
-import { listCourts } from '../db/repositories/courts.js'
-import type { Court } from '../db/repositories/courts.js'
+import { findCourt, listCourts, listHolds } from '../db/repositories/courts.js'
+import type { Court, CourtHold } from '../db/repositories/courts.js'
 import { listMails, retryMail } from '../db/repositories/outbox.js'
 import { migrateToLatest } from '../db/migrate.js'
 import { parseDateTime } from '../domain/date-time.js'
@@ -44,7 +44,8 @@ import type { ClubBooking } from '../db/repositories/bookings.js'
 import { formatInZone, localDateOf, localToInstant, parseClockTime } from '../domain/zoned-time.js'
 import { loadDemo, revokedDemoKeysNote } from '../services/demo.js'
 import { importClubData } from '../services/import.js'
-import type { ImportOptions, ImportSummary } from '../services/import.js'
+import { removeHold, saveCourt, saveHold } from '../services/courts.js'
+import type { DisplacedBookings } from '../services/holds.js'
 import { describeFailure } from '../startup-errors.js'
 
 export interface CliIo {
@@ -288,7 +289,8 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       const document = await readJsonFile(file)
       const ctx = await migrated(open)
       const club = await requireClub(ctx.db, options.club)
-      const summary = await importClubData(ctx.db, clock, club.id, document, underHolds(ctx, options.cancelBookings))
+      const summary = await importClubData(ctx.db, clock, club.id, document,
+        { displacedBookings: displacedPolicy(ctx, options.cancelBookings) })
       print(options.json === true, summary, `Imported into ${club.slug}: `
       + Object.entries(summary).map(([section, count]) => `${String(count)} ${section}`).join(', '))
     })
@@ -352,7 +354,8 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       }
       const ctx = await migrated(open)
       const club = await requireClub(ctx.db, options.club)
-      await importSingle(ctx, club.id, 'courts', court, COURT_FLAGS)
+      await inFlagTerms('courts', COURT_FLAGS, () => saveCourt(ctx.db, ctx.clock, club.id, court, { actor: OPERATOR,
+        displaced: { policy: 'refuse' } }))
       print(options.json === true, court, `Created court "${court.name}" (${court.id}) for ${club.slug}.`)
     })
   courts.command('list').description('list the courts of a club').requiredOption('--club <slug>', 'the club').addOption(jsonOption())
@@ -367,6 +370,65 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
             all.map((c) => [c.id, c.name, c.active ? 'yes' : 'no', `${String(c.slotMinutes)} min`, `${String(c.bookingHorizonDays)} d`,
               String(c.maxSlotsPerBooking)]),
           ))
+    })
+  courts.command('update').description('change a court: only the options given change')
+    .argument('<court-id>', 'the court id (see courts list)')
+    .requiredOption('--club <slug>', 'the club')
+    .option('--name <name>', 'display name')
+    .option('--sport <sport>', 'sport')
+    .option('--slot-minutes <n>', `slot length in minutes: ${SLOT_LENGTHS.join(', ')}`)
+    .option('--hours <spec>', 'opening hours, club-local: mon-fri=08:00-22:00,sat-sun=09:00-20:00 (days not named are closed)')
+    .option('--horizon-days <n>', 'how many days ahead it can be booked')
+    .option('--max-slots <n>', 'most slots one booking may cover')
+    .addOption(new Option('--active', 'in use: listed and bookable').conflicts('inactive'))
+    .option('--inactive', 'not in use: not listed, not bookable')
+    .option('--cancel-bookings', 'cancel the upcoming bookings the change leaves without a place (each guest is mailed); without '
+    + 'it such a change is refused, naming them')
+    .addOption(jsonOption())
+    .action(async (courtId: string, options: CourtUpdateOptions) => {
+      const id = idArgument(courtId, 'court', 'courts list')
+      const ctx = await migrated(open)
+      const club = await requireClub(ctx.db, options.club)
+      const known = await findCourt(ctx.db, club.id, id)
+      if (known === undefined) throw new InvalidInput(`no court ${courtId} at ${club.slug} (see courts list)`)
+      const openingHours = options.hours === undefined ? known.openingHours : parseOpeningHours(options.hours)
+      if (typeof openingHours === 'string') throw new InvalidInput(`--hours: ${openingHours}`)
+      const court = {
+        ...courtJson(known),
+        name: options.name === undefined ? known.name : textOption('--name', options.name, 200),
+        sport: options.sport === undefined ? known.sport : textOption('--sport', options.sport, 100),
+        active: options.inactive === true ? false : options.active === true ? true : known.active,
+        slot_minutes: options.slotMinutes === undefined ? known.slotMinutes : integerOption('--slot-minutes', options.slotMinutes),
+        opening_hours: openingHours,
+        booking_horizon_days: options.horizonDays === undefined
+          ? known.bookingHorizonDays
+          : integerOption('--horizon-days', options.horizonDays),
+        max_slots_per_booking: options.maxSlots === undefined ? known.maxSlotsPerBooking : integerOption('--max-slots', options.maxSlots),
+      }
+      const cancelled = await inFlagTerms('courts', COURT_FLAGS, () => saveCourt(ctx.db, ctx.clock, club.id, court,
+        { actor: OPERATOR, displaced: displacedPolicy(ctx, options.cancelBookings) }))
+      print(options.json === true, { ...court, bookings_cancelled: cancelled }, `Changed court "${court.name}" (${court.id})`
+      + `${cancelled > 0 ? `; cancelled ${String(cancelled)} bookings it left without a place (the guests are mailed)` : ''}.`)
+    })
+  courts.command('holds').description('list the blocks and reservations of a court')
+    .requiredOption('--club <slug>', 'the club')
+    .requiredOption('--court <id>', 'the court id (see courts list)')
+    .addOption(jsonOption())
+    .action(async (options: { club: string, court: string, json?: boolean }) => {
+      const courtId = idArgument(options.court, 'court', 'courts list', '--court')
+      const ctx = await migrated(open)
+      const club = await requireClub(ctx.db, options.club)
+      if (await findCourt(ctx.db, club.id, courtId) === undefined) {
+        throw new InvalidInput(`--court: no court ${options.court} at ${club.slug} (see courts list)`)
+      }
+      const holds = await listHolds(ctx.db, club.id, courtId)
+      const when = (hold: CourtHold) => (hold.weekday === null
+        ? `${formatInZone(Date.parse(hold.startsAt ?? ''), club.timezone)} – ${formatInZone(Date.parse(hold.endsAt ?? ''), club.timezone)}`
+        : `every ${WEEKDAYS[hold.weekday - 1] ?? '?'} ${hold.startTime ?? ''}–${hold.endTime ?? ''}`
+          + `${hold.validFrom === null ? '' : ` from ${hold.validFrom}`}${hold.validUntil === null ? '' : ` until ${hold.validUntil}`}`)
+      print(options.json === true, holds, holds.length === 0
+        ? 'No blocks or reservations on this court.'
+        : table(['id', 'kind', 'when', 'reason'], holds.map((hold) => [hold.id, hold.kind, when(hold), hold.reason ?? ''])))
     })
   courts.command('hold').description('block a court (closed) or reserve it for the club, once or weekly')
     .requiredOption('--club <slug>', 'the club')
@@ -398,9 +460,10 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       })) as { id: string }
       const ctx = await migrated(open)
       const club = await requireClub(ctx.db, options.club)
-      const summary = await importSingle(ctx, club.id, 'court_holds', hold, HOLD_FLAGS, underHolds(ctx, options.cancelBookings))
-      print(options.json === true, { ...hold, bookings_cancelled: summary.bookings_cancelled }, `Added ${options.kind} ${hold.id}`
-      + `${summary.bookings_cancelled > 0 ? `; cancelled ${String(summary.bookings_cancelled)} bookings under it (the guests are mailed)` : ''}.`)
+      const cancelled = await inFlagTerms('court_holds', HOLD_FLAGS, () => saveHold(ctx.db, ctx.clock, club.id, hold,
+        { actor: OPERATOR, displaced: displacedPolicy(ctx, options.cancelBookings) }))
+      print(options.json === true, { ...hold, bookings_cancelled: cancelled }, `Added ${options.kind} ${hold.id}`
+      + `${cancelled > 0 ? `; cancelled ${String(cancelled)} bookings under it (the guests are mailed)` : ''}.`)
     })
   courts.command('unhold').description('remove a block or reservation').argument('<hold-id>', 'the id printed by courts hold')
     .requiredOption('--club <slug>', 'the club')
@@ -409,9 +472,9 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       const id = idArgument(holdId, 'hold', 'courts hold')
       const ctx = await migrated(open)
       const club = await requireClub(ctx.db, options.club)
-      const result = await ctx.db.deleteFrom('court_holds').where('club_id', '=', club.id).where('id', '=', id)
-        .executeTakeFirst()
-      if (result.numDeletedRows === 0n) throw new InvalidInput(`no block or reservation ${holdId} at ${club.slug}`)
+      if (!await removeHold(ctx.db, ctx.clock, club.id, id, OPERATOR)) {
+        throw new InvalidInput(`no block or reservation ${holdId} at ${club.slug}`)
+      }
       print(options.json === true, { id, removed: true }, `Removed ${id}.`)
     })
 
@@ -569,6 +632,12 @@ interface CourtOptions {
   json?: boolean
 }
 
+interface CourtUpdateOptions extends Partial<CourtOptions> {
+  club: string
+  active?: boolean
+  cancelBookings?: boolean
+}
+
 interface HoldOptions {
   club: string
   court: string
@@ -681,34 +750,27 @@ const HOLD_FLAGS: Readonly<Record<string, string>> = {
   start_time: '--start', end_time: '--end', valid_from: '--valid-from', valid_until: '--valid-until',
 }
 
-/**
- * One court or hold through the import, so that the command line and import files obey the same
- * rules; the import's refusals (`courts[0].slot_minutes: …`) are told in the options' names
- * (`--slot-minutes: …`).
- */
-/** Upcoming bookings under new holds: cancelled (with the guests mailed) when asked, otherwise the change is refused. */
-function underHolds(ctx: AppContext, cancel: boolean | undefined): ImportOptions {
-  return cancel === true ? { bookingsUnderHolds: { policy: 'cancel', settings: { mailFrom: ctx.config.mail.from } } } : {}
+/** Upcoming bookings a change leaves without a place: cancelled (the guests mailed) when asked, else the change is refused. */
+function displacedPolicy(ctx: AppContext, cancel: boolean | undefined): DisplacedBookings {
+  return cancel === true ? { policy: 'cancel', settings: { mailFrom: ctx.config.mail.from } } : { policy: 'refuse' }
 }
 
-async function importSingle(
-  ctx: AppContext,
-  clubId: string,
-  section: 'courts' | 'court_holds',
-  entry: object,
-  flags: Readonly<Record<string, string>>,
-  options: ImportOptions = {},
-): Promise<ImportSummary> {
+/**
+ * One court or hold changed through the import's rules, so that the command line and import files
+ * obey the same rules; the import's refusals (`courts[0].slot_minutes: …`) are told in the options'
+ * names (`--slot-minutes: …`).
+ */
+async function inFlagTerms<T>(section: 'courts' | 'court_holds', flags: Readonly<Record<string, string>>, change: () => Promise<T>): Promise<T> {
   try {
-    return await importClubData(ctx.db, ctx.clock, clubId, { [section]: [entry] }, options)
+    return await change()
   } catch (error) {
     if (!(error instanceof InvalidInput)) throw error
-    const problems = [...new Set(error.problems.map((problem) => inFlagTerms(problem, section, flags)))]
+    const problems = [...new Set(error.problems.map((problem) => problemInFlagTerms(problem, section, flags)))]
     throw new InvalidInput(problems.join('; '), problems)
   }
 }
 
-function inFlagTerms(problem: string, section: string, flags: Readonly<Record<string, string>>): string {
+function problemInFlagTerms(problem: string, section: string, flags: Readonly<Record<string, string>>): string {
   const match = new RegExp(`^${section}\\[0\\](?:\\.(\\w+)((?:\\.\\w+)*))?: (.*)$`, 's').exec(problem)
   if (match === null) return problem
   const [, field, rest = '', message = ''] = match
@@ -819,7 +881,6 @@ function keyJson(record: ApiKeyRecord) {
   }
 }
 
-/** A court in the import format's terms (docs/import-format.md), so that listed courts can be edited and imported again. */
 function bookingJson(booking: ClubBooking) {
   return {
     id: booking.id, court_id: booking.courtId, court_name: booking.courtName, start_time: booking.start, end_time: booking.end,
@@ -835,6 +896,7 @@ function describeMinutes(minutes: number): string {
   return minutes < 60 ? `${String(minutes)} minutes` : `${String(Math.floor(minutes / 60))} h ${String(minutes % 60)} min`
 }
 
+/** A court in the import format's terms (docs/import-format.md), so that listed courts can be edited and imported again. */
 function courtJson(court: Court) {
   return {
     id: court.id,

@@ -12,6 +12,7 @@ import type { AppContext } from '../context.js'
 import { accountRoutes } from '../routes/admin/account.js'
 import { clubRoutes } from '../routes/admin/club.js'
 import { bookingRoutes } from '../routes/admin/bookings.js'
+import { courtRoutes } from '../routes/admin/courts.js'
 import { ADMIN_SCHEMAS } from '../schemas/admin.js'
 import { Problem } from '../schemas/problem.js'
 import { useServiceDateTime } from '../schemas/formats.js'
@@ -56,6 +57,8 @@ export async function adminOpenApiDocument(context: AppContext): Promise<unknown
         { name: 'Team', description: 'The club\'s administrators, invitations and audit log (role owner).' },
         { name: 'Bookings', description: 'The club\'s booking rules, bookings and cancellations (role admin or owner); the export '
           + 'and erasure of what is held about an address (role owner).' },
+        { name: 'Courts', description: 'The club\'s courts, their hours and slot length, blocks and reservations, and a week of '
+          + 'a court (role admin or owner).' },
         { name: 'Meta', description: 'This description.' },
       ],
       components: { securitySchemes: { session: { type: 'apiKey', in: 'cookie', name: cookie,
@@ -71,6 +74,7 @@ export async function adminOpenApiDocument(context: AppContext): Promise<unknown
   accountRoutes(instance, context)
   clubRoutes(instance, context)
   bookingRoutes(instance, context)
+  courtRoutes(instance, context)
   openApiRoute(instance, () => ({}))
   await instance.ready()
   const document = instance.swagger()

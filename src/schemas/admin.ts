@@ -3,7 +3,10 @@ import { Type } from '@sinclair/typebox'
 import type { Static, TProperties } from '@sinclair/typebox'
 import { ADMIN_ROLES } from '../domain/admin-roles.js'
 import { SCOPES } from '../domain/scopes.js'
+import { SLOT_LENGTHS } from '../domain/court.js'
+import { WEEKDAYS } from '../domain/slots.js'
 import { Nullable, Reference, Uuid } from './common.js'
+import { ClockTime, DayHours, Text, WeekdayName } from './import.js'
 
 const Role = () => Type.Union(ADMIN_ROLES.map((role) => Type.Literal(role)), {
   description: 'owner: everything, including the team and ownership; admin: everything but the team (docs/dashboard.md).',
@@ -260,7 +263,134 @@ export const Erasure = Type.Object({
     + 'member list.' }),
 }, { $id: 'Erasure', additionalProperties: false, description: 'What was removed.' })
 
-export const ADMIN_SCHEMAS = [BookingRules, ClubBooking, ClubBookingList, BookingCancel, PersonalDataRequest, PersonalDataExport,
+const OpeningWeek = Type.Object({ mon: DayHours, tue: DayHours, wed: DayHours, thu: DayHours, fri: DayHours, sat: DayHours,
+  sun: DayHours }, { additionalProperties: false, description: 'Club-local hours per weekday; null: closed that day.' })
+const CourtFields = {
+  name: Text(200, 'Unique within the club, ignoring case and spacing.'),
+  sport: Text(100),
+  active: Type.Boolean({ description: 'Inactive courts are not listed and cannot be booked.' }),
+  slot_minutes: Type.Unsafe<(typeof SLOT_LENGTHS)[number]>({ type: 'integer', enum: [...SLOT_LENGTHS],
+    description: `Slot length in minutes: ${SLOT_LENGTHS.join(', ')}.` }),
+  opening_hours: OpeningWeek,
+  booking_horizon_days: Type.Integer({ minimum: 0, maximum: 366, description: 'How many days ahead it can be booked.' }),
+  max_slots_per_booking: Type.Integer({ minimum: 1, maximum: 48, description: 'Most slots one booking may cover.' }),
+}
+const CancelDisplaced = Type.Optional(Type.Boolean({ description: 'Cancel the upcoming bookings the change leaves without a '
+  + 'place (each guest is mailed). Without it, such a change is refused (409) and nothing changes; the preview lists them.' }))
+
+export const AdminCourt = Type.Object({ id: Uuid(), ...CourtFields }, {
+  $id: 'AdminCourt', additionalProperties: false, description: 'A court of the club, active or not.',
+})
+export type AdminCourt = Static<typeof AdminCourt>
+
+export const AdminCourtList = Type.Object({ items: Type.Array(Reference(AdminCourt)) }, {
+  $id: 'AdminCourtList', additionalProperties: false, description: 'The club\'s courts by name.',
+})
+
+export const CourtSave = Type.Object({ ...CourtFields, cancel_displaced_bookings: CancelDisplaced }, {
+  $id: 'CourtSave', additionalProperties: false, description: 'A court as it is to be.',
+})
+export type CourtSave = Static<typeof CourtSave>
+
+export const ClubCourtParams = Type.Object({
+  club: Type.String({ minLength: 1, maxLength: 100, description: 'The club\'s slug.' }),
+  court: Uuid('A court id.'),
+}, { additionalProperties: false })
+
+export const ClubHoldParams = Type.Object({
+  club: Type.String({ minLength: 1, maxLength: 100, description: 'The club\'s slug.' }),
+  court: Uuid('A court id.'),
+  hold: Uuid('A block or reservation id.'),
+}, { additionalProperties: false })
+
+const HoldKind = Type.Union([Type.Literal('block'), Type.Literal('reservation')], {
+  description: 'block: the court is closed (slots show `blocked`); reservation: the club uses it (slots show `reserved`).',
+})
+const LocalDate = (description: string) => Type.String({ format: 'date', description })
+
+export const AdminHold = Type.Object({
+  id: Uuid(),
+  court_id: Uuid(),
+  kind: HoldKind,
+  reason: Nullable(Type.String({ description: 'For the club\'s records; never shown publicly.' })),
+  starts_at: Nullable(Instant('One-off: start, in the club\'s offset.')),
+  ends_at: Nullable(Instant('One-off: end, in the club\'s offset.')),
+  weekday: Type.Unsafe<Static<typeof WeekdayName> | null>({ type: ['string', 'null'], enum: [...WEEKDAYS, null],
+    description: 'Weekly: the local weekday.' }),
+  start_time: Nullable(ClockTime('Weekly: local start time.')),
+  end_time: Nullable(ClockTime('Weekly: local end time.')),
+  valid_from: Nullable(LocalDate('Weekly: first local date (null: always).')),
+  valid_until: Nullable(LocalDate('Weekly: last local date (null: always).')),
+}, { $id: 'AdminHold', additionalProperties: false, description: 'A block or reservation: one-off, or weekly.' })
+export type AdminHold = Static<typeof AdminHold>
+
+export const AdminHoldList = Type.Object({ items: Type.Array(Reference(AdminHold)) }, {
+  $id: 'AdminHoldList', additionalProperties: false, description: 'A court\'s holds: weekly ones by weekday, then one-off ones by start.',
+})
+
+export const HoldSave = Type.Object({
+  kind: HoldKind,
+  reason: Type.Optional(Nullable(Text(200, 'For the club\'s records; never shown publicly.'))),
+  starts_at: Type.Optional(Instant('One-off: start.')),
+  ends_at: Type.Optional(Instant('One-off: end.')),
+  weekday: Type.Optional(WeekdayName),
+  start_time: Type.Optional(ClockTime('Weekly: local start time.')),
+  end_time: Type.Optional(ClockTime('Weekly: local end time.')),
+  valid_from: Type.Optional(Nullable(LocalDate('Weekly: first local date.'))),
+  valid_until: Type.Optional(Nullable(LocalDate('Weekly: last local date.'))),
+  cancel_displaced_bookings: CancelDisplaced,
+}, { $id: 'HoldSave', additionalProperties: false,
+  description: 'A block or reservation as it is to be: starts_at and ends_at (one-off), or weekday, start_time and end_time (weekly).' })
+export type HoldSave = Static<typeof HoldSave>
+
+export const DisplacedBookingList = Type.Object({ items: Type.Array(Reference(ClubBooking)) }, {
+  $id: 'DisplacedBookingList', additionalProperties: false,
+  description: 'The upcoming bookings the change would leave without a place, by start: saving it with '
+    + '`cancel_displaced_bookings` cancels them.',
+})
+
+export const WeekQuery = Type.Object({
+  date: Type.Optional(LocalDate('Any local date of the week (YYYY-MM-DD); default: today at the club. The week begins on Monday.')),
+}, { additionalProperties: false })
+
+export const CourtWeek = Type.Object({
+  court_id: Uuid(),
+  timezone: Type.String(),
+  days: Type.Array(Type.Object({
+    date: LocalDate('The local date.'),
+    slots: Type.Array(Type.Object({
+      start_time: Instant('Start, in the club\'s offset.'),
+      end_time: Instant('End, in the club\'s offset.'),
+      status: Type.String({ enum: ['available', 'booked', 'reserved', 'blocked'] }),
+    }, { additionalProperties: false })),
+  }, { additionalProperties: false })),
+}, { $id: 'CourtWeek', additionalProperties: false, description: 'A court\'s slots from Monday to Sunday, with status.' })
+export type CourtWeek = Static<typeof CourtWeek>
+
+export const BookingSearchQuery = Type.Object({
+  from: LocalDate('First local date (YYYY-MM-DD).'),
+  to: LocalDate('Last local date (YYYY-MM-DD), at most 366 days after from.'),
+  q: Type.Optional(Type.String({ maxLength: 200, description: 'Part of the guest\'s name or e-mail address, any case.' })),
+  court: Type.Optional(Uuid('Only this court.')),
+  status: Type.Optional(Type.String({ enum: ['confirmed', 'cancelled'] })),
+}, { additionalProperties: false })
+
+export const BookingSearch = Type.Object({
+  from: LocalDate('First local date.'),
+  to: LocalDate('Last local date.'),
+  timezone: Type.String(),
+  items: Type.Array(Reference(ClubBooking)),
+  truncated: Type.Boolean({ description: 'More bookings matched than the 500 listed: narrow the search.' }),
+}, { $id: 'BookingSearch', additionalProperties: false, description: 'Bookings that start within the dates and match, by start.' })
+
+export const BookingExportQuery = Type.Object({
+  from: LocalDate('First local date (YYYY-MM-DD).'),
+  to: LocalDate('Last local date (YYYY-MM-DD), at most 366 days after from.'),
+}, { additionalProperties: false })
+
+export const ADMIN_SCHEMAS = [AdminCourt, AdminCourtList, CourtSave, AdminHold, AdminHoldList, HoldSave, DisplacedBookingList,
+  CourtWeek,
+  BookingSearch, BookingRules, ClubBooking, ClubBookingList, BookingCancel, PersonalDataRequest, PersonalDataExport,
   Erasure, SignInLinkRequest, Accepted, TokenRequest, ClubMembership, Me, Session, SessionList, ApiKey,
   ApiKeyList, ApiKeyCreate, ApiKeyCreated, TeamMember, Invitation, Team, InvitationCreate, RoleChange, AuditEntry, AuditList,
   PasskeyOptions, PasskeyRegistration, PasskeyAssertion, Passkey, PasskeyList]

@@ -8,7 +8,7 @@ import type { Static } from '@sinclair/typebox'
 import { DEFAULT_SLOT_MINUTES, SLOT_LENGTHS } from '../domain/court.js'
 
 const Id = Type.String({ format: 'uuid', description: 'Stable id of the record; keep it across imports.' })
-const Text = (maxLength: number, description?: string) =>
+export const Text = (maxLength: number, description?: string) =>
   Type.String({ minLength: 1, maxLength, ...(description === undefined ? {} : { description }) })
 const OptionalNullable = <T extends ReturnType<typeof Type.String>>(schema: T) =>
   Type.Optional(Type.Union([schema, Type.Null()]))
@@ -64,13 +64,13 @@ export const ImportCompetitionResult = Type.Object({
   created_at: Type.Optional(Instant('When the result was recorded; defaults to the time of the first import.')),
 }, { additionalProperties: false })
 
-const ClockTime = (description: string) => Type.String({ pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]$|^24:00$', description })
-const DayHours = Type.Union([
+export const ClockTime = (description: string) => Type.String({ pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]$|^24:00$', description })
+export const DayHours = Type.Union([
   Type.Object({ open: ClockTime('Opening time, HH:MM local.'), close: ClockTime('Closing time, HH:MM local (24:00 for midnight).') },
     { additionalProperties: false }),
   Type.Null(),
 ], { description: 'null: closed that day.' })
-const WeekdayName = Type.Union([Type.Literal('mon'), Type.Literal('tue'), Type.Literal('wed'), Type.Literal('thu'), Type.Literal('fri'),
+export const WeekdayName = Type.Union([Type.Literal('mon'), Type.Literal('tue'), Type.Literal('wed'), Type.Literal('thu'), Type.Literal('fri'),
   Type.Literal('sat'), Type.Literal('sun')], { description: 'Weekly: the local weekday.' })
 
 export const ImportCourt = Type.Object({
@@ -123,3 +123,5 @@ export const ImportDocument = Type.Object({
   additionalProperties: false,
 })
 export type ImportDocument = Static<typeof ImportDocument>
+export type ImportCourt = Static<typeof ImportCourt>
+export type ImportCourtHold = Static<typeof ImportCourtHold>

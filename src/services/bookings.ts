@@ -9,6 +9,7 @@ import type { Kysely } from 'kysely'
 import type { Clock } from '../clock.js'
 import type { Club } from '../db/repositories/clubs.js'
 import { findCourt, listActiveCourts, occupancyOf } from '../db/repositories/courts.js'
+import type { Court } from '../db/repositories/courts.js'
 import { isExclusionViolation, isTransientConflict, isUniqueViolation, lockCourtForBooking } from '../db/dialect.js'
 import {
   bookingRulesOf, countBookingsMadeSince, countOpenBookings, findBookingRequest, findMemberId, insertBooking,
@@ -22,7 +23,7 @@ import { CONFLICT_WORDING, checkBookingTimes, occupancyOn } from '../domain/book
 import { containsLink } from '../domain/links.js'
 import { bookingWindow, bookingWindowChangesAt, daySlots, localDatesOf, slotStatus } from '../domain/slots.js'
 import type { SlotStatus } from '../domain/slots.js'
-import { formatInZone, localToInstant } from '../domain/zoned-time.js'
+import { addDays, formatInZone, isoWeekday, localToInstant } from '../domain/zoned-time.js'
 import { addressOf, escapeHtml, renderBookingConfirmation } from '../mail/booking-mail.js'
 import { generateToken, hashToken } from '../domain/secret-token.js'
 import { cancellationDeadline, manageUrl } from './booking-cancellation.js'
@@ -78,6 +79,29 @@ export async function courtDay(db: Kysely<Database>, club: Club, date: string, n
     }))
   })
   return { slots, windows, validUntil }
+}
+
+export interface WeekDay {
+  readonly date: string
+  readonly slots: { start_time: string, end_time: string, status: SlotStatus }[]
+}
+
+/**
+ * One court's slots from the Monday of `date`'s week to the Sunday, with status — an inactive
+ * court's too, for the dashboard's week view. The statuses are those of the public listing.
+ */
+export async function courtWeek(db: Kysely<Database>, club: Club, court: Court, date: string): Promise<WeekDay[]> {
+  const monday = addDays(date, 1 - isoWeekday(date))
+  const dates = Array.from({ length: 7 }, (_, i) => addDays(monday, i))
+  const window = { start: localToInstant(monday, 0, club.timezone), end: localToInstant(addDays(monday, 7), 0, club.timezone) }
+  const stored = (await occupancyOf(db, club.id, [court.id], window)).get(court.id)
+  return dates.map((day) => {
+    const occupancy = occupancyOn(stored, [day], club.timezone)
+    return { date: day, slots: daySlots(court, day, club.timezone).map((slot) => ({
+      start_time: formatInZone(slot.start, club.timezone), end_time: formatInZone(slot.end, club.timezone),
+      status: slotStatus(slot, occupancy),
+    })) }
+  })
 }
 
 export interface BookingInput {

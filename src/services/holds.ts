@@ -1,18 +1,19 @@
 /**
- * Blocks and reservations laid over bookings. A hold that covers a booking would hide it: the
- * listing shows the slot blocked or reserved and nobody tells the guest. So whoever adds or moves
- * a hold (an import, the command line) decides: refuse the hold while it covers upcoming bookings
- * (the default, naming them), or cancel those bookings with it, each guest mailed. The check runs
- * under the courts' booking locks, so a booking made at the same moment is either seen here or
- * sees the hold — never a confirmed booking under a hold.
+ * Changes that leave bookings without a place. A hold that covers a booking would hide it: the
+ * listing shows the slot blocked or reserved and nobody tells the guest. A court made inactive, or
+ * given hours or a slot length its booked slots no longer fit, would orphan them the same way. So
+ * whoever makes such a change (the dashboard, an import, the command line) decides: refuse it while
+ * it displaces upcoming bookings (the default, naming them), or cancel those bookings with it, each
+ * guest mailed. The check runs under the courts' booking locks, so a booking made at the same
+ * moment is either seen here or sees the change — never a confirmed booking without its slot.
  */
 import type { Kysely, Transaction } from 'kysely'
 import { findBooking, upcomingBookingsOf } from '../db/repositories/bookings.js'
 import { lockCourtForBooking } from '../db/dialect.js'
 import type { Database } from '../db/schema.js'
 import { InvalidInput } from '../domain/errors.js'
-import { localDatesOf, weeklyHoldOn } from '../domain/slots.js'
-import type { Interval } from '../domain/slots.js'
+import { localDatesOf, slotsCovering, weeklyHoldOn } from '../domain/slots.js'
+import type { CourtGrid, Interval } from '../domain/slots.js'
 import { formatInZone } from '../domain/zoned-time.js'
 import { cancelInTransaction } from './booking-cancellation.js'
 import type { CancellationSettings } from './booking-cancellation.js'
@@ -29,8 +30,14 @@ export interface HoldShape {
   readonly valid_until?: string | null | undefined
 }
 
-/** What to do with upcoming bookings under a new or moved hold. */
-export type BookingsUnderHolds
+/** A court as the import writes it: its grid and whether it is in use. */
+export interface CourtShape extends CourtGrid {
+  readonly id: string
+  readonly active: boolean
+}
+
+/** What to do with upcoming bookings that a change (a hold laid over them, a court's new grid) leaves without a place. */
+export type DisplacedBookings
   = | { readonly policy: 'refuse' }
     | { readonly policy: 'cancel', readonly settings: CancellationSettings }
 
@@ -52,44 +59,106 @@ function covers(hold: HoldShape, booking: Interval, timeZone: string): boolean {
   })
 }
 
-/**
- * Applies the policy to the upcoming confirmed bookings the holds cover (in the caller's
- * transaction, after the courts are locked). Returns the ids of the bookings cancelled; refuses
- * with InvalidInput naming each hold's bookings.
- */
-export async function settleBookingsUnderHolds(
-  trx: Kysely<Database>,
+/** A booking keeps its place on a court that is in use and whose grid still has its slots (any number of them). */
+function fits(court: CourtShape, booking: Interval, timeZone: string): boolean {
+  return court.active && slotsCovering(court, booking, timeZone, Number.POSITIVE_INFINITY).kind === 'slots'
+}
+
+/** The courts and holds a change writes; either list may be empty. */
+export interface CourtChange {
+  readonly courts?: readonly CourtShape[]
+  readonly holds?: readonly HoldShape[]
+}
+
+interface Displacement {
+  /** Where, in the import's terms: `courts[0]`, `court_holds[2]`. */
+  readonly at: string
+  readonly what: string
+  readonly bookings: readonly (Interval & { readonly id: string })[]
+}
+
+async function displacements(
+  db: Kysely<Database>,
   club: { readonly id: string, readonly timezone: string },
-  holds: readonly HoldShape[],
+  change: CourtChange,
   now: number,
-  under: BookingsUnderHolds,
-): Promise<string[]> {
-  const problems: string[] = []
-  const covered = new Set<string>()
+): Promise<Displacement[]> {
   const byCourt = new Map<string, Awaited<ReturnType<typeof upcomingBookingsOf>>>()
-  for (const [i, hold] of holds.entries()) {
-    let bookings = byCourt.get(hold.court_id)
+  const upcoming = async (courtId: string) => {
+    let bookings = byCourt.get(courtId)
     if (bookings === undefined) {
-      bookings = await upcomingBookingsOf(trx, club.id, hold.court_id, now)
-      byCourt.set(hold.court_id, bookings)
+      bookings = await upcomingBookingsOf(db, club.id, courtId, now)
+      byCourt.set(courtId, bookings)
     }
-    const hit = bookings.filter((booking) => covers(hold, booking, club.timezone))
-    for (const booking of hit) covered.add(booking.id)
-    if (hit.length > 0 && under.policy === 'refuse') {
-      problems.push(`court_holds[${String(i)}]: covers ${String(hit.length)} upcoming booking${hit.length === 1 ? '' : 's'} (`
-        + hit.slice(0, 5).map((booking) => `${formatInZone(booking.start, club.timezone)}, booking ${booking.id}`).join('; ')
-        + `${hit.length > 5 ? '; …' : ''}); move the hold, or cancel the bookings with it`)
+    return bookings
+  }
+  const found: Displacement[] = []
+  for (const [i, court] of (change.courts ?? []).entries()) {
+    const bookings = (await upcoming(court.id)).filter((booking) => !fits(court, booking, club.timezone))
+    if (bookings.length > 0) {
+      found.push({ at: `courts[${String(i)}]`, what: court.active ? 'its new hours or slot length leave' : 'being inactive leaves', bookings })
     }
   }
-  if (problems.length > 0) throw new InvalidInput(`the holds cover upcoming bookings, nothing was changed:\n  ${problems.join('\n  ')}`,
-    problems)
-  if (under.policy === 'refuse') return []
+  for (const [i, hold] of (change.holds ?? []).entries()) {
+    const bookings = (await upcoming(hold.court_id)).filter((booking) => covers(hold, booking, club.timezone))
+    if (bookings.length > 0) found.push({ at: `court_holds[${String(i)}]`, what: 'covers', bookings })
+  }
+  return found
+}
+
+/** The ids of the upcoming confirmed bookings a change would leave without a place, by start. */
+export async function displacedBookingIds(
+  db: Kysely<Database>,
+  club: { readonly id: string, readonly timezone: string },
+  change: CourtChange,
+  now: number,
+): Promise<string[]> {
+  const found = await displacements(db, club, change, now)
+  const bookings = new Map(found.flatMap((displacement) => displacement.bookings.map((booking) => [booking.id, booking])))
+  return [...bookings.values()].sort((a, b) => a.start - b.start || a.id.localeCompare(b.id)).map((booking) => booking.id)
+}
+
+/** A change refused because it would leave upcoming bookings without a place; `bookingIds` names them. */
+export class BookingsDisplaced extends InvalidInput {
+  constructor(message: string, problems: readonly string[], readonly bookingIds: readonly string[]) {
+    super(message, problems)
+  }
+}
+
+/**
+ * Applies the policy to the upcoming confirmed bookings that the change leaves without a place: a
+ * hold covering them, a court now inactive, or a court whose new hours or slot length no longer
+ * have their slots (in the caller's transaction, after the courts are locked and the change is
+ * written). Returns the ids of the bookings cancelled; refuses with BookingsDisplaced naming them.
+ */
+export async function settleDisplacedBookings(
+  trx: Kysely<Database>,
+  club: { readonly id: string, readonly timezone: string },
+  change: CourtChange,
+  now: number,
+  policy: DisplacedBookings,
+): Promise<string[]> {
+  const found = await displacements(trx, club, change, now)
+  const ids = [...new Set(found.flatMap((displacement) => displacement.bookings.map((booking) => booking.id)))]
+  if (ids.length === 0) return []
+  if (policy.policy === 'refuse') {
+    const problems = found.map(({ at, what, bookings }) => `${at}: ${what} ${String(bookings.length)} upcoming `
+      + `booking${bookings.length === 1 ? '' : 's'} (`
+      + bookings.slice(0, 5).map((booking) => `${formatInZone(booking.start, club.timezone)}, booking ${booking.id}`).join('; ')
+      + `${bookings.length > 5 ? '; …' : ''}); ${at.startsWith('courts') ? 'keep their slots' : 'move the hold'}, `
+      + `or cancel the bookings with the change`)
+    throw new BookingsDisplaced(`the change leaves upcoming bookings without a place, nothing was changed:\n  ${problems.join('\n  ')}`,
+      problems, ids)
+  }
+  const underHolds = new Set(found.filter(({ at }) => at.startsWith('court_holds'))
+    .flatMap((displacement) => displacement.bookings.map((booking) => booking.id)))
   const cancelled: string[] = []
-  for (const id of covered) {
+  for (const id of ids) {
     const booking = await findBooking(trx, club.id, id)
     if (booking === undefined) continue
     // The hold's reason is for the club's records: the guest's mail says only that the court is not available.
-    if (await cancelInTransaction(trx, now, under.settings, booking, { by: 'hold', reason: null })) cancelled.push(id)
+    const by = underHolds.has(id) ? 'hold' : 'club'
+    if (await cancelInTransaction(trx, now, policy.settings, booking, { by, reason: null })) cancelled.push(id)
   }
   return cancelled
 }

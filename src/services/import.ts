@@ -17,8 +17,10 @@ import { useServiceDateTime } from '../schemas/formats.js'
 import { DEFAULT_SLOT_MINUTES, courtNameKey } from '../domain/court.js'
 import { DEFAULT_OPENING_HOURS } from '../domain/slots.js'
 import { ImportDocument } from '../schemas/import.js'
-import { lockCourts, settleBookingsUnderHolds } from './holds.js'
-import type { BookingsUnderHolds } from './holds.js'
+import { audit } from './admins.js'
+import type { Actor } from './admins.js'
+import { displacedBookingIds, lockCourts, settleDisplacedBookings } from './holds.js'
+import type { CourtChange, DisplacedBookings } from './holds.js'
 
 const ajv = new Ajv({ allErrors: true, strict: false, useDefaults: true })
 addFormats.default(ajv)
@@ -70,8 +72,13 @@ function rejection(problems: readonly string[]): InvalidInput {
 }
 
 export interface ImportOptions {
-  /** Upcoming bookings under the file's holds: refuse the file (the default), or cancel them, mailing each guest. */
-  readonly bookingsUnderHolds?: BookingsUnderHolds
+  /**
+   * Upcoming bookings the file leaves without a place (under its holds, on its courts made inactive
+   * or given other hours or slot lengths): refuse the file (the default), or cancel them, mailing each guest.
+   */
+  readonly displacedBookings?: DisplacedBookings
+  /** An entry for the audit log, written in the import's transaction. */
+  readonly audit?: { readonly actor: Actor, readonly action: string, readonly target: string }
 }
 
 export async function importClubData(
@@ -88,16 +95,12 @@ export async function importClubData(
     const problems = [...checkWithinFile(doc), ...await checkAgainstDatabase(trx, clubId, doc)]
     if (problems.length > 0) throw rejection(problems)
     // Before anything is written: a booking of these courts made meanwhile is seen below, or sees the holds.
-    await lockCourts(trx, doc.court_holds.map((hold) => hold.court_id))
+    await lockCourts(trx, [...doc.courts.map((court) => court.id), ...doc.court_holds.map((hold) => hold.court_id)])
     await write(trx, clubId, doc, now)
     const club = await trx.selectFrom('clubs').select(['id', 'timezone']).where('id', '=', clubId).executeTakeFirstOrThrow()
-    cancelled = await settleBookingsUnderHolds(trx, club, doc.court_holds.map((hold) => ({
-      court_id: hold.court_id,
-      starts_at: hold.starts_at === undefined ? undefined : isoForDb(hold.starts_at),
-      ends_at: hold.ends_at === undefined ? undefined : isoForDb(hold.ends_at),
-      weekday: hold.weekday === undefined ? undefined : WEEKDAY_NUMBER[hold.weekday],
-      start_time: hold.start_time, end_time: hold.end_time, valid_from: hold.valid_from, valid_until: hold.valid_until,
-    })), clock.now(), options.bookingsUnderHolds ?? { policy: 'refuse' })
+    cancelled = await settleDisplacedBookings(trx, club, courtChangeOf(doc), clock.now(), options.displacedBookings ?? { policy: 'refuse' })
+    const entry = options.audit
+    if (entry !== undefined) await audit(trx, clock.now(), entry.actor, clubId, entry.action, entry.target)
   })
   return {
     members: doc.members.length,
@@ -111,7 +114,37 @@ export async function importClubData(
   }
 }
 
+/**
+ * The upcoming bookings an import document would leave without a place, by start; nothing is
+ * written. What the dashboard shows before it asks whether to cancel them.
+ */
+export async function previewDisplacedBookings(
+  db: Kysely<Database>,
+  clock: Clock,
+  clubId: string,
+  input: unknown,
+): Promise<string[]> {
+  const doc = normalise(parseImportDocument(input))
+  const club = await db.selectFrom('clubs').select(['id', 'timezone']).where('id', '=', clubId).executeTakeFirstOrThrow()
+  return displacedBookingIds(db, club, courtChangeOf(doc), clock.now())
+}
+
 type Normalised = Required<Omit<ImportDocument, '$schema'>>
+
+/** The file's courts and holds as written, in the terms of src/services/holds.ts. */
+export function courtChangeOf(doc: Pick<Normalised, 'courts' | 'court_holds'>): CourtChange {
+  return {
+    courts: doc.courts.map((court) => ({ id: court.id, active: court.active ?? true,
+      slotMinutes: court.slot_minutes ?? DEFAULT_SLOT_MINUTES, openingHours: court.opening_hours ?? DEFAULT_OPENING_HOURS })),
+    holds: doc.court_holds.map((hold) => ({
+      court_id: hold.court_id,
+      starts_at: hold.starts_at === undefined ? undefined : isoForDb(hold.starts_at),
+      ends_at: hold.ends_at === undefined ? undefined : isoForDb(hold.ends_at),
+      weekday: hold.weekday === undefined ? undefined : WEEKDAY_NUMBER[hold.weekday],
+      start_time: hold.start_time, end_time: hold.end_time, valid_from: hold.valid_from, valid_until: hold.valid_until,
+    })),
+  }
+}
 
 /** Ids in lower case and e-mails in lower case, so that comparisons and sorting agree on both databases. */
 function normalise(doc: ImportDocument): Normalised {

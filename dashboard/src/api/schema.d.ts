@@ -166,6 +166,186 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/v1/clubs/{club}/bookings/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Bookings as CSV
+         * @description Every booking that starts between two local dates (at most 366 days apart), cancelled ones too, as CSV (RFC 4180, UTF-8 with a byte order mark so that spreadsheets read the accents; a cell that a spreadsheet would take for a formula is prefixed with an apostrophe).
+         */
+        get: operations["exportBookings"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/v1/clubs/{club}/bookings/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Find bookings
+         * @description Bookings that start between two local dates (at most 366 days apart), matching part of the guest's name or address, a court and a state; the first 500 by start.
+         */
+        get: operations["searchBookings"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/v1/clubs/{club}/courts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The club's courts
+         * @description Every court of the club, in use or not, by name.
+         */
+        get: operations["listCourts"];
+        put?: never;
+        /** Create a court */
+        post: operations["createCourt"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/v1/clubs/{club}/courts/{court}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Change a court
+         * @description Name, sport, hours, slot length, horizon, slots per booking, in use or not. A change that leaves upcoming bookings off the court's grid (other hours or slot length, or not in use) is refused unless `cancel_displaced_bookings` cancels them (each guest is mailed).
+         */
+        put: operations["changeCourt"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/v1/clubs/{club}/courts/{court}/holds": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A court's blocks and reservations */
+        get: operations["listHolds"];
+        put?: never;
+        /**
+         * Block or reserve a court
+         * @description A one-off or weekly block or reservation. One that covers upcoming bookings is refused unless `cancel_displaced_bookings` cancels them (each guest is mailed).
+         */
+        post: operations["addHold"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/v1/clubs/{club}/courts/{court}/holds/{hold}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Change a block or reservation */
+        put: operations["changeHold"];
+        post?: never;
+        /** Remove a block or reservation */
+        delete: operations["removeHold"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/v1/clubs/{club}/courts/{court}/holds/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The bookings a hold would displace
+         * @description Changes nothing: lists the upcoming bookings that the block or reservation as given would cover.
+         */
+        post: operations["previewHold"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/v1/clubs/{club}/courts/{court}/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The bookings a court change would displace
+         * @description Changes nothing: lists the upcoming bookings that the court as given would leave without a place.
+         */
+        post: operations["previewCourtChange"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/v1/clubs/{club}/courts/{court}/week": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A week of a court
+         * @description The court's slots from Monday to Sunday of the week of the date, with the status the public listing shows.
+         */
+        get: operations["courtWeek"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/v1/clubs/{club}/invitations": {
         parameters: {
             query?: never;
@@ -522,6 +702,125 @@ export interface components {
         Accepted: {
             message: string;
         };
+        /** @description A court of the club, active or not. */
+        AdminCourt: {
+            /** @description Inactive courts are not listed and cannot be booked. */
+            active: boolean;
+            /** @description How many days ahead it can be booked. */
+            booking_horizon_days: number;
+            /** Format: uuid */
+            id: string;
+            /** @description Most slots one booking may cover. */
+            max_slots_per_booking: number;
+            /** @description Unique within the club, ignoring case and spacing. */
+            name: string;
+            /** @description Club-local hours per weekday; null: closed that day. */
+            opening_hours: {
+                /** @description null: closed that day. */
+                fri: {
+                    /** @description Closing time, HH:MM local (24:00 for midnight). */
+                    close: string;
+                    /** @description Opening time, HH:MM local. */
+                    open: string;
+                } | null;
+                /** @description null: closed that day. */
+                mon: {
+                    /** @description Closing time, HH:MM local (24:00 for midnight). */
+                    close: string;
+                    /** @description Opening time, HH:MM local. */
+                    open: string;
+                } | null;
+                /** @description null: closed that day. */
+                sat: {
+                    /** @description Closing time, HH:MM local (24:00 for midnight). */
+                    close: string;
+                    /** @description Opening time, HH:MM local. */
+                    open: string;
+                } | null;
+                /** @description null: closed that day. */
+                sun: {
+                    /** @description Closing time, HH:MM local (24:00 for midnight). */
+                    close: string;
+                    /** @description Opening time, HH:MM local. */
+                    open: string;
+                } | null;
+                /** @description null: closed that day. */
+                thu: {
+                    /** @description Closing time, HH:MM local (24:00 for midnight). */
+                    close: string;
+                    /** @description Opening time, HH:MM local. */
+                    open: string;
+                } | null;
+                /** @description null: closed that day. */
+                tue: {
+                    /** @description Closing time, HH:MM local (24:00 for midnight). */
+                    close: string;
+                    /** @description Opening time, HH:MM local. */
+                    open: string;
+                } | null;
+                /** @description null: closed that day. */
+                wed: {
+                    /** @description Closing time, HH:MM local (24:00 for midnight). */
+                    close: string;
+                    /** @description Opening time, HH:MM local. */
+                    open: string;
+                } | null;
+            };
+            /**
+             * @description Slot length in minutes: 10, 15, 20, 30, 45, 60, 90, 120.
+             * @enum {integer}
+             */
+            slot_minutes: 10 | 15 | 20 | 30 | 45 | 60 | 90 | 120;
+            sport: string;
+        };
+        /** @description The club's courts by name. */
+        AdminCourtList: {
+            items: components["schemas"]["AdminCourt"][];
+        };
+        /** @description A block or reservation: one-off, or weekly. */
+        AdminHold: {
+            /** Format: uuid */
+            court_id: string;
+            /** @description Weekly: local end time. */
+            end_time: string | null;
+            /**
+             * Format: date-time
+             * @description One-off: end, in the club's offset.
+             */
+            ends_at: string | null;
+            /** Format: uuid */
+            id: string;
+            /** @description block: the court is closed (slots show `blocked`); reservation: the club uses it (slots show `reserved`). */
+            kind: "block" | "reservation";
+            /** @description For the club's records; never shown publicly. */
+            reason: string | null;
+            /** @description Weekly: local start time. */
+            start_time: string | null;
+            /**
+             * Format: date-time
+             * @description One-off: start, in the club's offset.
+             */
+            starts_at: string | null;
+            /**
+             * Format: date
+             * @description Weekly: first local date (null: always).
+             */
+            valid_from: string | null;
+            /**
+             * Format: date
+             * @description Weekly: last local date (null: always).
+             */
+            valid_until: string | null;
+            /**
+             * @description Weekly: the local weekday.
+             * @enum {string|null}
+             */
+            weekday: "mon" | "tue" | "wed" | "thu" | "fri" | "sat" | "sun" | null;
+        };
+        /** @description A court's holds: weekly ones by weekday, then one-off ones by start. */
+        AdminHoldList: {
+            items: components["schemas"]["AdminHold"][];
+        };
         /** @description An API key of the club, without the key itself. */
         ApiKey: {
             /**
@@ -621,6 +920,23 @@ export interface components {
             /** @description Guests' names and addresses are removed this many days after the booking ended. */
             retention_days: number;
         };
+        /** @description Bookings that start within the dates and match, by start. */
+        BookingSearch: {
+            /**
+             * Format: date
+             * @description First local date.
+             */
+            from: string;
+            items: components["schemas"]["ClubBooking"][];
+            timezone: string;
+            /**
+             * Format: date
+             * @description Last local date.
+             */
+            to: string;
+            /** @description More bookings matched than the 500 listed: narrow the search. */
+            truncated: boolean;
+        };
         /** @description A booking of one of the club's courts. */
         ClubBooking: {
             /** @description Empty once removed (retention or erasure). */
@@ -679,6 +995,108 @@ export interface components {
             role: "owner" | "admin";
             slug: string;
         };
+        /** @description A court as it is to be. */
+        CourtSave: {
+            /** @description Inactive courts are not listed and cannot be booked. */
+            active: boolean;
+            /** @description How many days ahead it can be booked. */
+            booking_horizon_days: number;
+            /** @description Cancel the upcoming bookings the change leaves without a place (each guest is mailed). Without it, such a change is refused (409) and nothing changes; the preview lists them. */
+            cancel_displaced_bookings?: boolean;
+            /** @description Most slots one booking may cover. */
+            max_slots_per_booking: number;
+            /** @description Unique within the club, ignoring case and spacing. */
+            name: string;
+            /** @description Club-local hours per weekday; null: closed that day. */
+            opening_hours: {
+                /** @description null: closed that day. */
+                fri: {
+                    /** @description Closing time, HH:MM local (24:00 for midnight). */
+                    close: string;
+                    /** @description Opening time, HH:MM local. */
+                    open: string;
+                } | null;
+                /** @description null: closed that day. */
+                mon: {
+                    /** @description Closing time, HH:MM local (24:00 for midnight). */
+                    close: string;
+                    /** @description Opening time, HH:MM local. */
+                    open: string;
+                } | null;
+                /** @description null: closed that day. */
+                sat: {
+                    /** @description Closing time, HH:MM local (24:00 for midnight). */
+                    close: string;
+                    /** @description Opening time, HH:MM local. */
+                    open: string;
+                } | null;
+                /** @description null: closed that day. */
+                sun: {
+                    /** @description Closing time, HH:MM local (24:00 for midnight). */
+                    close: string;
+                    /** @description Opening time, HH:MM local. */
+                    open: string;
+                } | null;
+                /** @description null: closed that day. */
+                thu: {
+                    /** @description Closing time, HH:MM local (24:00 for midnight). */
+                    close: string;
+                    /** @description Opening time, HH:MM local. */
+                    open: string;
+                } | null;
+                /** @description null: closed that day. */
+                tue: {
+                    /** @description Closing time, HH:MM local (24:00 for midnight). */
+                    close: string;
+                    /** @description Opening time, HH:MM local. */
+                    open: string;
+                } | null;
+                /** @description null: closed that day. */
+                wed: {
+                    /** @description Closing time, HH:MM local (24:00 for midnight). */
+                    close: string;
+                    /** @description Opening time, HH:MM local. */
+                    open: string;
+                } | null;
+            };
+            /**
+             * @description Slot length in minutes: 10, 15, 20, 30, 45, 60, 90, 120.
+             * @enum {integer}
+             */
+            slot_minutes: 10 | 15 | 20 | 30 | 45 | 60 | 90 | 120;
+            sport: string;
+        };
+        /** @description A court's slots from Monday to Sunday, with status. */
+        CourtWeek: {
+            /** Format: uuid */
+            court_id: string;
+            days: {
+                /**
+                 * Format: date
+                 * @description The local date.
+                 */
+                date: string;
+                slots: {
+                    /**
+                     * Format: date-time
+                     * @description End, in the club's offset.
+                     */
+                    end_time: string;
+                    /**
+                     * Format: date-time
+                     * @description Start, in the club's offset.
+                     */
+                    start_time: string;
+                    /** @enum {string} */
+                    status: "available" | "booked" | "reserved" | "blocked";
+                }[];
+            }[];
+            timezone: string;
+        };
+        /** @description The upcoming bookings the change would leave without a place, by start: saving it with `cancel_displaced_bookings` cancels them. */
+        DisplacedBookingList: {
+            items: components["schemas"]["ClubBooking"][];
+        };
         /** @description What was removed. */
         Erasure: {
             /** @description Bookings the address was removed from (upcoming ones cancelled). */
@@ -689,6 +1107,41 @@ export interface components {
             mails: number;
             /** @description Member records with the address: the club's register, changed in its member list. */
             member_records_kept: number;
+        };
+        /** @description A block or reservation as it is to be: starts_at and ends_at (one-off), or weekday, start_time and end_time (weekly). */
+        HoldSave: {
+            /** @description Cancel the upcoming bookings the change leaves without a place (each guest is mailed). Without it, such a change is refused (409) and nothing changes; the preview lists them. */
+            cancel_displaced_bookings?: boolean;
+            /** @description Weekly: local end time. */
+            end_time?: string;
+            /**
+             * Format: date-time
+             * @description One-off: end.
+             */
+            ends_at?: string;
+            /** @description block: the court is closed (slots show `blocked`); reservation: the club uses it (slots show `reserved`). */
+            kind: "block" | "reservation";
+            /** @description For the club's records; never shown publicly. */
+            reason?: string | null;
+            /** @description Weekly: local start time. */
+            start_time?: string;
+            /**
+             * Format: date-time
+             * @description One-off: start.
+             */
+            starts_at?: string;
+            /**
+             * Format: date
+             * @description Weekly: first local date.
+             */
+            valid_from?: string | null;
+            /**
+             * Format: date
+             * @description Weekly: last local date.
+             */
+            valid_until?: string | null;
+            /** @description Weekly: the local weekday. */
+            weekday?: "mon" | "tue" | "wed" | "thu" | "fri" | "sat" | "sun";
         };
         /** @description An invitation not yet accepted. */
         Invitation: {
@@ -1650,6 +2103,890 @@ export interface operations {
             };
             /** @description The booking has ended: it stays as it was. */
             409: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    exportBookings: {
+        parameters: {
+            query: {
+                /** @description First local date (YYYY-MM-DD). */
+                from: string;
+                /** @description Last local date (YYYY-MM-DD), at most 366 days after from. */
+                to: string;
+            };
+            header?: never;
+            path: {
+                /** @description The club's slug. */
+                club: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The bookings, one per line, by start. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description The body or a parameter is malformed. */
+            400: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No session, or the session has ended. */
+            401: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Cross-site request, or a role that does not allow this. */
+            403: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such club among those the signed-in person administers (or no such record in it). */
+            404: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    searchBookings: {
+        parameters: {
+            query: {
+                /** @description Only this court. */
+                court?: string;
+                /** @description First local date (YYYY-MM-DD). */
+                from: string;
+                /** @description Part of the guest's name or e-mail address, any case. */
+                q?: string;
+                status?: "confirmed" | "cancelled";
+                /** @description Last local date (YYYY-MM-DD), at most 366 days after from. */
+                to: string;
+            };
+            header?: never;
+            path: {
+                /** @description The club's slug. */
+                club: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The bookings found. */
+            200: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BookingSearch"];
+                };
+            };
+            /** @description The body or a parameter is malformed. */
+            400: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No session, or the session has ended. */
+            401: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Cross-site request, or a role that does not allow this. */
+            403: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such club among those the signed-in person administers (or no such record in it). */
+            404: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listCourts: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The club's slug. */
+                club: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The courts. */
+            200: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminCourtList"];
+                };
+            };
+            /** @description No session, or the session has ended. */
+            401: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Cross-site request, or a role that does not allow this. */
+            403: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such club among those the signed-in person administers (or no such record in it). */
+            404: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    createCourt: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The club's slug. */
+                club: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CourtSave"];
+            };
+        };
+        responses: {
+            /** @description The court. */
+            201: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminCourt"];
+                };
+            };
+            /** @description The body or a parameter is malformed. */
+            400: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No session, or the session has ended. */
+            401: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Cross-site request, or a role that does not allow this. */
+            403: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such club among those the signed-in person administers (or no such record in it). */
+            404: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    changeCourt: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The club's slug. */
+                club: string;
+                /** @description A court id. */
+                court: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CourtSave"];
+            };
+        };
+        responses: {
+            /** @description The court as it is now. */
+            200: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminCourt"];
+                };
+            };
+            /** @description The body or a parameter is malformed. */
+            400: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No session, or the session has ended. */
+            401: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Cross-site request, or a role that does not allow this. */
+            403: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such club among those the signed-in person administers (or no such record in it). */
+            404: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The change would leave upcoming bookings without a place; nothing changed. The preview lists them; send the change again with `cancel_displaced_bookings` to cancel them with it. */
+            409: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listHolds: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The club's slug. */
+                club: string;
+                /** @description A court id. */
+                court: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The holds. */
+            200: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminHoldList"];
+                };
+            };
+            /** @description No session, or the session has ended. */
+            401: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Cross-site request, or a role that does not allow this. */
+            403: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such club among those the signed-in person administers (or no such record in it). */
+            404: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    addHold: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The club's slug. */
+                club: string;
+                /** @description A court id. */
+                court: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["HoldSave"];
+            };
+        };
+        responses: {
+            /** @description The hold. */
+            201: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminHold"];
+                };
+            };
+            /** @description The body or a parameter is malformed. */
+            400: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No session, or the session has ended. */
+            401: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Cross-site request, or a role that does not allow this. */
+            403: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such club among those the signed-in person administers (or no such record in it). */
+            404: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The change would leave upcoming bookings without a place; nothing changed. The preview lists them; send the change again with `cancel_displaced_bookings` to cancel them with it. */
+            409: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    changeHold: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The club's slug. */
+                club: string;
+                /** @description A court id. */
+                court: string;
+                /** @description A block or reservation id. */
+                hold: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["HoldSave"];
+            };
+        };
+        responses: {
+            /** @description The hold as it is now. */
+            200: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminHold"];
+                };
+            };
+            /** @description The body or a parameter is malformed. */
+            400: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No session, or the session has ended. */
+            401: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Cross-site request, or a role that does not allow this. */
+            403: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such club among those the signed-in person administers (or no such record in it). */
+            404: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The change would leave upcoming bookings without a place; nothing changed. The preview lists them; send the change again with `cancel_displaced_bookings` to cancel them with it. */
+            409: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    removeHold: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The club's slug. */
+                club: string;
+                /** @description A court id. */
+                court: string;
+                /** @description A block or reservation id. */
+                hold: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No session, or the session has ended. */
+            401: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Cross-site request, or a role that does not allow this. */
+            403: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such club among those the signed-in person administers (or no such record in it). */
+            404: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    previewHold: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The club's slug. */
+                club: string;
+                /** @description A court id. */
+                court: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["HoldSave"];
+            };
+        };
+        responses: {
+            /** @description The bookings in the way. */
+            200: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DisplacedBookingList"];
+                };
+            };
+            /** @description The body or a parameter is malformed. */
+            400: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No session, or the session has ended. */
+            401: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Cross-site request, or a role that does not allow this. */
+            403: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such club among those the signed-in person administers (or no such record in it). */
+            404: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    previewCourtChange: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The club's slug. */
+                club: string;
+                /** @description A court id. */
+                court: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CourtSave"];
+            };
+        };
+        responses: {
+            /** @description The bookings in the way. */
+            200: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DisplacedBookingList"];
+                };
+            };
+            /** @description The body or a parameter is malformed. */
+            400: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No session, or the session has ended. */
+            401: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Cross-site request, or a role that does not allow this. */
+            403: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such club among those the signed-in person administers (or no such record in it). */
+            404: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    courtWeek: {
+        parameters: {
+            query?: {
+                /** @description Any local date of the week (YYYY-MM-DD); default: today at the club. The week begins on Monday. */
+                date?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The club's slug. */
+                club: string;
+                /** @description A court id. */
+                court: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The week. */
+            200: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CourtWeek"];
+                };
+            };
+            /** @description The body or a parameter is malformed. */
+            400: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No session, or the session has ended. */
+            401: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Cross-site request, or a role that does not allow this. */
+            403: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such club among those the signed-in person administers (or no such record in it). */
+            404: {
                 headers: {
                     /** @description Identifies the request; the same value is in error bodies and logs. */
                     "x-request-id": string;

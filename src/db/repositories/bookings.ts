@@ -2,6 +2,7 @@
  * Bookings, their idempotency records and the clubs' booking rules. Every function that reads a
  * club's data takes the club id; a booking found by its guest's link carries its club.
  */
+import { sql } from 'kysely'
 import type { Kysely } from 'kysely'
 import type { BookingStatus, CancelledBy, Database } from '../schema.js'
 import { isoForDb, isoFromDb, isoFromDbOrNull } from '../values.js'
@@ -234,6 +235,34 @@ export async function listBookings(
     .where('bookings.starts_at', '>=', isoForDb(window.start)).where('bookings.starts_at', '<', isoForDb(window.end))
     .orderBy('bookings.starts_at').orderBy('courts.name').orderBy('bookings.id')
     .execute()
+  return rows.map(toClubBooking)
+}
+
+export interface BookingSearch {
+  readonly window: { readonly start: number, readonly end: number }
+  /** Part of the guest's name or address, any case. */
+  readonly text?: string | undefined
+  readonly courtId?: string | undefined
+  readonly status?: BookingStatus | undefined
+  readonly limit: number
+}
+
+/** The club's bookings that start within the window and match, by start time and court; at most `limit`. */
+export async function searchBookings(db: Kysely<Database>, clubId: string, search: BookingSearch): Promise<ClubBooking[]> {
+  let query = clubBookings(db, clubId)
+    .where('bookings.starts_at', '>=', isoForDb(search.window.start)).where('bookings.starts_at', '<', isoForDb(search.window.end))
+  const text = search.text?.trim().toLowerCase() ?? ''
+  if (text !== '') {
+    // LIKE's own characters stand for themselves; lower() on both sides, as PostgreSQL's LIKE heeds case.
+    const pattern = `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`
+    query = query.where((eb) => eb.or([
+      sql<boolean>`lower(${eb.ref('bookings.booker_name')}) like ${pattern} escape '\\'`,
+      sql<boolean>`lower(${eb.ref('bookings.booker_email')}) like ${pattern} escape '\\'`,
+    ]))
+  }
+  if (search.courtId !== undefined) query = query.where('bookings.court_id', '=', search.courtId)
+  if (search.status !== undefined) query = query.where('bookings.status', '=', search.status)
+  const rows = await query.orderBy('bookings.starts_at').orderBy('courts.name').orderBy('bookings.id').limit(search.limit).execute()
   return rows.map(toClubBooking)
 }
 

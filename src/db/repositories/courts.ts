@@ -171,3 +171,51 @@ export async function occupancyOf(
   for (const booking of bookings) result.get(booking.court_id)?.bookings.push(interval(booking))
   return result
 }
+
+/** A block or reservation as stored: one-off (instants) or weekly (weekday 1–7, local times, optional dates). */
+export interface CourtHold {
+  readonly id: string
+  readonly courtId: string
+  readonly kind: 'block' | 'reservation'
+  readonly reason: string | null
+  readonly startsAt: string | null
+  readonly endsAt: string | null
+  readonly weekday: number | null
+  readonly startTime: string | null
+  readonly endTime: string | null
+  readonly validFrom: string | null
+  readonly validUntil: string | null
+}
+
+function holdsOf(db: Kysely<Database>, clubId: string) {
+  return db.selectFrom('court_holds').select(['id', 'court_id', 'kind', 'reason', 'starts_at', 'ends_at', 'weekday', 'start_time',
+    'end_time', 'valid_from', 'valid_until']).where('club_id', '=', clubId)
+}
+
+function toHold(row: Awaited<ReturnType<ReturnType<typeof holdsOf>['executeTakeFirstOrThrow']>>): CourtHold {
+  return {
+    id: row.id, courtId: row.court_id, kind: row.kind, reason: row.reason,
+    startsAt: row.starts_at === null ? null : isoFromDb(row.starts_at),
+    endsAt: row.ends_at === null ? null : isoFromDb(row.ends_at),
+    weekday: row.weekday, startTime: row.start_time, endTime: row.end_time,
+    validFrom: row.valid_from, validUntil: row.valid_until,
+  }
+}
+
+/** A court's holds: weekly ones by weekday and time, then one-off ones by start. */
+export async function listHolds(db: Kysely<Database>, clubId: string, courtId: string): Promise<CourtHold[]> {
+  const rows = await holdsOf(db, clubId).where('court_id', '=', courtId)
+    .orderBy(sql`weekday is null`).orderBy('weekday').orderBy('start_time').orderBy('starts_at').orderBy('id').execute()
+  return rows.map(toHold)
+}
+
+export async function findHold(db: Kysely<Database>, clubId: string, holdId: string): Promise<CourtHold | undefined> {
+  const row = await holdsOf(db, clubId).where('id', '=', holdId).executeTakeFirst()
+  return row === undefined ? undefined : toHold(row)
+}
+
+/** Deletes a hold of the club (never another club's); false when there is none with this id. */
+export async function deleteHold(db: Kysely<Database>, clubId: string, holdId: string): Promise<boolean> {
+  const result = await db.deleteFrom('court_holds').where('club_id', '=', clubId).where('id', '=', holdId).executeTakeFirst()
+  return result.numDeletedRows > 0n
+}

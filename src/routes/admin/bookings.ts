@@ -8,21 +8,43 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import type { AppContext } from '../../context.js'
-import { bookingRulesOf, findClubBooking, listBookings } from '../../db/repositories/bookings.js'
+import { Type } from '@sinclair/typebox'
+import { bookingRulesOf, findClubBooking, listBookings, searchBookings } from '../../db/repositories/bookings.js'
 import type { BookingRules as Rules, ClubBooking as Booking } from '../../db/repositories/bookings.js'
 import { findClubBySlug } from '../../db/repositories/clubs.js'
-import { Conflict, NotFound } from '../../domain/errors.js'
-import { formatInZone, localDateOf, localToInstant } from '../../domain/zoned-time.js'
+import { Conflict, InvalidRequest, NotFound } from '../../domain/errors.js'
+import type { BookingStatus } from '../../db/schema.js'
+import { addDays, formatInZone, localDateOf, localToInstant } from '../../domain/zoned-time.js'
 import { memberOf } from '../../http/dashboard-access.js'
 import { CLUB, FORBIDDEN, INVALID, NO_CLUB, NOT_SIGNED_IN, actorOf } from './common.js'
 import { jsonResponse, problemResponse } from '../../http/responses.js'
 import { Reference } from '../../schemas/common.js'
-import { BookingCancel, BookingRules, BookingsQuery, ClubBooking, ClubBookingList, ClubBookingParams, ClubParams, Erasure,
+import { BookingCancel, BookingExportQuery, BookingRules, BookingSearch, BookingSearchQuery, BookingsQuery, ClubBooking,
+  ClubBookingList, ClubBookingParams, ClubParams, Erasure,
   PersonalDataExport, PersonalDataRequest } from '../../schemas/admin.js'
 import { checkEmail } from '../../services/admins.js'
 import { cancelByClub } from '../../services/booking-cancellation.js'
 import { changeBookingRules } from '../../services/booking-rules.js'
 import { erasePersonalData, exportPersonalData } from '../../services/personal-data.js'
+
+const MAX_RANGE_DAYS = 366
+const SEARCH_LIMIT = 500
+/** More than any club books in a year on this platform's scale; the export is one response. */
+const EXPORT_LIMIT = 100_000
+
+const CSV_COLUMNS = ['id', 'court_name', 'start_time', 'end_time', 'status', 'booker_name', 'booker_email', 'notes', 'created_at',
+  'cancelled_at', 'cancelled_by', 'cancel_reason'] as const
+
+/** RFC 4180 CSV; cells a spreadsheet would run as a formula (=, +, -, @, tab, CR first) are kept as text with an apostrophe. */
+export function bookingsCsv(bookings: readonly ClubBooking[]): string {
+  const cell = (value: string | null) => {
+    const text = value ?? ''
+    const safe = /^[=+\-@\t\r]/.test(text) ? `'${text}` : text
+    return /[",\r\n]/.test(safe) ? `"${safe.replaceAll('"', '""')}"` : safe
+  }
+  const lines = [CSV_COLUMNS.join(','), ...bookings.map((booking) => CSV_COLUMNS.map((column) => cell(booking[column])).join(','))]
+  return `\uFEFF${lines.join('\r\n')}\r\n`
+}
 
 const ENDED = problemResponse('The booking has ended: it stays as it was.')
 
@@ -31,7 +53,7 @@ function rulesBody(rules: Rules): BookingRules {
     privacy_url: rules.privacyUrl, max_open_bookings_per_email: rules.maxOpenPerEmail, guests_may_book: rules.guestsMayBook }
 }
 
-function bookingBody(booking: Booking, timeZone: string): ClubBooking {
+export function bookingBody(booking: Booking, timeZone: string): ClubBooking {
   return {
     id: booking.id, court_id: booking.courtId, court_name: booking.courtName,
     start_time: formatInZone(Date.parse(booking.start), timeZone), end_time: formatInZone(Date.parse(booking.end), timeZone),
@@ -93,6 +115,57 @@ export function bookingRoutes(parent: FastifyInstance, context: AppContext): voi
     const window = { start: localToInstant(date, 0, club.timezone), end: localToInstant(date, 1440, club.timezone) }
     const bookings = await listBookings(context.db, club.id, window)
     return { date, timezone: club.timezone, items: bookings.map((booking) => bookingBody(booking, club.timezone)) }
+  })
+
+  /** The instants from the start of `from` to the end of `to` at the club; refuses a range backwards or over 366 days. */
+  const rangeOf = (from: string, to: string, timeZone: string) => {
+    if (to < from) throw new InvalidRequest('query parameter', 'to', 'is before from')
+    if (Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`) > MAX_RANGE_DAYS * 86_400_000) {
+      throw new InvalidRequest('query parameter', 'to', `is more than ${String(MAX_RANGE_DAYS)} days after from`)
+    }
+    return { start: localToInstant(from, 0, timeZone), end: localToInstant(addDays(to, 1), 0, timeZone) }
+  }
+
+  app.get(`${CLUB}/bookings/search`, {
+    config: { access: { dashboard: 'admin' } },
+    schema: {
+      operationId: 'searchBookings', summary: 'Find bookings', tags: ['Bookings'],
+      description: `Bookings that start between two local dates (at most ${String(MAX_RANGE_DAYS)} days apart), matching part of `
+        + `the guest's name or address, a court and a state; the first ${String(SEARCH_LIMIT)} by start.`,
+      params: ClubParams,
+      querystring: BookingSearchQuery,
+      response: { 200: jsonResponse('The bookings found.', Reference(BookingSearch)), 400: INVALID, 401: NOT_SIGNED_IN,
+        403: FORBIDDEN, 404: NO_CLUB },
+    },
+  }, async (request) => {
+    const club = await clubOf(request)
+    const { from, to, q, court, status } = request.query
+    const found = await searchBookings(context.db, club.id, { window: rangeOf(from, to, club.timezone), text: q, courtId: court,
+      status: status as BookingStatus | undefined, limit: SEARCH_LIMIT + 1 })
+    return { from, to, timezone: club.timezone,
+      items: found.slice(0, SEARCH_LIMIT).map((booking) => bookingBody(booking, club.timezone)),
+      truncated: found.length > SEARCH_LIMIT }
+  })
+
+  app.get(`${CLUB}/bookings/export`, {
+    config: { access: { dashboard: 'admin' } },
+    schema: {
+      operationId: 'exportBookings', summary: 'Bookings as CSV', tags: ['Bookings'],
+      description: `Every booking that starts between two local dates (at most ${String(MAX_RANGE_DAYS)} days apart), cancelled `
+        + 'ones too, as CSV (RFC 4180, UTF-8 with a byte order mark so that spreadsheets read the accents; a cell that a '
+        + 'spreadsheet would take for a formula is prefixed with an apostrophe).',
+      params: ClubParams,
+      querystring: BookingExportQuery,
+      response: { 200: { description: 'The bookings, one per line, by start.', content: { 'text/csv': { schema: Type.String() } } },
+        400: INVALID, 401: NOT_SIGNED_IN, 403: FORBIDDEN, 404: NO_CLUB },
+    },
+  }, async (request, reply) => {
+    const club = await clubOf(request)
+    const { from, to } = request.query
+    const found = await searchBookings(context.db, club.id, { window: rangeOf(from, to, club.timezone), limit: EXPORT_LIMIT })
+    return reply.type('text/csv; charset=utf-8').header('cache-control', 'no-store')
+      .header('content-disposition', `attachment; filename="bookings-${club.slug}-${from}-${to}.csv"`)
+      .send(bookingsCsv(found.map((booking) => bookingBody(booking, club.timezone))))
   })
 
   app.post(`${CLUB}/bookings/:booking/cancel`, {
