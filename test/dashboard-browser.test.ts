@@ -231,6 +231,62 @@ for (const dialect of DIALECTS) {
       expect(slots.find((slot) => Date.parse(slot.start_time) === start)?.status).toBe('available')
     })
 
+    it('edits a court\'s opening hours, asked first about a booking they displace, and adds a weekly reservation on the week view', async () => {
+      const { page } = owner
+      const date = addDays(localDateOf(Date.now(), 'Europe/Berlin'), 2)
+      const early = localToInstant(date, 7 * 60, 'Europe/Berlin')
+      const booked = await fetch(`${origin}/api/v1/public/riverside/courts/book`, { method: 'POST',
+        headers: { 'content-type': 'application/json' }, body: JSON.stringify({ court_id: COURT.allDay,
+          start_time: new Date(early).toISOString(), end_time: new Date(early + 3_600_000).toISOString(),
+          booker_name: 'Eddie Early', booker_email: 'eddie@example.org' }) })
+      expect(booked.status).toBe(201)
+
+      await page.getByRole('link', { name: 'Courts' }).click()
+      await page.getByRole('heading', { name: 'Courts', level: 1 }).waitFor()
+      await page.getByRole('button', { name: 'Edit: Court 3 (floodlit)' }).click()
+      await page.getByLabel('From: Monday').fill('08:00')
+      await page.getByLabel('To: Monday').fill('22:00')
+      await page.getByRole('button', { name: 'Use Monday\'s hours every day' }).click()
+      await page.getByLabel('Open: Sunday').uncheck()
+      await check(page, 'courts-edit')
+      await page.getByRole('button', { name: 'Save court' }).click()
+      // Nothing changes until the person decides about the booking in the way.
+      await page.getByRole('heading', { name: 'An upcoming booking is in the way' }).waitFor()
+      await page.getByText('Eddie Early').waitFor()
+      await check(page, 'courts-displaced')
+      const hoursNow = async () => {
+        const listing = await fetch(`${origin}/api/v1/public/riverside/courts?date=${date}`)
+        return (await listing.json() as { courts: { start_time: string }[] }).courts.map((slot) => Date.parse(slot.start_time))
+      }
+      expect(await hoursNow()).toContain(early)
+      const before = smtp.received.length
+      await page.getByRole('button', { name: 'Cancel the booking and save' }).click()
+      await page.getByText('Court "Court 3 (floodlit)" saved.').waitFor()
+      expect(await hoursNow()).not.toContain(early)
+      await expect.poll(() => smtp.received.slice(before).filter((mail) => mail.envelopeTo.includes('eddie@example.org')).length,
+        { timeout: 10_000, interval: 100 }).toBe(1)
+
+      await page.getByRole('button', { name: 'Week and holds: Court 3 (floodlit)' }).click()
+      await page.getByRole('heading', { name: 'Week of Court 3 (floodlit)' }).waitFor()
+      await page.getByLabel('A day of the week shown').fill(date)
+      await page.getByLabel('A day of the week shown').dispatchEvent('change')
+      const weekday = new Intl.DateTimeFormat('en-GB', { weekday: 'long', timeZone: 'UTC' }).format(new Date(`${date}T12:00:00Z`))
+      await page.getByRole('button', { name: 'Add a block or reservation' }).click()
+      await page.getByLabel('Day', { exact: true }).selectOption({ label: weekday })
+      await page.getByLabel('From', { exact: true }).fill('18:00')
+      await page.getByLabel('To', { exact: true }).fill('20:00')
+      await page.getByLabel('Reason (for the club only)').fill('Team training')
+      await page.getByRole('button', { name: 'Save', exact: true }).click()
+      await page.getByText('Reservation saved.').waitFor()
+      await page.getByRole('cell', { name: `Every ${weekday} 18:00–20:00`, exact: true }).waitFor()
+      expect(await page.getByRole('cell', { name: 'Reserved', exact: true }).count()).toBe(2)
+      await check(page, 'courts-week')
+      const listing = await fetch(`${origin}/api/v1/public/riverside/courts?date=${date}`)
+      const slots = (await listing.json() as { courts: { start_time: string, status: string }[] }).courts
+      expect(slots.filter((slot) => slot.status === 'reserved').map((slot) => Date.parse(slot.start_time)))
+        .toEqual([18, 19].map((hour) => localToInstant(date, hour * 60, 'Europe/Berlin')))
+    })
+
     it('adds a passkey on the account page, signs out, and signs in with the passkey', async () => {
       const { page } = owner
       // Chromium's virtual authenticator stands in for the person's fingerprint reader.
