@@ -14,6 +14,8 @@ import { registerAccessControl } from './http/access.js'
 import { ADMIN_PREFIX, dashboardGuard, registerDashboardRequests } from './http/dashboard-access.js'
 import { registerAdminOpenApi } from './http/admin-openapi.js'
 import { registerDashboardApp } from './http/dashboard-app.js'
+import { loadWidget, registerWidget } from './http/widget.js'
+import { bookingPageRoutes } from './routes/booking-page.js'
 import { accountRoutes } from './routes/admin/account.js'
 import { clubRoutes } from './routes/admin/club.js'
 import { bookingRoutes } from './routes/admin/bookings.js'
@@ -57,6 +59,8 @@ export interface AppOptions {
   readonly headersTimeoutMs?: number
   /** Where the built dashboard is (dist/dashboard/ unless given). */
   readonly dashboardDir?: string
+  /** Where the built booking widget is (dist/widget/v1/ unless given). */
+  readonly widgetDir?: string
   /** The prebuilt reference page (tests point it elsewhere). */
   readonly referencePage?: ReferencePageOptions
 }
@@ -186,6 +190,9 @@ export async function buildApp(context: AppContext, options: AppOptions = {}): P
   problemsRoutes(app)
   await publicCourtsRoutes(app, context)
   await manageBookingRoutes(app, context)
+  const widget = await loadWidget(options.widgetDir)
+  registerWidget(app, widget)
+  bookingPageRoutes(app, context, widget)
   opsRoutes(app, context, metrics)
   accountRoutes(app, context)
   clubRoutes(app, context)

@@ -17,7 +17,7 @@ const BUDGET_BYTES = 150 * 1024
 
 describe('the dashboard build', () => {
   it('has typed client types that match the server\'s dashboard API description', async () => {
-    const checked = await run(process.execPath, ['scripts/generate-dashboard-client.js', '--check']).catch((error: unknown) => error)
+    const checked = await run(process.execPath, ['scripts/generate-clients.js', '--check']).catch((error: unknown) => error)
     expect(checked, JSON.stringify(checked)).toMatchObject({ stderr: '' })
   }, 60_000)
 

@@ -35,6 +35,7 @@ import { OPERATOR, auditLog, checkEmail, inviteAdmin, removeAdmin, teamOf } from
 import { dashboardSettings } from '../http/dashboard-access.js'
 import { adminOpenApiDocument } from '../http/admin-openapi.js'
 import { createClub, requireClub } from '../services/clubs.js'
+import { setWebsites, websitesOf } from '../services/club-websites.js'
 import { cancelByClub } from '../services/booking-cancellation.js'
 import { applyRetention, erasePersonalData, exportPersonalData } from '../services/personal-data.js'
 import type { PersonalDataRequest } from '../services/personal-data.js'
@@ -108,6 +109,21 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
         : table(['slug', 'name', 'timezone', 'id'], all.map((club) => [club.slug, club.name, club.timezone, club.id])))
     })
 
+  clubs.command('websites').description('show or set the club\'s websites: the only pages that may frame its booking page /book/SLUG')
+    .requiredOption('--club <slug>', 'the club')
+    .option('--set <origins>', 'comma-separated, e.g. https://www.tc-riverside.example,https://tc-riverside.example ("" for none)')
+    .addOption(jsonOption())
+    .action(async (options: { club: string, set?: string, json?: boolean }) => {
+      const ctx = await migrated(open)
+      const club = await requireClub(ctx.db, options.club)
+      const websites = options.set === undefined
+        ? await websitesOf(ctx.db, club.id)
+        : await setWebsites(ctx.db, clock, { clubId: club.id, actor: OPERATOR,
+            websites: options.set.split(',').map((origin) => origin.trim()).filter((origin) => origin !== '') })
+      print(options.json === true, { websites }, websites.length === 0
+        ? `No page may frame the booking page of ${club.slug}.`
+        : `The booking page of ${club.slug} may be framed by: ${websites.join(', ')}`)
+    })
   clubs.command('rules').description('show or change a club\'s booking rules: cancellation deadline, retention, privacy notice')
     .requiredOption('--club <slug>', 'the club')
     .option('--cancellation-deadline-hours <hours>', 'guests may cancel a booking until this many hours before it starts (0–720)')

@@ -19,6 +19,8 @@ export interface ClubsTable {
   privacy_url: string | null
   max_open_bookings_per_email: number | null
   guests_may_book: ColumnType<boolean | number, boolean | undefined, boolean>
+  /** JSON array of the origins that may frame the club's hosted booking page. */
+  website_origins: Generated<string>
   created_at: Timestamp
 }
 

@@ -7,6 +7,7 @@ import * as courtNames from './0005-court-names.js'
 import * as addressLimits from './0006-address-limits.js'
 import * as dashboard from './0007-dashboard.js'
 import * as bookingLifecycle from './0008-booking-lifecycle.js'
+import * as clubWebsites from './0009-club-websites.js'
 
 /** Every migration, in order. Names are permanent: they are recorded in the database. */
 export const migrations: Record<string, Migration> = {
@@ -18,4 +19,5 @@ export const migrations: Record<string, Migration> = {
   '0006-address-limits': addressLimits,
   '0007-dashboard': dashboard,
   '0008-booking-lifecycle': bookingLifecycle,
+  '0009-club-websites': clubWebsites,
 }

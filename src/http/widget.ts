@@ -1,0 +1,75 @@
+/**
+ * Serves the booking widget (built from widget/ by `npm run build` into dist/widget/v1/) to any
+ * website, at two addresses of the same file:
+ *
+ * - `/widget/v1/club-booking.js`, the address of the two-line snippet: cached for five minutes and
+ *   revalidated by ETag, so a fixed widget reaches every site within minutes;
+ * - `/widget/v1/club-booking-<hash>.js`, named by its content: cached for a year, immutable, for
+ *   pages that pin the build with Subresource Integrity (`integrity`, as the dashboard prints it).
+ *
+ * Both are precompressed (brotli, gzip), readable from every origin (CORS: a module script from
+ * another origin needs it), and set no cookies. The `v1` in the path is the widget's interface
+ * (its element, attributes, custom properties and parts); a change that breaks a page would be v2.
+ */
+import { createHash } from 'node:crypto'
+import fs from 'node:fs/promises'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import zlib from 'node:zlib'
+import type { FastifyInstance } from 'fastify'
+import { serveStaticPage } from './static-page.js'
+import type { ContentEncoding, StaticPage } from './static-page.js'
+
+export const WIDGET_DIR = fileURLToPath(new URL('../../dist/widget/v1/', import.meta.url))
+export const WIDGET_PATH = '/widget/v1/club-booking.js'
+const NOT_BUILT = 'The booking widget has not been built on this installation; run `npm run build`.'
+const SCRIPT = 'text/javascript; charset=utf-8'
+
+/** The built widget: its pinned address and its Subresource Integrity value. */
+export interface WidgetBuild {
+  readonly page: StaticPage
+  /** `/widget/v1/club-booking-<hash>.js`. */
+  readonly pinnedPath: string
+  /** `sha384-…` of the file, for the script element's integrity attribute. */
+  readonly integrity: string
+}
+
+export async function loadWidget(directory = WIDGET_DIR): Promise<WidgetBuild | undefined> {
+  let body: Buffer
+  try {
+    body = await fs.readFile(path.join(directory, 'club-booking.js'))
+  } catch {
+    return undefined
+  }
+  const tag = createHash('sha256').update(body).digest('base64url').slice(0, 27)
+  const encoded = new Map<ContentEncoding, { body: Buffer, etag: string }>([
+    ['br', { body: zlib.brotliCompressSync(body, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11 } }), etag: `"${tag}-br"` }],
+    ['gzip', { body: zlib.gzipSync(body, { level: 9 }), etag: `"${tag}-gzip"` }],
+  ])
+  const headers = { 'access-control-allow-origin': '*', 'cross-origin-resource-policy': 'cross-origin',
+    'x-content-type-options': 'nosniff' }
+  return {
+    page: { headers, identity: { body, etag: `"${tag}"` }, encoded },
+    pinnedPath: `/widget/v1/club-booking-${createHash('sha256').update(body).digest('hex').slice(0, 16)}.js`,
+    integrity: `sha384-${createHash('sha384').update(body).digest('base64')}`,
+  }
+}
+
+export function registerWidget(app: FastifyInstance, build: WidgetBuild | undefined): void {
+  if (build === undefined) app.log.warn('the booking widget is not built; /widget answers 404 until `npm run build`')
+  const config = { access: { public: true } } as const
+  // A file, not an API operation: outside the API descriptions.
+  const schema = { hide: true }
+  app.get(WIDGET_PATH, { config, schema }, serveStaticPage(build?.page, { contentType: SCRIPT,
+    cacheControl: 'public, max-age=300, stale-while-revalidate=86400', missing: NOT_BUILT }))
+  const pinned = serveStaticPage(build?.page, { contentType: SCRIPT, cacheControl: 'public, max-age=31536000, immutable',
+    missing: NOT_BUILT })
+  app.get('/widget/v1/:file', { config, schema }, (request, reply) => {
+    const { file } = request.params as { file: string }
+    if (build === undefined || `/widget/v1/${file}` !== build.pinnedPath) {
+      return serveStaticPage(undefined, { contentType: SCRIPT, cacheControl: 'no-store',
+        missing: 'No such file of the booking widget: the page may name an older build; use /widget/v1/club-booking.js.' })(request, reply)
+    }
+    return pinned(request, reply)
+  })
+}

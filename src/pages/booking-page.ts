@@ -1,0 +1,62 @@
+/**
+ * The hosted booking page /book/{club}: the booking widget on a page of its own, for clubs without
+ * a web developer and for site builders that only take iframes. Only the club's own websites may
+ * frame it (frame-ancestors from the club's list, and the service's own origin for the dashboard's
+ * preview); in a frame, the widget tells the parent page its height (a `club-booking:height`
+ * message) so that the iframe never scrolls inside.
+ */
+import { createHash } from 'node:crypto'
+import { escapeHtml } from '../mail/booking-mail.js'
+import type { Language } from './manage-booking.js'
+
+const STYLE = 'html{color-scheme:light}body{margin:0;font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#1b1f24;'
+  + 'background:#fff}main{max-width:60rem;margin:0 auto;padding:0.5rem}h1{font-size:1.3rem;margin:0.5rem}'
+const STYLE_HASH = `'sha256-${createHash('sha256').update(STYLE).digest('base64')}'`
+
+const TITLE: Readonly<Record<Language, string>> = { en: 'Book a court', de: 'Platz buchen' }
+
+export interface BookingPageView {
+  readonly club: { readonly slug: string, readonly name: string }
+  readonly language: Language
+  /** The widget's address (the pinned build) and its Subresource Integrity value. */
+  readonly script: { readonly path: string, readonly integrity: string }
+  /** The origins that may frame the page. */
+  readonly frameAncestors: readonly string[]
+}
+
+export function renderBookingPage(view: BookingPageView): string {
+  return '<!doctype html>'
+    + `<html lang="${view.language}" data-club-booking-page><head><meta charset="utf-8">`
+    + '<meta name="viewport" content="width=device-width, initial-scale=1">'
+    + `<title>${escapeHtml(`${TITLE[view.language]} · ${view.club.name}`)}</title><style>${STYLE}</style>`
+    + `<script type="module" src="${escapeHtml(view.script.path)}" integrity="${escapeHtml(view.script.integrity)}"></script>`
+    + '</head><body><main>'
+    + `<h1>${escapeHtml(`${view.club.name}: ${TITLE[view.language]}`)}</h1>`
+    + `<club-booking club="${escapeHtml(view.club.slug)}" lang="${view.language}"></club-booking>`
+    + '</main></body></html>'
+}
+
+const UNKNOWN: Readonly<Record<Language, string>> = {
+  en: 'There is no club at this address. Check the link, or ask the club for its booking page.',
+  de: 'Unter dieser Adresse gibt es keinen Verein. Prüfen Sie den Link oder fragen Sie den Verein nach seiner Buchungsseite.',
+}
+
+export function renderUnknownClubPage(language: Language): string {
+  return `<!doctype html><html lang="${language}"><head><meta charset="utf-8">`
+    + '<meta name="viewport" content="width=device-width, initial-scale=1">'
+    + `<title>${TITLE[language]}</title><style>${STYLE}</style></head><body><main><h1>${TITLE[language]}</h1>`
+    + `<p>${UNKNOWN[language]}</p></main></body></html>`
+}
+
+/** The page's headers: only its own script and style, framed only by the given origins (and its own). */
+export function bookingPageHeaders(frameAncestors: readonly string[]): Record<string, string> {
+  return {
+    'content-type': 'text/html; charset=utf-8',
+    'cache-control': 'no-cache',
+    'content-security-policy': [`default-src 'none'`, `script-src 'self'`, `style-src ${STYLE_HASH}`, `connect-src 'self'`,
+      `frame-ancestors 'self'${frameAncestors.map((origin) => ` ${origin}`).join('')}`, `base-uri 'none'`, `form-action 'none'`]
+      .join('; '),
+    'referrer-policy': 'strict-origin-when-cross-origin',
+    'x-content-type-options': 'nosniff',
+  }
+}

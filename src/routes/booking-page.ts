@@ -1,0 +1,33 @@
+/**
+ * The hosted booking page /book/{club} (src/pages/booking-page.ts): the booking widget on a page of
+ * the service, framed only by the club's own websites. An unknown club is a 404 page.
+ */
+import { Type } from '@sinclair/typebox'
+import type { FastifyInstance } from 'fastify'
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
+import type { AppContext } from '../context.js'
+import { findClubBySlug } from '../db/repositories/clubs.js'
+import { ProblemError } from '../http/problems.js'
+import type { WidgetBuild } from '../http/widget.js'
+import { bookingPageHeaders, renderBookingPage, renderUnknownClubPage } from '../pages/booking-page.js'
+import { languageOf } from '../pages/manage-booking.js'
+import { websitesOf } from '../services/club-websites.js'
+
+const ClubParams = Type.Object({ clubSlug: Type.String({ maxLength: 63 }) })
+
+export function bookingPageRoutes(app: FastifyInstance, context: AppContext, widget: WidgetBuild | undefined): void {
+  const typed = app.withTypeProvider<TypeBoxTypeProvider>()
+  // A page, not an API operation: outside the API descriptions.
+  typed.get('/book/:clubSlug', { config: { access: { public: true } }, schema: { hide: true, params: ClubParams },
+    onRequest: context.publicLimits.listing.hook() }, async (request, reply) => {
+    const language = languageOf(request.query, request.headers['accept-language'])
+    const club = await findClubBySlug(context.db, request.params.clubSlug)
+    if (club === undefined) return reply.code(404).headers(bookingPageHeaders([])).send(renderUnknownClubPage(language))
+    if (widget === undefined) {
+      throw new ProblemError('not-found', 'The booking widget has not been built on this installation; run `npm run build`.')
+    }
+    const origins = await websitesOf(context.db, club.id)
+    return reply.headers(bookingPageHeaders(origins)).send(renderBookingPage({ club, language,
+      script: { path: widget.pinnedPath, integrity: widget.integrity }, frameAncestors: origins }))
+  })
+}

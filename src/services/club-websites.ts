@@ -1,0 +1,49 @@
+/**
+ * A club's own websites: the origins that may frame its hosted booking page (/book/{club}). One
+ * function to change them, shared by the dashboard and the command line, recorded in the audit log.
+ */
+import type { Kysely } from 'kysely'
+import type { Clock } from '../clock.js'
+import type { Database } from '../db/schema.js'
+import { InvalidInput } from '../domain/errors.js'
+import { audit } from './admins.js'
+import type { Actor } from './admins.js'
+
+export const MAX_WEBSITES = 20
+
+/**
+ * An origin as a page's address bar would show it: `https://www.tc-riverside.example` (a path, if
+ * any, dropped). http is accepted (a club's test site, a developer's machine); nothing else is.
+ */
+export function parseOrigin(value: string): string {
+  let url: URL
+  try {
+    url = new URL(value.trim())
+  } catch {
+    throw new InvalidInput(`"${value}" is not a web address (e.g. https://www.example.org)`)
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new InvalidInput(`"${value}" is not an http or https address`)
+  if (url.username !== '' || url.password !== '') throw new InvalidInput(`"${value}" must not carry a user name or password`)
+  return url.origin
+}
+
+export async function websitesOf(db: Kysely<Database>, clubId: string): Promise<string[]> {
+  const row = await db.selectFrom('clubs').select('website_origins').where('id', '=', clubId).executeTakeFirst()
+  const parsed: unknown = JSON.parse(row?.website_origins ?? '[]')
+  return Array.isArray(parsed) ? parsed.filter((origin): origin is string => typeof origin === 'string') : []
+}
+
+/** Sets the club's websites (each made an origin, duplicates dropped, in the order given). */
+export async function setWebsites(
+  db: Kysely<Database>,
+  clock: Clock,
+  input: { readonly clubId: string, readonly websites: readonly string[], readonly actor: Actor },
+): Promise<string[]> {
+  const origins = [...new Set(input.websites.map(parseOrigin))]
+  if (origins.length > MAX_WEBSITES) throw new InvalidInput(`at most ${String(MAX_WEBSITES)} websites`)
+  await db.transaction().execute(async (trx) => {
+    await trx.updateTable('clubs').set({ website_origins: JSON.stringify(origins) }).where('id', '=', input.clubId).execute()
+    await audit(trx, clock.now(), input.actor, input.clubId, 'club.websites_changed', origins.join(' ') || 'none')
+  })
+  return origins
+}
