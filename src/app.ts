@@ -20,6 +20,7 @@ import { accountRoutes } from './routes/admin/account.js'
 import { clubRoutes } from './routes/admin/club.js'
 import { bookingRoutes } from './routes/admin/bookings.js'
 import { courtRoutes } from './routes/admin/courts.js'
+import { websiteRoutes } from './routes/admin/website.js'
 import { ADMIN_SCHEMAS } from './schemas/admin.js'
 import { collectRouteMethods, registerMethodNotAllowed } from './http/method-not-allowed.js'
 import { registerApiReference } from './http/api-reference.js'
@@ -198,6 +199,7 @@ export async function buildApp(context: AppContext, options: AppOptions = {}): P
   clubRoutes(app, context)
   bookingRoutes(app, context)
   courtRoutes(app, context)
+  websiteRoutes(app, context, widget)
   await registerAdminOpenApi(app, context)
   await registerDashboardApp(app, options.dashboardDir)
 

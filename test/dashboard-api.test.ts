@@ -285,7 +285,7 @@ describeEachDatabase('dashboard API', (dialect) => {
     const bodies: Record<string, unknown> = { 'api-keys': { name: 'x', scopes: ['read:groups'] }, 'invitations': { email: 'm@example.org',
       role: 'owner' }, 'role': { role: 'owner' }, 'booking-rules': { cancellation_deadline_minutes: 60, retention_days: 30,
       privacy_url: null, max_open_bookings_per_email: null, guests_may_book: true }, 'cancel': { reason: 'x' }, 'export': { email: 'hilde@example.org' }, 'erase': { email: 'hilde@example.org' },
-    'courts': court, '{court}': { ...court, cancel_displaced_bookings: true }, 'holds': hold, '{hold}': hold }
+    'website': { websites: ['https://www.example.org'] }, 'courts': court, '{court}': { ...court, cancel_displaced_bookings: true }, 'holds': hold, '{hold}': hold }
     const bodyOf = (path: string) => (path.endsWith('/holds/preview')
       ? hold
       : path.endsWith('/preview')

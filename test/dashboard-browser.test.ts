@@ -287,6 +287,30 @@ for (const dialect of DIALECTS) {
         .toEqual([18, 19].map((hour) => localToInstant(date, hour * 60, 'Europe/Berlin')))
     })
 
+    it('shows the website snippets with the club filled in, a live preview of the widget, and keeps the club\'s websites', async () => {
+      const { page } = owner
+      await page.getByRole('link', { name: 'Website' }).click()
+      await page.getByRole('heading', { name: 'Booking on your website', level: 1 }).waitFor()
+      const widgetSnippet = page.getByRole('region', { name: 'Widget snippet' }).locator('pre').first()
+      await expect.poll(() => widgetSnippet.textContent()).toContain(`<script type="module" src="${origin}/widget/v1/club-booking.js">`)
+      expect(await widgetSnippet.textContent()).toContain('<club-booking club="riverside" lang="de"')
+      // The preview is the real widget, in German, with the club's court.
+      await page.getByRole('button', { name: /^Court 3 \(floodlit\), \d\d:\d\d–\d\d:\d\d: / }).first().waitFor()
+      await page.getByLabel('Accent colour').fill('#aa3300')
+      expect(await widgetSnippet.textContent()).toContain('--club-booking-accent: #aa3300')
+      await page.getByLabel('The club\'s websites (one address per line)').fill('ftp://files.example')
+      await page.getByRole('button', { name: 'Save websites' }).click()
+      await page.getByRole('alert').getByText('not an http or https address').waitFor()
+      await page.getByLabel('The club\'s websites (one address per line)').fill('https://www.tc-riverside.example/club\nhttp://localhost:8080')
+      await page.getByRole('button', { name: 'Save websites' }).click()
+      await page.getByText('Websites saved.').waitFor()
+      expect(await page.getByLabel('The club\'s websites (one address per line)').inputValue())
+        .toBe('https://www.tc-riverside.example\nhttp://localhost:8080')
+      const hosted = await fetch(`${origin}/book/riverside`)
+      expect(hosted.headers.get('content-security-policy')).toContain('frame-ancestors \'self\' https://www.tc-riverside.example http://localhost:8080')
+      await check(page, 'website')
+    })
+
     it('adds a passkey on the account page, signs out, and signs in with the passkey', async () => {
       const { page } = owner
       // Chromium's virtual authenticator stands in for the person's fingerprint reader.

@@ -13,6 +13,7 @@ import { accountRoutes } from '../routes/admin/account.js'
 import { clubRoutes } from '../routes/admin/club.js'
 import { bookingRoutes } from '../routes/admin/bookings.js'
 import { courtRoutes } from '../routes/admin/courts.js'
+import { websiteRoutes } from '../routes/admin/website.js'
 import { ADMIN_SCHEMAS } from '../schemas/admin.js'
 import { Problem } from '../schemas/problem.js'
 import { useServiceDateTime } from '../schemas/formats.js'
@@ -59,6 +60,7 @@ export async function adminOpenApiDocument(context: AppContext): Promise<unknown
           + 'and erasure of what is held about an address (role owner).' },
         { name: 'Courts', description: 'The club\'s courts, their hours and slot length, blocks and reservations, and a week of '
           + 'a court (role admin or owner).' },
+        { name: 'Website', description: 'Booking on the club\'s website: the widget and the hosted booking page (role admin or owner).' },
         { name: 'Meta', description: 'This description.' },
       ],
       components: { securitySchemes: { session: { type: 'apiKey', in: 'cookie', name: cookie,
@@ -75,6 +77,7 @@ export async function adminOpenApiDocument(context: AppContext): Promise<unknown
   clubRoutes(instance, context)
   bookingRoutes(instance, context)
   courtRoutes(instance, context)
+  websiteRoutes(instance, context, undefined)
   openApiRoute(instance, () => ({}))
   await instance.ready()
   const document = instance.swagger()

@@ -388,7 +388,24 @@ export const BookingExportQuery = Type.Object({
   to: LocalDate('Last local date (YYYY-MM-DD), at most 366 days after from.'),
 }, { additionalProperties: false })
 
-export const ADMIN_SCHEMAS = [AdminCourt, AdminCourtList, CourtSave, AdminHold, AdminHoldList, HoldSave, DisplacedBookingList,
+export const ClubWebsite = Type.Object({
+  websites: Type.Array(Type.String({ description: 'An origin, e.g. https://www.tc-riverside.example.' }), {
+    description: 'The club\'s own websites: the only pages that may frame its hosted booking page.' }),
+  booking_page_url: Type.String({ description: 'The hosted booking page, /book/{club}.' }),
+  widget: Type.Object({
+    script_url: Type.String({ description: 'The widget at the snippet\'s address: revalidated every few minutes, so fixes arrive.' }),
+    pinned_url: Nullable(Type.String({ description: 'This build of the widget at an immutable address (null: not built).' })),
+    integrity: Nullable(Type.String({ description: 'The pinned build\'s Subresource Integrity value (sha384-…).' })),
+  }, { additionalProperties: false }),
+}, { $id: 'ClubWebsite', additionalProperties: false, description: 'What a club needs to put booking on its website.' })
+export type ClubWebsite = Static<typeof ClubWebsite>
+
+export const ClubWebsiteChange = Type.Object({
+  websites: Type.Array(Type.String({ minLength: 1, maxLength: 300 }), { maxItems: 20,
+    description: 'Addresses of the club\'s websites; each is kept as its origin (scheme, host and port).' }),
+}, { $id: 'ClubWebsiteChange', additionalProperties: false, description: 'The club\'s websites.' })
+
+export const ADMIN_SCHEMAS = [ClubWebsite, ClubWebsiteChange, AdminCourt, AdminCourtList, CourtSave, AdminHold, AdminHoldList, HoldSave, DisplacedBookingList,
   CourtWeek,
   BookingSearch, BookingRules, ClubBooking, ClubBookingList, BookingCancel, PersonalDataRequest, PersonalDataExport,
   Erasure, SignInLinkRequest, Accepted, TokenRequest, ClubMembership, Me, Session, SessionList, ApiKey,
