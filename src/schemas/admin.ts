@@ -405,7 +405,8 @@ export const ClubWebsiteChange = Type.Object({
     description: 'Addresses of the club\'s websites; each is kept as its origin (scheme, host and port).' }),
 }, { $id: 'ClubWebsiteChange', additionalProperties: false, description: 'The club\'s websites.' })
 
-export const ADMIN_SCHEMAS = [ClubWebsite, ClubWebsiteChange, AdminCourt, AdminCourtList, CourtSave, AdminHold, AdminHoldList, HoldSave, DisplacedBookingList,
+export const ADMIN_SCHEMAS = [ClubWebsite, ClubWebsiteChange,
+  AdminCourt, AdminCourtList, CourtSave, AdminHold, AdminHoldList, HoldSave, DisplacedBookingList,
   CourtWeek,
   BookingSearch, BookingRules, ClubBooking, ClubBookingList, BookingCancel, PersonalDataRequest, PersonalDataExport,
   Erasure, SignInLinkRequest, Accepted, TokenRequest, ClubMembership, Me, Session, SessionList, ApiKey,
