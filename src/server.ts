@@ -172,6 +172,7 @@ function printDemo(demo: DemoResult, base: string): void {
   process.stdout.write(`\nDemo club "${demo.clubSlug}" is loaded. Its API key (all scopes), shown once:\n\n`
     + `  ${demo.apiKey}\n\n${revoked === '' ? '' : `${revoked}\n\n`}Try:\n\n  curl -H "Authorization: Bearer ${demo.apiKey}" ${base}/api/v1/groups\n\n`
     + `Court availability (public, no key): ${base}/api/v1/public/${demo.clubSlug}/courts\n`
+    + `Booking page (the widget on a page of its own, docs/integration.md): ${base}/book/${demo.clubSlug}\n`
     + `API reference: ${base}/api/v1/docs\n\n`
     + (demo.signIn === undefined
       ? ''
