@@ -4,22 +4,17 @@
  * Debian's Chromium, driven by playwright-core; skipped loudly where it is not installed, and a
  * failure under CLUB_PLATFORM_REQUIRE_SERVICES=1.
  */
-import fs from 'node:fs'
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { chromium } from 'playwright-core'
 import type { Browser } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { CHROMIUM, chromiumAvailable } from './helpers/browser.js'
 import { COURT, TUESDAY, setUpCourts } from './helpers/courts.js'
 import { startHarness } from './helpers/harness.js'
 import type { Harness } from './helpers/harness.js'
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
-const available = fs.existsSync(CHROMIUM)
-if (!available) {
-  if (process.env.CLUB_PLATFORM_REQUIRE_SERVICES === '1') throw new Error(`Chromium is required but not found at ${CHROMIUM}`)
-  console.warn(`\n!!! Chromium not found at ${CHROMIUM}: the browser test is SKIPPED (apt-get install chromium).\n`)
-}
+const available = chromiumAvailable('the browser test')
 
 const PAGE = `<!doctype html><html><body><h1>Book a court</h1><ul id="slots"></ul><p id="result"></p>
 <script>

@@ -6,9 +6,6 @@
  * mail and has no Team page; signing in again by e-mail link. Every page is checked with axe-core
  * and saved as screenshots (desktop and phone) in docs/screenshots/.
  */
-import fs from 'node:fs'
-import { createRequire } from 'node:module'
-import { chromium } from 'playwright-core'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import { readConfig } from '../src/config.js'
@@ -16,6 +13,7 @@ import { createContext } from '../src/context.js'
 import { createClub } from '../src/services/clubs.js'
 import { importClubData } from '../src/services/import.js'
 import { addDays, localDateOf, localToInstant } from '../src/domain/zoned-time.js'
+import { DESKTOP, chromiumAvailable, launchChromium, screenshots, seriousViolations } from './helpers/browser.js'
 import { COURT } from './helpers/courts.js'
 import { freePort } from '../src/tools/free-port.js'
 import { cli } from './helpers/cli.js'
@@ -25,18 +23,7 @@ import { exitOf, startServer } from './helpers/server-process.js'
 import type { StartedServer } from './helpers/server-process.js'
 import { TestSmtpServer } from './helpers/smtp.js'
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
-const available = fs.existsSync(CHROMIUM)
-if (!available) {
-  if (process.env.CLUB_PLATFORM_REQUIRE_SERVICES === '1') throw new Error(`Chromium is required but not found at ${CHROMIUM}`)
-  console.warn(`\n!!! Chromium not found at ${CHROMIUM}: the dashboard browser test is SKIPPED (apt-get install chromium).\n`)
-}
-
-const DESKTOP = { width: 1280, height: 860 }
-const PHONE = { width: 390, height: 844 }
-const AXE = fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8')
-
-interface AxeResult { violations: { id: string, impact: string | null, help: string, nodes: { target: string[] }[] }[] }
+const available = chromiumAvailable('the dashboard browser test')
 
 for (const dialect of DIALECTS) {
   const databaseAvailable = dialect === 'sqlite' || inject('postgresAdminUrl') !== null
@@ -65,7 +52,7 @@ for (const dialect of DIALECTS) {
           .map((day) => [day, { open: '00:00', close: '24:00' }])) }] })
       await context.close()
       server = await startServer({ ...env, PORT: String(port) })
-      browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] })
+      browser = await launchChromium()
     })
     afterAll(async () => {
       await browser.close()
@@ -98,20 +85,8 @@ for (const dialect of DIALECTS) {
 
     /** axe-core on the page as it is, and screenshots at both widths (from the SQLite run). */
     const check = async (page: Page, name: string) => {
-      // The page's policy admits only its own scripts: the instrument is evaluated by the browser's driver instead.
-      await page.evaluate(AXE)
-      const result = await page.evaluate(async () => (globalThis as unknown as { axe: { run(): Promise<AxeResult> } }).axe.run())
-      for (const violation of result.violations) {
-        if (violation.impact !== 'serious' && violation.impact !== 'critical') continue
-        violations.push(`${name} ${violation.impact} ${violation.id}: ${violation.help} (${violation.nodes.slice(0, 3)
-          .map((node) => node.target.join(' ')).join(' | ')})`)
-      }
-      if (dialect !== 'sqlite') return
-      const viewport = page.viewportSize() ?? DESKTOP
-      await page.screenshot({ path: `docs/screenshots/dashboard-${name}-desktop.png`, fullPage: true })
-      await page.setViewportSize(PHONE)
-      await page.screenshot({ path: `docs/screenshots/dashboard-${name}-phone.png`, fullPage: true })
-      await page.setViewportSize(viewport)
+      violations.push(...await seriousViolations(page, name))
+      if (dialect === 'sqlite') await screenshots(page, `dashboard-${name}`)
     }
 
     let owner: { context: BrowserContext, page: Page }

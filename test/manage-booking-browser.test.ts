@@ -6,9 +6,6 @@
  * cancelled, too late to cancel, not found; English and German) are checked with axe-core and
  * saved as screenshots (desktop and phone) in docs/screenshots/.
  */
-import fs from 'node:fs'
-import { createRequire } from 'node:module'
-import { chromium } from 'playwright-core'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import { readConfig } from '../src/config.js'
@@ -17,6 +14,7 @@ import { addDays, localDateOf, localToInstant } from '../src/domain/zoned-time.j
 import { createClub } from '../src/services/clubs.js'
 import { importClubData } from '../src/services/import.js'
 import { freePort } from '../src/tools/free-port.js'
+import { DESKTOP, chromiumAvailable, launchChromium, screenshots, seriousViolations } from './helpers/browser.js'
 import { COURT } from './helpers/courts.js'
 import { DIALECTS, createTestDatabase } from './helpers/databases.js'
 import type { TestDatabase } from './helpers/databases.js'
@@ -24,20 +22,9 @@ import { exitOf, startServer } from './helpers/server-process.js'
 import type { StartedServer } from './helpers/server-process.js'
 import { TestSmtpServer } from './helpers/smtp.js'
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
-const available = fs.existsSync(CHROMIUM)
-if (!available) {
-  if (process.env.CLUB_PLATFORM_REQUIRE_SERVICES === '1') throw new Error(`Chromium is required but not found at ${CHROMIUM}`)
-  console.warn(`\n!!! Chromium not found at ${CHROMIUM}: the booking page browser test is SKIPPED (apt-get install chromium).\n`)
-}
-
-const DESKTOP = { width: 1280, height: 800 }
-const PHONE = { width: 390, height: 844 }
-const AXE = fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8')
+const available = chromiumAvailable('the booking page browser test')
 const TZ = 'Europe/Berlin'
 const HOUR = 3_600_000
-
-interface AxeResult { violations: { id: string, impact: string | null, help: string, nodes: { target: string[] }[] }[] }
 
 for (const dialect of DIALECTS) {
   const databaseAvailable = dialect === 'sqlite' || inject('postgresAdminUrl') !== null
@@ -64,7 +51,7 @@ for (const dialect of DIALECTS) {
       await context.close()
       server = await startServer({ ...database.env, ...(dialect === 'sqlite' ? { DATABASE_URL: '' } : {}), SMTP_URL: smtp.url,
         PUBLIC_URL: origin, PORT: String(port) })
-      browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] })
+      browser = await launchChromium()
     })
     afterAll(async () => {
       await browser.close()
@@ -109,22 +96,11 @@ for (const dialect of DIALECTS) {
       try {
         const copy = await context.newPage()
         await copy.setContent(await page.content())
-        await copy.evaluate(AXE)
-        const result = await copy.evaluate(async () =>
-          (globalThis as unknown as { axe: { run(): Promise<AxeResult> } }).axe.run())
-        for (const violation of result.violations) {
-          if (violation.impact !== 'serious' && violation.impact !== 'critical') continue
-          violations.push(`${name} ${violation.impact} ${violation.id}: ${violation.help} (${violation.nodes.slice(0, 3)
-            .map((node) => node.target.join(' ')).join(' | ')})`)
-        }
+        violations.push(...await seriousViolations(copy, name))
       } finally {
         await context.close()
       }
-      if (dialect !== 'sqlite') return
-      await page.screenshot({ path: `docs/screenshots/booking-${name}-desktop.png`, fullPage: true })
-      await page.setViewportSize(PHONE)
-      await page.screenshot({ path: `docs/screenshots/booking-${name}-phone.png`, fullPage: true })
-      await page.setViewportSize(DESKTOP)
+      if (dialect === 'sqlite') await screenshots(page, `booking-${name}`)
     }
 
     it('lets a guest cancel from the mailed link with JavaScript off; the slot is free and the mail arrives once', async () => {
