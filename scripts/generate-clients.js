@@ -1,7 +1,9 @@
 // Writes the typed clients' types from the server's OpenAPI documents, as the built server generates
 // them: `npm run generate:client`. The dashboard's (dashboard/src/api/schema.d.ts) from the dashboard
-// API; the booking widget's (widget/src/schema.d.ts) from the public API. The files are committed;
-// `--check` (run by test/dashboard-build.test.ts) fails when one no longer matches the server.
+// API; the public API's (clients/typescript/src/schema.d.ts, used by the typed client package and the
+// booking widget) with a copy of that description (clients/typescript/openapi.json). The files are
+// committed; `--check` (run by test/dashboard-build.test.ts) fails when one no longer matches the
+// server, so a change to the API that a client does not know fails the build.
 import { execFileSync } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
@@ -12,7 +14,8 @@ import openapiTS, { astToString } from 'openapi-typescript'
 
 const CLIENTS = [
   { file: new URL('../dashboard/src/api/schema.d.ts', import.meta.url), args: ['openapi', '--admin'], from: '/api/admin/v1/openapi.json' },
-  { file: new URL('../widget/src/schema.d.ts', import.meta.url), args: ['openapi'], from: '/api/v1/openapi.json' },
+  { file: new URL('../clients/typescript/src/schema.d.ts', import.meta.url), args: ['openapi'], from: '/api/v1/openapi.json',
+    copy: new URL('../clients/typescript/openapi.json', import.meta.url) },
 ]
 
 if (import.meta.url === `file://${process.argv[1]}`) {
@@ -26,11 +29,16 @@ if (import.meta.url === `file://${process.argv[1]}`) {
       /* eslint-disable-next-line @typescript-eslint/no-unsafe-argument --
          the document the server just wrote */
       const types = header + astToString(await openapiTS(JSON.parse(text), { alphabetize: true }))
-      const name = path.relative(process.cwd(), client.file.pathname)
-      if (!process.argv.includes('--check')) fs.writeFileSync(client.file, types)
-      else if (!fs.existsSync(client.file) || fs.readFileSync(client.file, 'utf8') !== types) {
-        process.stderr.write(`${name} does not match the server's API description: run npm run generate:client\n`)
-        process.exitCode = 1
+      /** @type {{ file: URL, content: string }[]} */
+      const outputs = [{ file: client.file, content: types },
+        ...client.copy === undefined ? [] : [{ file: client.copy, content: `${text.trim()}\n` }]]
+      for (const { file, content } of outputs) {
+        if (!process.argv.includes('--check')) fs.writeFileSync(file, content)
+        else if (!fs.existsSync(file) || fs.readFileSync(file, 'utf8') !== content) {
+          process.stderr.write(`${path.relative(process.cwd(), file.pathname)} does not match the server's API description: `
+            + 'run npm run generate:client\n')
+          process.exitCode = 1
+        }
       }
     }
   } finally {

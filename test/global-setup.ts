@@ -56,7 +56,7 @@ export function linesWithKeys(dir: string): string[] {
 
 /** What `npm run build` writes when every step has succeeded, and what it is built from. */
 const BUILD_OUTPUT = 'dist/.build-complete'
-const BUILD_INPUTS = ['src', 'dashboard', 'package.json', 'package-lock.json', 'tsconfig.json', 'tsconfig.build.json']
+const BUILD_INPUTS = ['src', 'dashboard', 'widget', 'clients', 'package.json', 'package-lock.json', 'tsconfig.json', 'tsconfig.build.json']
 
 function newestModification(entry: string): number {
   const stat = fs.statSync(entry, { throwIfNoEntry: false })
@@ -77,7 +77,11 @@ export default async function setup(project: TestProject): Promise<() => void> {
   // Tests that run the real command line or server processes use the compiled code, /api/v1/docs
   // serves the page the build renders and /dashboard the app it bundles: build them once here, as
   // `npm run build` does — unless the last build is newer than every source (an install just built).
-  if (buildIsStale()) execFileSync('npm', ['run', '--silent', 'build'], { stdio: 'inherit' })
+  // As an install builds: for production (the test runner's NODE_ENV=test would bundle Lit's and
+  // Svelte's development builds, larger and louder than what the service serves).
+  if (buildIsStale()) {
+    execFileSync('npm', ['run', '--silent', 'build'], { stdio: 'inherit', env: { ...process.env, NODE_ENV: 'production' } })
+  }
 
   const url = process.env.TEST_POSTGRES_URL ?? DEFAULT_POSTGRES_URL
   const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 3_000 })

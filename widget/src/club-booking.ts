@@ -11,7 +11,7 @@ import type { PropertyValues, TemplateResult } from 'lit'
 import createClient from 'openapi-fetch'
 import { languageOf, text } from './i18n'
 import type { Lang, MessageKey } from './i18n'
-import type { components, paths } from './schema'
+import type { components, paths } from '../../clients/typescript/src/schema'
 
 type Availability = components['schemas']['CourtAvailability']
 type Slot = components['schemas']['CourtBookingSlot']
@@ -47,6 +47,7 @@ export class ClubBooking extends LitElement {
     lang: { type: String },
     api: { type: String },
     day: { state: true },
+    today: { state: true },
     listing: { state: true },
     selection: { state: true },
     step: { state: true },
@@ -61,6 +62,8 @@ export class ClubBooking extends LitElement {
   declare api: string
   /** The date shown (YYYY-MM-DD); empty until the first answer says which day it is at the club. */
   declare day: string
+  /** Today at the club (the first answer's date): no earlier day is offered. */
+  declare today: string
   declare listing: Availability | null
   /** The chosen slots: consecutive, of one court, in order. */
   declare selection: readonly Slot[]
@@ -81,6 +84,7 @@ export class ClubBooking extends LitElement {
     this.lang = ''
     this.api = ''
     this.day = ''
+    this.today = ''
     this.listing = null
     this.selection = []
     this.step = 'pick'
@@ -137,6 +141,7 @@ export class ClubBooking extends LitElement {
         return
       }
       this.listing = data
+      if (this.day === '') this.today = data.date
       this.day = data.date
     } catch {
       if (request === this.loadCount) this.notice = { kind: 'error', text: this.t('unavailable') }
@@ -365,9 +370,9 @@ export class ClubBooking extends LitElement {
     return html`<section part="container" lang=${this.language} aria-label=${this.t('title')}>
       <div class="day" part="day">
         <button type="button" part="button" class="secondary" aria-label=${this.t('previousDay')}
-          @click=${() => this.showDay(addDays(this.day, -1))} ?disabled=${this.day === ''}>‹</button>
+          @click=${() => this.showDay(addDays(this.day, -1))} ?disabled=${this.day === '' || this.day <= this.today}>‹</button>
         <label class="sr" for="date">${this.t('date')}</label>
-        <input id="date" type="date" part="input" .value=${this.day}
+        <input id="date" type="date" part="input" .value=${this.day} min=${this.today}
           @change=${(event: Event) => this.showDay((event.target as HTMLInputElement).value)}>
         <span class="day-name">${this.day === '' ? '' : this.dayLabel(this.day)}</span>
         <button type="button" part="button" class="secondary" aria-label=${this.t('nextDay')}
