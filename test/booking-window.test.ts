@@ -78,7 +78,7 @@ describeEachDatabase('the booking window of the listing', (dialect) => {
     h.clock.set('2026-06-15T15:59:59.999+05:45')
     const before = await list('kathmandu', '2026-06-15')
     expect(before.booking_windows).toEqual([{ court_id: KATHMANDU_COURT, earliest_start: '2026-06-15T16:00:00+05:45',
-      latest_start: '2026-06-15T21:30:00+05:45' }])
+      latest_start: '2026-06-15T21:30:00+05:45', max_slots_per_booking: 2 }])
     // The slot that starts now is no longer bookable, in the listing as at the endpoint.
     h.clock.set('2026-06-15T16:00:00+05:45')
     const after = await list('kathmandu', '2026-06-15')

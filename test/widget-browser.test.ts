@@ -136,6 +136,10 @@ for (const dialect of DIALECTS) {
       await page.getByRole('button', { name: 'Court 1, 18:00–19:00: free' }).click()
       await page.getByRole('button', { name: 'Court 1, 19:00–20:00: free' }).click()
       await page.getByText('Court 1, 18:00–20:00').waitFor()
+      // The court's maximum (booking_windows' max_slots_per_booking: 2) stops the selection, with a word why.
+      await page.getByRole('button', { name: 'Court 1, 20:00–21:00: free' }).click()
+      await page.getByRole('status').getByText('One booking of this court covers at most 2 times.').waitFor()
+      await page.getByText('Court 1, 18:00–20:00').waitFor()
       await check(page, 'widget-grid')
       await page.getByRole('button', { name: 'Continue' }).click()
       await page.getByLabel('Your name').fill('Wanda Widget')

@@ -49,6 +49,7 @@ export const CourtBookingWindow = Type.Object({
   court_id: Uuid('The court.'),
   earliest_start: ZonedStart,
   latest_start: ZonedStart,
+  max_slots_per_booking: Type.Integer({ minimum: 1, description: 'The most consecutive slots of the court one booking may cover.' }),
 }, {
   $id: 'CourtBookingWindow',
   additionalProperties: false,
@@ -56,7 +57,8 @@ export const CourtBookingWindow = Type.Object({
     + 'the answer, in the club\'s offset: a slot is bookable when its status is `available` and its start lies within these two '
     + '(inclusive). Slots that have started are never bookable, nor those at or beyond the court\'s booking horizon. Both are '
     + '`null` when no slot of the date can be booked now (a past date, one beyond the horizon, a closed day).',
-  examples: [{ court_id: EXAMPLE_COURT, earliest_start: '2026-06-16T18:00:00+02:00', latest_start: '2026-06-16T21:00:00+02:00' }],
+  examples: [{ court_id: EXAMPLE_COURT, earliest_start: '2026-06-16T18:00:00+02:00', latest_start: '2026-06-16T21:00:00+02:00',
+    max_slots_per_booking: 2 }],
 })
 
 export const CourtAvailability = Type.Object({
@@ -81,7 +83,8 @@ export const CourtAvailability = Type.Object({
         status: 'booked' },
     ],
     booking_windows: [
-      { court_id: EXAMPLE_COURT, earliest_start: '2026-06-16T18:00:00+02:00', latest_start: '2026-06-16T19:00:00+02:00' },
+      { court_id: EXAMPLE_COURT, earliest_start: '2026-06-16T18:00:00+02:00', latest_start: '2026-06-16T19:00:00+02:00',
+        max_slots_per_booking: 2 },
     ],
   }],
 })

@@ -42,6 +42,7 @@ export interface CourtWindow {
   court_id: string
   earliest_start: string | null
   latest_start: string | null
+  max_slots_per_booking: number
 }
 
 export interface CourtDay {
@@ -68,6 +69,7 @@ export async function courtDay(db: Kysely<Database>, club: Club, date: string, n
       court_id: court.id,
       earliest_start: bookable === undefined ? null : formatInZone(bookable.earliest, club.timezone),
       latest_start: bookable === undefined ? null : formatInZone(bookable.latest, club.timezone),
+      max_slots_per_booking: court.maxSlotsPerBooking,
     })
     validUntil = Math.min(validUntil, bookingWindowChangesAt(grid, now, horizon))
     return grid.map((slot) => ({

@@ -202,20 +202,35 @@ export class ClubBooking extends LitElement {
     return this.selection.some((chosen) => chosen.court_id === slot.court_id && chosen.start_time === slot.start_time)
   }
 
-  /** A free time starts a selection, or extends it when it is the next or previous time of the same court. */
+  /** The most times of the court one booking may cover. */
+  private maxSlots(courtId: string): number {
+    return this.listing?.booking_windows.find((entry) => entry.court_id === courtId)?.max_slots_per_booking ?? 1
+  }
+
+  /**
+   * A free time starts a selection, or extends it when it is the next or previous time of the same
+   * court and the court's maximum is not reached (then it starts a new selection).
+   */
   private choose(slot: Slot): void {
     this.notice = null
     const first = this.selection[0]
     const last = this.selection.at(-1)
+    const room = this.selection.length < this.maxSlots(slot.court_id)
+    const adjacent = first !== undefined && last !== undefined && slot.court_id === first.court_id
+      && (Date.parse(slot.start_time) === Date.parse(last.end_time) || Date.parse(slot.end_time) === Date.parse(first.start_time))
+    if (adjacent && !room && !this.isSelected(slot)) {
+      this.notice = { kind: 'info', text: this.t('maxReached', { count: String(this.maxSlots(slot.court_id)) }) }
+      return
+    }
     if (this.isSelected(slot)) {
       // An end of the selection gives it up; a time inside it starts a new selection there.
       if (slot.start_time === last?.start_time) this.selection = this.selection.slice(0, -1)
       else if (slot.start_time === first?.start_time) this.selection = this.selection.slice(1)
       else this.selection = [slot]
-    } else if (first !== undefined && last !== undefined && slot.court_id === first.court_id
+    } else if (room && first !== undefined && last !== undefined && slot.court_id === first.court_id
       && Date.parse(slot.start_time) === Date.parse(last.end_time)) {
       this.selection = [...this.selection, slot]
-    } else if (first !== undefined && slot.court_id === first.court_id
+    } else if (room && first !== undefined && slot.court_id === first.court_id
       && Date.parse(slot.end_time) === Date.parse(first.start_time)) {
       this.selection = [slot, ...this.selection]
     } else {

@@ -361,7 +361,8 @@ export interface components {
          *         {
          *           "court_id": "c0a8f3d2-5b1e-4c7a-8f20-3d9e6b1a7c44",
          *           "earliest_start": "2026-06-16T18:00:00+02:00",
-         *           "latest_start": "2026-06-16T19:00:00+02:00"
+         *           "latest_start": "2026-06-16T19:00:00+02:00",
+         *           "max_slots_per_booking": 2
          *         }
          *       ]
          *     }
@@ -410,7 +411,8 @@ export interface components {
          * @example {
          *       "court_id": "c0a8f3d2-5b1e-4c7a-8f20-3d9e6b1a7c44",
          *       "earliest_start": "2026-06-16T18:00:00+02:00",
-         *       "latest_start": "2026-06-16T21:00:00+02:00"
+         *       "latest_start": "2026-06-16T21:00:00+02:00",
+         *       "max_slots_per_booking": 2
          *     }
          */
         CourtBookingWindow: {
@@ -421,6 +423,8 @@ export interface components {
             court_id: string;
             earliest_start: string | null;
             latest_start: string | null;
+            /** @description The most consecutive slots of the court one booking may cover. */
+            max_slots_per_booking: number;
         };
         /**
          * @description A public event: released for public booking and not assigned to any group.
