@@ -19,7 +19,7 @@ import { COURT } from './helpers/courts.js'
 import { DIALECTS, createTestDatabase } from './helpers/databases.js'
 import type { TestDatabase } from './helpers/databases.js'
 import { clubFixture } from './helpers/fixtures.js'
-import { exitOf, startServer } from './helpers/server-process.js'
+import { startServer, stopServer } from './helpers/server-process.js'
 import type { StartedServer } from './helpers/server-process.js'
 
 const LISTS: readonly ListPath[] = ['/api/v1/groups', '/api/v1/events', '/api/v1/news', '/api/v1/competition-results']
@@ -67,11 +67,7 @@ for (const dialect of DIALECTS) {
       server = await startServer({ ...env, PORT: String(port), BOOKING_RATE_CAPACITY: '2', BOOKING_RATE_PER_MINUTE: '60' })
     })
     afterAll(async () => {
-      if (server !== undefined) {
-        const stopped = exitOf(server.child)
-        server.child.kill('SIGTERM')
-        await stopped
-      }
+      if (server !== undefined) await stopServer(server)
       await database.drop()
     })
 

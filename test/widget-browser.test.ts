@@ -23,7 +23,7 @@ import { DESKTOP, PHONE, chromiumAvailable, launchChromium, screenshots, serious
 import { COURT } from './helpers/courts.js'
 import { DIALECTS, createTestDatabase } from './helpers/databases.js'
 import type { TestDatabase } from './helpers/databases.js'
-import { exitOf, startServer } from './helpers/server-process.js'
+import { startServer, stopServer } from './helpers/server-process.js'
 import type { StartedServer } from './helpers/server-process.js'
 import { TestSmtpServer } from './helpers/smtp.js'
 
@@ -91,9 +91,7 @@ for (const dialect of DIALECTS) {
     })
     afterAll(async () => {
       await browser.close()
-      const stopped = exitOf(server.child)
-      server.child.kill('SIGTERM')
-      await stopped
+      await stopServer(server)
       await Promise.all([site.close(), stranger.close(), smtp.stop()])
       await database.drop()
     })

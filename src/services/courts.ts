@@ -25,7 +25,7 @@ export interface CourtChangeOptions {
   readonly displaced: DisplacedBookings
 }
 
-/** Creates or changes a court; returns the ids of the bookings cancelled with it. */
+/** Creates or changes a court; returns how many bookings were cancelled with it. */
 export async function saveCourt(
   db: Kysely<Database>,
   clock: Clock,
@@ -34,9 +34,7 @@ export async function saveCourt(
   options: CourtChangeOptions,
 ): Promise<number> {
   const known = await findCourt(db, clubId, court.id) !== undefined
-  const summary = await importClubData(db, clock, clubId, { courts: [court] }, { displacedBookings: options.displaced,
-    audit: { actor: options.actor, action: known ? 'court.changed' : 'court.created', target: court.id } })
-  return summary.bookings_cancelled
+  return saveEntry(db, clock, clubId, { courts: [court] }, options, known ? 'court.changed' : 'court.created', court.id)
 }
 
 /** Adds or changes a block or reservation; returns how many bookings were cancelled with it. */
@@ -48,8 +46,20 @@ export async function saveHold(
   options: CourtChangeOptions,
 ): Promise<number> {
   const known = await findHold(db, clubId, hold.id) !== undefined
-  const summary = await importClubData(db, clock, clubId, { court_holds: [hold] }, { displacedBookings: options.displaced,
-    audit: { actor: options.actor, action: known ? 'hold.changed' : 'hold.added', target: hold.id } })
+  return saveEntry(db, clock, clubId, { court_holds: [hold] }, options, known ? 'hold.changed' : 'hold.added', hold.id)
+}
+
+async function saveEntry(
+  db: Kysely<Database>,
+  clock: Clock,
+  clubId: string,
+  document: { courts: [Entry] } | { court_holds: [Entry] },
+  options: CourtChangeOptions,
+  action: string,
+  target: string,
+): Promise<number> {
+  const summary = await importClubData(db, clock, clubId, document, { displacedBookings: options.displaced,
+    audit: { actor: options.actor, action, target } })
   return summary.bookings_cancelled
 }
 

@@ -35,3 +35,10 @@ export function exitOf(child: ChildProcess): Promise<number | null> {
     resolve(code)
   }))
 }
+
+/** SIGTERM, and the process's exit awaited. */
+export async function stopServer(server: StartedServer): Promise<void> {
+  const stopped = exitOf(server.child)
+  server.child.kill('SIGTERM')
+  await stopped
+}
