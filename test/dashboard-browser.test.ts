@@ -218,6 +218,12 @@ for (const dialect of DIALECTS) {
 
       await page.getByRole('link', { name: 'Courts' }).click()
       await page.getByRole('heading', { name: 'Courts', level: 1 }).waitFor()
+      // Saved as it is, a court open until midnight stays so (a time field shows 24:00 as 00:00).
+      await page.getByRole('button', { name: 'Edit: Court 3 (floodlit)' }).click()
+      expect(await page.getByLabel('To: Sunday').inputValue()).toBe('00:00')
+      await page.getByRole('button', { name: 'Save court' }).click()
+      await page.getByText('Court "Court 3 (floodlit)" saved.').waitFor()
+      await page.getByRole('cell', { name: 'Daily 00:00–24:00' }).waitFor()
       await page.getByRole('button', { name: 'Edit: Court 3 (floodlit)' }).click()
       await page.getByLabel('From: Monday').fill('08:00')
       await page.getByLabel('To: Monday').fill('22:00')
@@ -236,7 +242,7 @@ for (const dialect of DIALECTS) {
       expect(await hoursNow()).toContain(early)
       const before = smtp.received.length
       await page.getByRole('button', { name: 'Cancel the booking and save' }).click()
-      await page.getByText('Court "Court 3 (floodlit)" saved.').waitFor()
+      await page.getByRole('cell', { name: 'Mon, Tue, Wed, Thu, Fri, Sat 08:00–22:00' }).waitFor()
       expect(await hoursNow()).not.toContain(early)
       await expect.poll(() => smtp.received.slice(before).filter((mail) => mail.envelopeTo.includes('eddie@example.org')).length,
         { timeout: 10_000, interval: 100 }).toBe(1)
