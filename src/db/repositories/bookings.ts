@@ -5,7 +5,7 @@
 import { sql } from 'kysely'
 import type { Kysely } from 'kysely'
 import type { BookingStatus, CancelledBy, Database } from '../schema.js'
-import { isoForDb, isoFromDb, isoFromDbOrNull } from '../values.js'
+import { chunks, isoForDb, isoFromDb, isoFromDbOrNull } from '../values.js'
 
 export interface BookingRules {
   /** How long before its start a guest may still cancel a booking. */
@@ -264,6 +264,16 @@ export async function searchBookings(db: Kysely<Database>, clubId: string, searc
   if (search.status !== undefined) query = query.where('bookings.status', '=', search.status)
   const rows = await query.orderBy('bookings.starts_at').orderBy('courts.name').orderBy('bookings.id').limit(search.limit).execute()
   return rows.map(toClubBooking)
+}
+
+/** The club's bookings with these ids (another club's are not found), by start time and court. */
+export async function findClubBookings(db: Kysely<Database>, clubId: string, ids: readonly string[]): Promise<ClubBooking[]> {
+  const found: ClubBooking[] = []
+  for (const chunk of chunks(ids)) {
+    found.push(...(await clubBookings(db, clubId).where('bookings.id', 'in', chunk).execute()).map(toClubBooking))
+  }
+  return found.sort((a, b) => Date.parse(a.start) - Date.parse(b.start) || a.courtName.localeCompare(b.courtName)
+    || a.id.localeCompare(b.id))
 }
 
 export async function findClubBooking(db: Kysely<Database>, clubId: string, bookingId: string): Promise<ClubBooking | undefined> {

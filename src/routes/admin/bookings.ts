@@ -5,18 +5,17 @@
  * `/clubs/:club/`; the access guard has checked the caller's role there, and every query is scoped
  * to that club whatever ids the request names.
  */
-import type { FastifyInstance, FastifyRequest } from 'fastify'
+import type { FastifyInstance } from 'fastify'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import type { AppContext } from '../../context.js'
 import { Type } from '@sinclair/typebox'
 import { bookingRulesOf, findClubBooking, listBookings, searchBookings } from '../../db/repositories/bookings.js'
 import type { BookingRules as Rules, ClubBooking as Booking } from '../../db/repositories/bookings.js'
-import { findClubBySlug } from '../../db/repositories/clubs.js'
 import { Conflict, InvalidRequest, NotFound } from '../../domain/errors.js'
 import type { BookingStatus } from '../../db/schema.js'
 import { addDays, formatInZone, localDateOf, localToInstant } from '../../domain/zoned-time.js'
 import { memberOf } from '../../http/dashboard-access.js'
-import { CLUB, FORBIDDEN, INVALID, NO_CLUB, NOT_SIGNED_IN, actorOf } from './common.js'
+import { CLUB, FORBIDDEN, INVALID, NO_CLUB, NOT_SIGNED_IN, actorOf, clubOf } from './common.js'
 import { jsonResponse, problemResponse } from '../../http/responses.js'
 import { Reference } from '../../schemas/common.js'
 import { BookingCancel, BookingExportQuery, BookingRules, BookingSearch, BookingSearchQuery, BookingsQuery, ClubBooking,
@@ -65,12 +64,6 @@ export function bookingBody(booking: Booking, timeZone: string): ClubBooking {
 
 export function bookingRoutes(parent: FastifyInstance, context: AppContext): void {
   const app = parent.withTypeProvider<TypeBoxTypeProvider>()
-  /** The club the guard admitted, with its time zone. */
-  const clubOf = async (request: FastifyRequest) => {
-    const club = await findClubBySlug(context.db, memberOf(request).membership.clubSlug)
-    if (club === undefined) throw new NotFound('No such club.')
-    return club
-  }
 
   app.get(`${CLUB}/booking-rules`, {
     config: { access: { dashboard: 'admin' } },
@@ -110,7 +103,7 @@ export function bookingRoutes(parent: FastifyInstance, context: AppContext): voi
         403: FORBIDDEN, 404: NO_CLUB },
     },
   }, async (request) => {
-    const club = await clubOf(request)
+    const club = await clubOf(context, request)
     const date = request.query.date ?? localDateOf(context.clock.now(), club.timezone)
     const window = { start: localToInstant(date, 0, club.timezone), end: localToInstant(date, 1440, club.timezone) }
     const bookings = await listBookings(context.db, club.id, window)
@@ -138,7 +131,7 @@ export function bookingRoutes(parent: FastifyInstance, context: AppContext): voi
         403: FORBIDDEN, 404: NO_CLUB },
     },
   }, async (request) => {
-    const club = await clubOf(request)
+    const club = await clubOf(context, request)
     const { from, to, q, court, status } = request.query
     const found = await searchBookings(context.db, club.id, { window: rangeOf(from, to, club.timezone), text: q, courtId: court,
       status: status as BookingStatus | undefined, limit: SEARCH_LIMIT + 1 })
@@ -160,7 +153,7 @@ export function bookingRoutes(parent: FastifyInstance, context: AppContext): voi
         400: INVALID, 401: NOT_SIGNED_IN, 403: FORBIDDEN, 404: NO_CLUB },
     },
   }, async (request, reply) => {
-    const club = await clubOf(request)
+    const club = await clubOf(context, request)
     const { from, to } = request.query
     const found = await searchBookings(context.db, club.id, { window: rangeOf(from, to, club.timezone), limit: EXPORT_LIMIT })
     return reply.type('text/csv; charset=utf-8').header('cache-control', 'no-store')
@@ -180,7 +173,7 @@ export function bookingRoutes(parent: FastifyInstance, context: AppContext): voi
         403: FORBIDDEN, 404: NO_CLUB, 409: ENDED },
     },
   }, async (request) => {
-    const club = await clubOf(request)
+    const club = await clubOf(context, request)
     const reason = request.body.reason?.trim() ?? ''
     const result = await cancelByClub(context.db, context.clock, { mailFrom: context.config.mail.from },
       { clubId: club.id, bookingId: request.params.booking, reason: reason === '' ? null : reason, actor: actorOf(request) })

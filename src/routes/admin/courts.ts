@@ -9,8 +9,7 @@ import { randomUUID } from 'node:crypto'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import type { AppContext } from '../../context.js'
-import { findClubBooking } from '../../db/repositories/bookings.js'
-import { findClubBySlug } from '../../db/repositories/clubs.js'
+import { findClubBookings } from '../../db/repositories/bookings.js'
 import { findCourt, findHold, listCourts, listHolds } from '../../db/repositories/courts.js'
 import type { Court, CourtHold } from '../../db/repositories/courts.js'
 import { Conflict, InvalidInput, NotFound } from '../../domain/errors.js'
@@ -28,7 +27,7 @@ import { displacedBy, removeHold, saveCourt, saveHold } from '../../services/cou
 import type { CourtChangeOptions } from '../../services/courts.js'
 import { BookingsDisplaced } from '../../services/holds.js'
 import { bookingBody } from './bookings.js'
-import { CLUB, FORBIDDEN, INVALID, NO_CLUB, NOT_SIGNED_IN, actorOf } from './common.js'
+import { CLUB, FORBIDDEN, INVALID, NO_CLUB, NOT_SIGNED_IN, actorOf, clubOf } from './common.js'
 
 const DISPLACES = problemResponse('The change would leave upcoming bookings without a place; nothing changed. The preview lists '
   + 'them; send the change again with `cancel_displaced_bookings` to cancel them with it.')
@@ -88,11 +87,6 @@ async function throughImport<T>(change: () => Promise<T>): Promise<T> {
 
 export function courtRoutes(parent: FastifyInstance, context: AppContext): void {
   const app = parent.withTypeProvider<TypeBoxTypeProvider>()
-  const clubOf = async (request: FastifyRequest) => {
-    const club = await findClubBySlug(context.db, memberOf(request).membership.clubSlug)
-    if (club === undefined) throw new NotFound('No such club.')
-    return club
-  }
   /** The club's court named by the path; another club's court is as unknown as a missing one. */
   const courtOf404 = async (request: FastifyRequest, courtId: string) => {
     const court = await findCourt(context.db, memberOf(request).membership.clubId, courtId)
@@ -108,9 +102,8 @@ export function courtRoutes(parent: FastifyInstance, context: AppContext): void 
     if (cancelled > 0) context.mail.wake()
   }
   const displacedList = async (request: FastifyRequest, ids: readonly string[]) => {
-    const club = await clubOf(request)
-    const bookings = await Promise.all(ids.map((id) => findClubBooking(context.db, club.id, id)))
-    return { items: bookings.filter((booking) => booking !== undefined).map((booking) => bookingBody(booking, club.timezone)) }
+    const club = await clubOf(context, request)
+    return { items: (await findClubBookings(context.db, club.id, ids)).map((booking) => bookingBody(booking, club.timezone)) }
   }
 
   app.get(`${CLUB}/courts`, {
@@ -192,7 +185,7 @@ export function courtRoutes(parent: FastifyInstance, context: AppContext): void 
         404: NO_CLUB },
     },
   }, async (request) => {
-    const club = await clubOf(request)
+    const club = await clubOf(context, request)
     const court = await courtOf404(request, request.params.court)
     const date = request.query.date ?? localDateOf(context.clock.now(), club.timezone)
     return { court_id: court.id, timezone: club.timezone, days: await courtWeek(context.db, club, court, date) }
@@ -206,7 +199,7 @@ export function courtRoutes(parent: FastifyInstance, context: AppContext): void 
       response: { 200: jsonResponse('The holds.', Reference(AdminHoldList)), 401: NOT_SIGNED_IN, 403: FORBIDDEN, 404: NO_CLUB },
     },
   }, async (request) => {
-    const club = await clubOf(request)
+    const club = await clubOf(context, request)
     await courtOf404(request, request.params.court)
     return { items: (await listHolds(context.db, club.id, request.params.court)).map((hold) => holdBody(hold, club.timezone)) }
   })
@@ -223,7 +216,7 @@ export function courtRoutes(parent: FastifyInstance, context: AppContext): void 
         404: NO_CLUB, 409: DISPLACES },
     },
   }, async (request, reply) => {
-    const club = await clubOf(request)
+    const club = await clubOf(context, request)
     await courtOf404(request, request.params.court)
     const hold = holdOf(randomUUID(), request.params.court, request.body)
     const cancelled = await throughImport(() => saveHold(context.db, context.clock, club.id, hold,
@@ -270,7 +263,7 @@ export function courtRoutes(parent: FastifyInstance, context: AppContext): void 
         403: FORBIDDEN, 404: NO_CLUB, 409: DISPLACES },
     },
   }, async (request) => {
-    const club = await clubOf(request)
+    const club = await clubOf(context, request)
     await holdOf404(request, request.params)
     const hold = holdOf(request.params.hold, request.params.court, request.body)
     const cancelled = await throughImport(() => saveHold(context.db, context.clock, club.id, hold,
