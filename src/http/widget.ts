@@ -17,6 +17,7 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import zlib from 'node:zlib'
 import type { FastifyInstance } from 'fastify'
+import { ProblemError } from './problems.js'
 import { serveStaticPage } from './static-page.js'
 import type { ContentEncoding, StaticPage } from './static-page.js'
 
@@ -67,8 +68,8 @@ export function registerWidget(app: FastifyInstance, build: WidgetBuild | undefi
   app.get('/widget/v1/:file', { config, schema }, (request, reply) => {
     const { file } = request.params as { file: string }
     if (build === undefined || `/widget/v1/${file}` !== build.pinnedPath) {
-      return serveStaticPage(undefined, { contentType: SCRIPT, cacheControl: 'no-store',
-        missing: 'No such file of the booking widget: the page may name an older build; use /widget/v1/club-booking.js.' })(request, reply)
+      throw new ProblemError('not-found', 'No such file of the booking widget: the page may name an older build; '
+        + 'use /widget/v1/club-booking.js.')
     }
     return pinned(request, reply)
   })
