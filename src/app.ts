@@ -19,6 +19,7 @@ import { bookingPageRoutes } from './routes/booking-page.js'
 import { accountRoutes } from './routes/admin/account.js'
 import { clubRoutes } from './routes/admin/club.js'
 import { bookingRoutes } from './routes/admin/bookings.js'
+import { contentRoutes } from './routes/admin/content.js'
 import { courtRoutes } from './routes/admin/courts.js'
 import { websiteRoutes } from './routes/admin/website.js'
 import { ADMIN_SCHEMAS } from './schemas/admin.js'
@@ -199,6 +200,7 @@ export async function buildApp(context: AppContext, options: AppOptions = {}): P
   clubRoutes(app, context)
   bookingRoutes(app, context)
   courtRoutes(app, context)
+  contentRoutes(app, context)
   websiteRoutes(app, context, widget)
   await registerAdminOpenApi(app, context)
   await registerDashboardApp(app, options.dashboardDir)

@@ -264,13 +264,22 @@ describeEachDatabase('dashboard API', (dialect) => {
       .json<{ invitations: { id: string }[] }>().invitations[0]?.id ?? ''
     const holdOfB = (await post(`/api/admin/v1/clubs/hillside/courts/${idFor('court:hillside')}/holds`, { kind: 'block',
       starts_at: '2027-01-01T10:00:00Z', ends_at: '2027-01-01T11:00:00Z' }, hana.cookie)).json<{ id: string }>().id
-    const idsOfB = { key: keyOfB, admin: hana.me.admin_id, invitation: invitationOfB,
-      booking: await book('hillside', '10:00', 'hilde@example.org'), court: idFor('court:hillside'), hold: holdOfB }
     const hillside = (await h.context.db.selectFrom('clubs').select('id').where('slug', '=', 'hillside').executeTakeFirstOrThrow()).id
+    const content = { member: idFor('member:hillside'), group: idFor('group:hillside'), event: idFor('event:hillside'),
+      news: idFor('news:hillside'), result: idFor('result:hillside') }
+    await importClubData(h.context.db, h.clock, hillside, {
+      members: [{ id: content.member, name: 'Hanna Hill', email: 'hanna.hill@example.org' }],
+      groups: [{ id: content.group, name: 'Hill juniors', sport: 'tennis' }],
+      events: [{ id: content.event, title: 'Hill day', starts_at: '2027-01-01T10:00:00Z', public_booking: true }],
+      news: [{ id: content.news, title: 'Hill news', content: 'x', published_at: '2026-01-01T10:00:00Z' }],
+      competition_results: [{ id: content.result, member_id: content.member, group_id: content.group, competition_name: 'Hill cup' }],
+    })
+    const idsOfB = { key: keyOfB, admin: hana.me.admin_id, invitation: invitationOfB,
+      booking: await book('hillside', '10:00', 'hilde@example.org'), court: idFor('court:hillside'), hold: holdOfB, ...content }
     // Club B's rows, which no request of club A's owner may change.
     const snapshot = async () => JSON.stringify([
       await Promise.all(['club_admins', 'api_keys', 'admin_invitations', 'bookings', 'mail_outbox', 'booking_requests', 'courts',
-        'court_holds'].map((table) =>
+        'court_holds', 'members', 'groups', 'events', 'news', 'competition_results'].map((table) =>
         h.context.db.selectFrom(table as 'club_admins').selectAll().where('club_id', '=', hillside).execute())),
       await h.context.db.selectFrom('clubs').selectAll().where('id', '=', hillside).execute()])
     const before = await snapshot()
@@ -285,7 +294,8 @@ describeEachDatabase('dashboard API', (dialect) => {
     const bodies: Record<string, unknown> = { 'api-keys': { name: 'x', scopes: ['read:groups'] }, 'invitations': { email: 'm@example.org',
       role: 'owner' }, 'role': { role: 'owner' }, 'booking-rules': { cancellation_deadline_minutes: 60, retention_days: 30,
       privacy_url: null, max_open_bookings_per_email: null, guests_may_book: true }, 'cancel': { reason: 'x' }, 'export': { email: 'hilde@example.org' }, 'erase': { email: 'hilde@example.org' },
-    'website': { websites: ['https://www.example.org'] }, 'courts': court, '{court}': { ...court, cancel_displaced_bookings: true }, 'holds': hold, '{hold}': hold }
+    'website': { websites: ['https://www.example.org'] }, 'courts': court, '{court}': { ...court, cancel_displaced_bookings: true }, 'holds': hold, '{hold}': hold,
+    ...contentBodies(content) }
     const bodyOf = (path: string) => (path.endsWith('/holds/preview')
       ? hold
       : path.endsWith('/preview')
@@ -299,14 +309,16 @@ describeEachDatabase('dashboard API', (dialect) => {
         const response = await h.request({ method: method, url, headers: { origin: ORIGIN, cookie: `${COOKIE}=${owner}` },
           ...(method === 'GET' || method === 'DELETE' ? {} : { payload: bodyOf(path) as Record<string, unknown> }) })
         // riverside is the caller's club: there, B's ids are unknown (404); every other club is unknown as a whole.
-        const mayPass = club === 'riverside' && !/\{(key|admin|invitation|booking|court|hold)\}/.test(path)
+        const mayPass = club === 'riverside' && !/\{(key|admin|invitation|booking|court|hold|member|group|event|news|result)\}/.test(path)
         if (!mayPass) expect(response.status, `${method} ${url}: ${response.body}`).toBe(404)
         // Nothing of club B beyond what the request itself named: not its name, not its people.
         expect(response.body).not.toContain('Club hillside')
         expect(response.body).not.toContain('hana@')
         expect(response.body).not.toContain('hilde@')
+        expect(response.body).not.toContain('hanna.hill@')
+        expect(response.body).not.toContain('Hill ')
       },
-    ), { numRuns: 60 })
+    ), { numRuns: 160 })
     expect(await snapshot()).toBe(before)
   })
 
@@ -593,3 +605,26 @@ describe('dashboard API description', () => {
     }
   })
 })
+
+/**
+ * Bodies for the content routes that name club B's records wherever a body can: a change of the
+ * own club that points at B's member or group, B's records by id in an import file, B's member
+ * by e-mail in a results file.
+ */
+function contentBodies(b: { member: string, group: string, event: string, news: string, result: string }): Record<string, unknown> {
+  const member = { name: 'Mallory', email: 'hanna.hill@example.org' }
+  const group = { name: 'Hill juniors', sport: 'tennis', active: false }
+  const event = { title: 'Hill day', starts_at: '2027-01-01T10:00:00Z', public_booking: false, group_id: b.group }
+  const news = { title: 'Hill news', content: 'x', published_at: null, created_by: b.member }
+  const result = { member_id: b.member, group_id: b.group, competition_name: 'Hill cup' }
+  return {
+    'members': member, '{member}': { ...member, version: 1 },
+    'groups': group, '{group}': { ...group, version: 1 },
+    'events': event, '{event}': { ...event, version: 1 },
+    'news': news, '{news}': { ...news, version: 1 },
+    'competition-results': result, '{result}': { ...result, version: 1 },
+    'csv': { csv: `member,group,competition_name\nhanna.hill@example.org,Hill juniors,Hill cup\n${b.member},${b.group},Hill cup` },
+    'import': { members: [{ id: b.member, ...member }], groups: [{ id: b.group, ...group }], events: [{ id: b.event, ...event }],
+      news: [{ id: b.news, ...news }], competition_results: [{ id: b.result, ...result }] },
+  }
+}

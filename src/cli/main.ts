@@ -235,7 +235,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   admins.command('invite').description('invite someone to administer a club: mails the invitation and prints its link')
     .requiredOption('--club <slug>', 'the club')
     .requiredOption('--email <address>', 'whom to invite')
-    .addOption(new Option('--role <role>', 'owner (everything, incl. the team) or admin').choices(ADMIN_ROLES).default('owner'))
+    .addOption(new Option('--role <role>', 'owner (everything, incl. the team), admin (all but the team) or editor (content only)').choices(ADMIN_ROLES).default('owner'))
     .addOption(jsonOption())
     .action(async (options: { club: string, email: string, role: AdminRole, json?: boolean }) => {
       const ctx = await migrated(open)
@@ -289,10 +289,11 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       const club = options.club === undefined ? undefined : await requireClub(ctx.db, options.club)
       const entries = await auditLog(ctx.db, club?.id, Number(options.limit))
       print(options.json === true, entries.map((entry) => ({ created_at: entry.createdAt, club_id: entry.clubId,
-        actor: entry.actor, action: entry.action, target: entry.target, address: entry.address })), entries.length === 0
+        actor: entry.actor, action: entry.action, target: entry.target, fields: entry.fields, address: entry.address })),
+      entries.length === 0
         ? 'The audit log is empty.'
-        : table(['time', 'actor', 'action', 'target', 'address'], entries.map((entry) => [entry.createdAt, entry.actor,
-            entry.action, entry.target ?? '', entry.address ?? ''])))
+        : table(['time', 'actor', 'action', 'target', 'fields', 'address'], entries.map((entry) => [entry.createdAt, entry.actor,
+            entry.action, entry.target ?? '', entry.fields?.join(' ') ?? '', entry.address ?? ''])))
     })
 
   program.command('import').description('load a club\'s data from a JSON file (format: docs/import-format.md)')

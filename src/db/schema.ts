@@ -30,6 +30,8 @@ export interface MembersTable {
   club_id: string
   name: string
   email: string
+  /** 1 when written first, one more with every change: an edit names the version it started from. */
+  version: Generated<number>
   created_at: Timestamp
 }
 
@@ -43,6 +45,8 @@ export interface GroupsTable {
   level: string | null
   description: string | null
   active: Bool
+  /** 1 when written first, one more with every change: an edit names the version it started from. */
+  version: Generated<number>
   created_at: Timestamp
 }
 
@@ -55,6 +59,8 @@ export interface EventsTable {
   ends_at: NullableTimestamp
   location: string | null
   public_booking: Bool
+  /** 1 when written first, one more with every change: an edit names the version it started from. */
+  version: Generated<number>
   created_at: Timestamp
 }
 
@@ -67,6 +73,8 @@ export interface NewsTable {
   /** null: a draft. A future value: scheduled, listed from that instant on. */
   published_at: NullableTimestamp
   created_by: string | null
+  /** 1 when written first, one more with every change: an edit names the version it started from. */
+  version: Generated<number>
   created_at: Timestamp
 }
 
@@ -81,6 +89,8 @@ export interface CompetitionResultsTable {
   points: number | null
   /** YYYY-MM-DD on both databases (PostgreSQL `date` is read back as text). */
   competition_date: string | null
+  /** 1 when written first, one more with every change: an edit names the version it started from. */
+  version: Generated<number>
   created_at: Timestamp
 }
 
@@ -275,6 +285,8 @@ export interface AuditLogTable {
   action: string
   target: string | null
   address: string | null
+  /** JSON array of the names of the fields an edit changed; null for other actions. */
+  fields: string | null
   created_at: Timestamp
 }
 

@@ -24,7 +24,7 @@ export abstract class DomainError extends StacklessError {
 
 export type DomainErrorKind = InvalidApiKey['kind'] | InsufficientScope['kind'] | InvalidRequest['kind'] | InvalidBooking['kind']
   | SlotConflict['kind'] | ClubNotFound['kind'] | RateLimited['kind'] | QuotaExceeded['kind'] | NotSignedIn['kind']
-  | Forbidden['kind'] | CrossSiteRequest['kind'] | InvalidToken['kind'] | Conflict['kind'] | NotFound['kind']
+  | Forbidden['kind'] | CrossSiteRequest['kind'] | InvalidToken['kind'] | Conflict['kind'] | EditConflict['kind'] | NotFound['kind']
 
 export type InvalidApiKeyReason = 'missing' | 'malformed' | 'unknown' | 'expired' | 'revoked'
 
@@ -122,6 +122,17 @@ export class InvalidToken extends DomainError {
 /** A change that would break a rule of the current state (no owner left, a member invited again). */
 export class Conflict extends DomainError {
   readonly kind = 'conflict'
+}
+
+/**
+ * A change that started from a version of a record that has changed since (someone else saved it
+ * meanwhile): nothing was written. `current` is the record as it is now, as the caller shows it.
+ */
+export class EditConflict extends DomainError {
+  readonly kind = 'edit-conflict'
+  constructor(message: string, readonly current?: unknown) {
+    super(message)
+  }
 }
 
 /** A record that does not exist for this club (or belongs to another: the answer is the same). */

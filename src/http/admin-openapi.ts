@@ -11,6 +11,7 @@ import type { FastifyInstance } from 'fastify'
 import type { AppContext } from '../context.js'
 import { accountRoutes } from '../routes/admin/account.js'
 import { clubRoutes } from '../routes/admin/club.js'
+import { contentRoutes } from '../routes/admin/content.js'
 import { bookingRoutes } from '../routes/admin/bookings.js'
 import { courtRoutes } from '../routes/admin/courts.js'
 import { websiteRoutes } from '../routes/admin/website.js'
@@ -60,6 +61,8 @@ export async function adminOpenApiDocument(context: AppContext): Promise<unknown
           + 'and erasure of what is held about an address (role owner).' },
         { name: 'Courts', description: 'The club\'s courts, their hours and slot length, blocks and reservations, and a week of '
           + 'a court (role admin or owner).' },
+        { name: 'Content', description: 'The club\'s members, training groups, events, news and competition results (role '
+          + 'editor, admin or owner); the club\'s data as an import file, down and up (role admin or owner).' },
         { name: 'Website', description: 'Booking on the club\'s website: the widget and the hosted booking page (role admin or owner).' },
         { name: 'Meta', description: 'This description.' },
       ],
@@ -77,6 +80,7 @@ export async function adminOpenApiDocument(context: AppContext): Promise<unknown
   clubRoutes(instance, context)
   bookingRoutes(instance, context)
   courtRoutes(instance, context)
+  contentRoutes(instance, context)
   websiteRoutes(instance, context, undefined)
   openApiRoute(instance, () => ({}))
   await instance.ready()

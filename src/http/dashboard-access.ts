@@ -15,7 +15,7 @@ import type {} from '@fastify/cookie'
 import type { FastifyInstance, FastifyRequest, onRequestAsyncHookHandler } from 'fastify'
 import type { AppContext } from '../context.js'
 import type { Membership, SessionRecord } from '../db/repositories/admins.js'
-import { roleAllows } from '../domain/admin-roles.js'
+import { isAdminRole, roleAllows } from '../domain/admin-roles.js'
 import { ClubNotFound, CrossSiteRequest, Forbidden, NotSignedIn } from '../domain/errors.js'
 import { authenticateSession, membershipIn } from '../services/admins.js'
 import type { DashboardSettings } from '../services/admins.js'
@@ -66,7 +66,7 @@ export function dashboardGuard(context: AppContext) {
   const cookieName = sessionCookieName(settings.publicUrl)
   return (needed: DashboardAccess, route: { method: string | string[], url: string }): onRequestAsyncHookHandler => {
     if (!route.url.startsWith(`${ADMIN_PREFIX}/`)) throw new Error(`Dashboard route ${route.url} is outside ${ADMIN_PREFIX}`)
-    const clubRoute = needed === 'owner' || needed === 'admin'
+    const clubRoute = isAdminRole(needed)
     if (clubRoute !== route.url.includes('/:club')) {
       throw new Error(`Dashboard route ${route.url}: a role needs the :club path parameter, and :club needs a role`)
     }

@@ -116,6 +116,13 @@ export const PROBLEM_TYPES = {
       + 'without an owner, or inviting someone who is a member already.',
     admin: true,
   },
+  'edit-conflict': {
+    status: 409,
+    title: 'Changed meanwhile',
+    description: 'Dashboard API: the record was changed by someone else since the version the change started from; nothing '
+      + 'was saved. The member `current` holds the record as it is now: show it, and send the change again with its version.',
+    admin: true,
+  },
   'internal-error': {
     status: 500,
     title: 'Internal server error',

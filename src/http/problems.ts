@@ -5,7 +5,8 @@
  */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { isDatabaseUnavailable, isTransientConflict } from '../db/dialect.js'
-import { DomainError, InsufficientScope, StacklessError, InvalidApiKey, InvalidRequest, QuotaExceeded, RateLimited } from '../domain/errors.js'
+import { DomainError, EditConflict, InsufficientScope, StacklessError, InvalidApiKey, InvalidRequest, QuotaExceeded,
+  RateLimited } from '../domain/errors.js'
 import { LimiterUnavailable } from '../limits/store.js'
 import type { Problem } from '../schemas/problem.js'
 import { redactKeys } from './redaction.js'
@@ -33,6 +34,8 @@ export class ProblemError extends StacklessError {
     detail: string,
     readonly headers: Readonly<Record<string, string>> = {},
     readonly invalidParams?: readonly { name: string, reason: string }[],
+    /** Extension members of this kind of problem, e.g. `current` of an `edit-conflict`. */
+    readonly extensions: Readonly<Record<string, unknown>> = {},
   ) {
     super(detail)
     this.name = 'ProblemError'
@@ -51,6 +54,7 @@ export function sendProblem(request: FastifyRequest, reply: FastifyReply, error:
     instance: redactKeys(requestPath(request.url)),
     request_id: request.id,
     ...(error.invalidParams ? { invalid_params: error.invalidParams.map(redactParam) } : {}),
+    ...error.extensions,
   }
   return reply.code(spec.status).headers(error.headers).type(PROBLEM_CONTENT_TYPE).send(body)
 }
@@ -126,6 +130,7 @@ function fromDomainError(error: DomainError): ProblemError {
     return new ProblemError('rate-limited', error.message, { 'retry-after': String(error.retryAfterSeconds) })
   }
   if (error instanceof QuotaExceeded) return new ProblemError(error.kind, error.message, error.headers)
+  if (error instanceof EditConflict) return new ProblemError(error.kind, error.message, {}, undefined, { current: error.current })
   // Every domain error kind is a problem kind; the ones above only add headers or parameters.
   return new ProblemError(error.kind, error.message)
 }

@@ -6,10 +6,12 @@ import { SCOPES } from '../domain/scopes.js'
 import { SLOT_LENGTHS } from '../domain/court.js'
 import { WEEKDAYS } from '../domain/slots.js'
 import { Nullable, Reference, Uuid } from './common.js'
+import { CONTENT_SCHEMAS } from './content.js'
 import { ClockTime, DayHours, Text, WeekdayName } from './import.js'
 
 const Role = () => Type.Union(ADMIN_ROLES.map((role) => Type.Literal(role)), {
-  description: 'owner: everything, including the team and ownership; admin: everything but the team (docs/dashboard.md).',
+  description: 'owner: everything, including the team and ownership; admin: everything but the team; editor: the club\'s '
+    + 'groups, events, news, competition results and members only (docs/dashboard.md).',
 })
 const Instant = (description: string) => Type.String({ format: 'date-time', description })
 const Email = () => Type.String({ minLength: 3, maxLength: 254, description: 'An e-mail address.' })
@@ -147,6 +149,8 @@ export const AuditEntry = Type.Object({
   actor: Type.String({ description: 'An e-mail address, or `operator` (the command line).' }),
   action: Type.String({ description: 'What was done, e.g. `api_key.created` (docs/dashboard.md, "Audit log").' }),
   target: Nullable(Type.String({ description: 'What it was done to; never a key or a token.' })),
+  fields: Nullable(Type.Array(Type.String(), { description: 'The fields an edit changed, by name (never their values); null '
+    + 'for other actions.' })),
   address: Nullable(Type.String({ description: 'The client address of the actor.' })),
   created_at: Instant('When.'),
 }, { $id: 'AuditEntry', additionalProperties: false, description: 'One administrative action.' })
@@ -405,7 +409,7 @@ export const ClubWebsiteChange = Type.Object({
     description: 'Addresses of the club\'s websites; each is kept as its origin (scheme, host and port).' }),
 }, { $id: 'ClubWebsiteChange', additionalProperties: false, description: 'The club\'s websites.' })
 
-export const ADMIN_SCHEMAS = [ClubWebsite, ClubWebsiteChange,
+export const ADMIN_SCHEMAS = [...CONTENT_SCHEMAS, ClubWebsite, ClubWebsiteChange,
   AdminCourt, AdminCourtList, CourtSave, AdminHold, AdminHoldList, HoldSave, DisplacedBookingList,
   CourtWeek,
   BookingSearch, BookingRules, ClubBooking, ClubBookingList, BookingCancel, PersonalDataRequest, PersonalDataExport,

@@ -56,9 +56,9 @@ export function dashboardUrl(settings: DashboardSettings, page: string, token: s
 }
 
 export async function audit(db: Kysely<Database>, now: number, actor: Actor, clubId: string | null, action: string,
-  target: string | null): Promise<void> {
+  target: string | null, fields: readonly string[] | null = null): Promise<void> {
   await admins.insertAudit(db, { clubId, actorAdminId: actor.adminId, actor: actor.label, action, target,
-    address: actor.address }, now)
+    address: actor.address, fields }, now)
 }
 
 export interface IssuedInvitation {

@@ -88,20 +88,29 @@ export async function importClubData(
   input: unknown,
   options: ImportOptions = {},
 ): Promise<ImportSummary> {
+  return db.transaction().execute((trx) => importWithin(trx, clock, clubId, input, options))
+}
+
+/** The import inside a transaction the caller holds, for an operation that checks or writes more in it. */
+export async function importWithin(
+  trx: Transaction<Database>,
+  clock: Clock,
+  clubId: string,
+  input: unknown,
+  options: ImportOptions = {},
+): Promise<ImportSummary> {
   const doc = normalise(parseImportDocument(input))
   const now = isoForDb(clock.now())
-  let cancelled: string[] = []
-  await db.transaction().execute(async (trx) => {
-    const problems = [...checkWithinFile(doc), ...await checkAgainstDatabase(trx, clubId, doc)]
-    if (problems.length > 0) throw rejection(problems)
-    // Before anything is written: a booking of these courts made meanwhile is seen below, or sees the holds.
-    await lockCourts(trx, [...doc.courts.map((court) => court.id), ...doc.court_holds.map((hold) => hold.court_id)])
-    await write(trx, clubId, doc, now)
-    const club = await trx.selectFrom('clubs').select(['id', 'timezone']).where('id', '=', clubId).executeTakeFirstOrThrow()
-    cancelled = await settleDisplacedBookings(trx, club, courtChangeOf(doc), clock.now(), options.displacedBookings ?? { policy: 'refuse' })
-    const entry = options.audit
-    if (entry !== undefined) await audit(trx, clock.now(), entry.actor, clubId, entry.action, entry.target)
-  })
+  const problems = [...checkWithinFile(doc), ...await checkAgainstDatabase(trx, clubId, doc)]
+  if (problems.length > 0) throw rejection(problems)
+  // Before anything is written: a booking of these courts made meanwhile is seen below, or sees the holds.
+  await lockCourts(trx, [...doc.courts.map((court) => court.id), ...doc.court_holds.map((hold) => hold.court_id)])
+  await write(trx, clubId, doc, now)
+  const club = await trx.selectFrom('clubs').select(['id', 'timezone']).where('id', '=', clubId).executeTakeFirstOrThrow()
+  const cancelled = await settleDisplacedBookings(trx, club, courtChangeOf(doc), clock.now(),
+    options.displacedBookings ?? { policy: 'refuse' })
+  const entry = options.audit
+  if (entry !== undefined) await audit(trx, clock.now(), entry.actor, clubId, entry.action, entry.target)
   return {
     members: doc.members.length,
     groups: doc.groups.length,
@@ -112,6 +121,21 @@ export async function importClubData(
     court_holds: doc.court_holds.length,
     bookings_cancelled: cancelled.length,
   }
+}
+
+/**
+ * The problems of an import document, as importing it now would name them; nothing is written.
+ * Empty: the document would be imported.
+ */
+export async function importProblems(db: Kysely<Database>, clubId: string, input: unknown): Promise<readonly string[]> {
+  let doc: Normalised
+  try {
+    doc = normalise(parseImportDocument(input))
+  } catch (error) {
+    if (error instanceof InvalidInput) return error.problems
+    throw error
+  }
+  return db.transaction().execute(async (trx) => [...checkWithinFile(doc), ...await checkAgainstDatabase(trx, clubId, doc)])
 }
 
 /**
@@ -280,7 +304,8 @@ async function write(trx: Transaction<Database>, clubId: string, doc: Normalised
   for (const chunk of chunks(doc.members)) {
     await trx.insertInto('members')
       .values(chunk.map((m) => ({ id: m.id, club_id: clubId, name: m.name, email: m.email, created_at: now })))
-      .onConflict((oc) => oc.column('id').doUpdateSet((eb) => ({ name: eb.ref('excluded.name'), email: eb.ref('excluded.email') }))
+      .onConflict((oc) => oc.column('id').doUpdateSet((eb) => ({ name: eb.ref('excluded.name'), email: eb.ref('excluded.email'),
+        version: eb('members.version', '+', 1) }))
         .where('members.club_id', '=', clubId))
       .execute()
   }
@@ -293,7 +318,7 @@ async function write(trx: Transaction<Database>, clubId: string, doc: Normalised
       .onConflict((oc) => oc.column('id').doUpdateSet((eb) => ({
         name: eb.ref('excluded.name'), sport: eb.ref('excluded.sport'), age_min: eb.ref('excluded.age_min'),
         age_max: eb.ref('excluded.age_max'), level: eb.ref('excluded.level'), description: eb.ref('excluded.description'),
-        active: eb.ref('excluded.active'),
+        active: eb.ref('excluded.active'), version: eb('groups.version', '+', 1),
       })).where('groups.club_id', '=', clubId))
       .execute()
   }
@@ -307,7 +332,7 @@ async function write(trx: Transaction<Database>, clubId: string, doc: Normalised
       .onConflict((oc) => oc.column('id').doUpdateSet((eb) => ({
         group_id: eb.ref('excluded.group_id'), title: eb.ref('excluded.title'), starts_at: eb.ref('excluded.starts_at'),
         ends_at: eb.ref('excluded.ends_at'), location: eb.ref('excluded.location'),
-        public_booking: eb.ref('excluded.public_booking'),
+        public_booking: eb.ref('excluded.public_booking'), version: eb('events.version', '+', 1),
       })).where('events.club_id', '=', clubId))
       .execute()
   }
@@ -321,6 +346,7 @@ async function write(trx: Transaction<Database>, clubId: string, doc: Normalised
       .onConflict((oc) => oc.column('id').doUpdateSet((eb) => ({
         group_id: eb.ref('excluded.group_id'), title: eb.ref('excluded.title'), content: eb.ref('excluded.content'),
         published_at: eb.ref('excluded.published_at'), created_by: eb.ref('excluded.created_by'),
+        version: eb('news.version', '+', 1),
       })).where('news.club_id', '=', clubId))
       .execute()
   }
@@ -339,7 +365,7 @@ async function write(trx: Transaction<Database>, clubId: string, doc: Normalised
           member_id: eb.ref('excluded.member_id'), group_id: eb.ref('excluded.group_id'),
           competition_name: eb.ref('excluded.competition_name'), discipline: eb.ref('excluded.discipline'),
           placement: eb.ref('excluded.placement'), points: eb.ref('excluded.points'),
-          competition_date: eb.ref('excluded.competition_date'),
+          competition_date: eb.ref('excluded.competition_date'), version: eb('competition_results.version', '+', 1),
           // Without a created_at in the file, a re-import keeps the time of the first import.
           ...(keepCreatedAt ? {} : { created_at: eb.ref('excluded.created_at') }),
         })).where('competition_results.club_id', '=', clubId))

@@ -46,7 +46,9 @@ export class OpenApiValidator {
     // Dot segments are resolved by HTTP clients (and by app.inject) before the server sees the path.
     const path = new URL(response.path.split('?')[0] ?? '', 'http://localhost').pathname
     const method = response.method.toLowerCase() === 'head' ? 'get' : response.method.toLowerCase()
-    const template = this.templates.find((candidate) => candidate.pattern.test(path))?.template
+    // As the router does: a literal segment wins over a parameter (`/results/csv` before `/results/{result}`).
+    const template = this.templates.filter((candidate) => candidate.pattern.test(path))
+      .sort((a, b) => a.template.split('{').length - b.template.split('{').length)[0]?.template
     const operation = template === undefined ? undefined : this.document.paths[template]?.[method]
     const contentType = String(response.headers['content-type'] ?? '').split(';')[0]?.trim() ?? ''
     if (operation === undefined) {

@@ -1550,7 +1550,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The last segment of the type URI: validation-error, invalid-api-key, insufficient-scope, invalid-booking, slot-conflict, club-not-found, not-found, method-not-allowed, payload-too-large, unsupported-media-type, request-timeout, rate-limited, daily-quota-exhausted, not-signed-in, forbidden, cross-site-request, invalid-token, conflict, internal-error, service-unavailable. */
+                /** @description The last segment of the type URI: validation-error, invalid-api-key, insufficient-scope, invalid-booking, slot-conflict, club-not-found, not-found, method-not-allowed, payload-too-large, unsupported-media-type, request-timeout, rate-limited, daily-quota-exhausted, not-signed-in, forbidden, cross-site-request, invalid-token, conflict, edit-conflict, internal-error, service-unavailable. */
                 kind: string;
             };
             cookie?: never;

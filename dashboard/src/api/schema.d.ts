@@ -206,6 +206,71 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/v1/clubs/{club}/competition-results": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The club's competition results */
+        get: operations["listCompetitionResults"];
+        put?: never;
+        /**
+         * Add a competition result
+         * @description Checked by the import's rules (docs/import-format.md); a refusal names the field. Recorded in the audit log.
+         */
+        post: operations["createCompetitionResult"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/v1/clubs/{club}/competition-results/{result}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Change a competition result
+         * @description The whole record as it is to be, with the version it was read at (`version`, required). Recorded in the audit log with the fields that changed.
+         */
+        put: operations["changeCompetitionResult"];
+        post?: never;
+        /**
+         * Remove a competition result
+         * @description With `version`, only if nobody changed it since. Recorded in the audit log.
+         */
+        delete: operations["removeCompetitionResult"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/v1/clubs/{club}/competition-results/csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A competition's results from a CSV file
+         * @description Every row is checked before anything is written; one bad row refuses the whole file (400, each bad row in `invalid_params` as `line N`). With `dry_run`, nothing is written either way: the answer shows the rows as they would be saved. Columns: docs/dashboard.md, "Results from a CSV file".
+         */
+        post: operations["importResultsCsv"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/v1/clubs/{club}/courts": {
         parameters: {
             query?: never;
@@ -346,6 +411,132 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/v1/clubs/{club}/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The club's events */
+        get: operations["listEvents"];
+        put?: never;
+        /**
+         * Add a event
+         * @description Checked by the import's rules (docs/import-format.md); a refusal names the field. Recorded in the audit log.
+         */
+        post: operations["createEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/v1/clubs/{club}/events/{event}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Change a event
+         * @description The whole record as it is to be, with the version it was read at (`version`, required). Recorded in the audit log with the fields that changed.
+         */
+        put: operations["changeEvent"];
+        post?: never;
+        /**
+         * Remove a event
+         * @description With `version`, only if nobody changed it since. Recorded in the audit log.
+         */
+        delete: operations["removeEvent"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/v1/clubs/{club}/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The club's data as an import file
+         * @description Members (with their e-mail addresses), groups, events, news, competition results, courts and their blocks and reservations, in the import format (docs/import-format.md), ids included: uploading it to another instance recreates the club's data there. Bookings and the club's people are not part of it.
+         */
+        get: operations["exportClubData"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/v1/clubs/{club}/groups": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The club's training groups */
+        get: operations["listGroups"];
+        put?: never;
+        /**
+         * Add a training group
+         * @description Checked by the import's rules (docs/import-format.md); a refusal names the field. Recorded in the audit log.
+         */
+        post: operations["createGroup"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/v1/clubs/{club}/groups/{group}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Change a training group
+         * @description The whole record as it is to be, with the version it was read at (`version`, required). Recorded in the audit log with the fields that changed.
+         */
+        put: operations["changeGroup"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/v1/clubs/{club}/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Load an import file
+         * @description The import format (docs/import-format.md), all or nothing: any problem refuses the whole file (400, each in `invalid_params`, named by its entry, e.g. `events[3].starts_at`), and nothing changes. Records are matched by id: a new id is added, a known one changed. A file whose holds or courts would leave upcoming bookings without a place is refused; use the command line's `import --cancel-bookings` for that.
+         */
+        post: operations["importClubData"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/v1/clubs/{club}/invitations": {
         parameters: {
             query?: never;
@@ -381,6 +572,96 @@ export interface paths {
          * @description The invitation's link stops working.
          */
         delete: operations["withdrawInvitation"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/v1/clubs/{club}/members": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The club's members */
+        get: operations["listMembers"];
+        put?: never;
+        /**
+         * Add a member
+         * @description Checked by the import's rules (docs/import-format.md); a refusal names the field. Recorded in the audit log.
+         */
+        post: operations["createMember"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/v1/clubs/{club}/members/{member}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Change a member
+         * @description The whole record as it is to be, with the version it was read at (`version`, required). Recorded in the audit log with the fields that changed.
+         */
+        put: operations["changeMember"];
+        post?: never;
+        /**
+         * Remove a member
+         * @description With `version`, only if nobody changed it since. Recorded in the audit log.
+         */
+        delete: operations["removeMember"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/v1/clubs/{club}/news": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The club's news items */
+        get: operations["listNews"];
+        put?: never;
+        /**
+         * Add a news item
+         * @description Checked by the import's rules (docs/import-format.md); a refusal names the field. Recorded in the audit log.
+         */
+        post: operations["createNew"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/v1/clubs/{club}/news/{news}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Change a news item
+         * @description The whole record as it is to be, with the version it was read at (`version`, required). Recorded in the audit log with the fields that changed.
+         */
+        put: operations["changeNew"];
+        post?: never;
+        /**
+         * Remove a news item
+         * @description With `version`, only if nobody changed it since. Recorded in the audit log.
+         */
+        delete: operations["removeNew"];
         options?: never;
         head?: never;
         patch?: never;
@@ -914,6 +1195,8 @@ export interface components {
              * @description When.
              */
             created_at: string;
+            /** @description The fields an edit changed, by name (never their values); null for other actions. */
+            fields: string[] | null;
             /** Format: uuid */
             id: string;
             /** @description What it was done to; never a key or a token. */
@@ -1012,12 +1295,136 @@ export interface components {
             items: components["schemas"]["ClubBooking"][];
             timezone: string;
         };
+        /** @description An event of the club, listed or not. */
+        ClubEvent: {
+            /**
+             * Format: date-time
+             * @description End. RFC 3339 with an explicit offset.
+             */
+            ends_at: string | null;
+            /**
+             * Format: uuid
+             * @description The group it belongs to.
+             */
+            group_id: string | null;
+            /** Format: uuid */
+            id: string;
+            /** @description Whether the read API lists it, and why not: `listed` (released, no group), `not-released` (not released for public booking), `group-event` (belongs to a group). */
+            listing: "listed" | "not-released" | "group-event";
+            location: string | null;
+            /** @description Released for public booking. */
+            public_booking: boolean;
+            /**
+             * Format: date-time
+             * @description Start. RFC 3339 with an explicit offset.
+             */
+            starts_at: string;
+            title: string;
+            /** @description Counts the record's changes; a change names the version it started from. */
+            version: number;
+        };
+        /** @description The club's events by start, the latest first. */
+        ClubEventList: {
+            items: components["schemas"]["ClubEvent"][];
+        };
+        /** @description A training group of the club, active or not. */
+        ClubGroup: {
+            /** @description Inactive groups are not listed by the read API. */
+            active: boolean;
+            age_max: number | null;
+            age_min: number | null;
+            description: string | null;
+            /** Format: uuid */
+            id: string;
+            level: string | null;
+            name: string;
+            sport: string;
+            /** @description Counts the record's changes; a change names the version it started from. */
+            version: number;
+        };
+        /** @description The club's training groups by name. */
+        ClubGroupList: {
+            items: components["schemas"]["ClubGroup"][];
+        };
+        /** @description A member of the club; only the club's administrators see it. */
+        ClubMember: {
+            /** @description Unique within the club; never shown by the read API. */
+            email: string;
+            /** Format: uuid */
+            id: string;
+            name: string;
+            /** @description Competition results that name the member. */
+            results: number;
+            /** @description Counts the record's changes; a change names the version it started from. */
+            version: number;
+        };
+        /** @description The club's members by name. */
+        ClubMemberList: {
+            items: components["schemas"]["ClubMember"][];
+        };
         /** @description A club the signed-in person administers. */
         ClubMembership: {
             name: string;
             /** @description owner: everything, including the team and ownership; admin: everything but the team (docs/dashboard.md). */
-            role: "owner" | "admin";
+            role: "owner" | "admin" | "editor";
             slug: string;
+        };
+        /** @description A news item of the club in any state. */
+        ClubNews: {
+            /** @description Plain text: shown as written, line breaks kept, never read as markup. */
+            content: string;
+            /**
+             * Format: uuid
+             * @description The member who wrote it.
+             */
+            created_by: string | null;
+            /**
+             * Format: uuid
+             * @description The group it is news of.
+             */
+            group_id: string | null;
+            /** Format: uuid */
+            id: string;
+            /**
+             * Format: date-time
+             * @description Listed from this instant on; null: a draft. RFC 3339 with an explicit offset.
+             */
+            published_at: string | null;
+            /** @description `draft` (no publication time), `scheduled` (a time still to come), `published` (listed now). */
+            state: "draft" | "scheduled" | "published";
+            title: string;
+            /** @description Counts the record's changes; a change names the version it started from. */
+            version: number;
+        };
+        /** @description The club's news: drafts first, then by publication, the latest first. */
+        ClubNewsList: {
+            items: components["schemas"]["ClubNews"][];
+        };
+        /** @description A competition result of the club. */
+        ClubResult: {
+            /** Format: date */
+            competition_date: string | null;
+            competition_name: string;
+            /**
+             * Format: date-time
+             * @description When it was recorded. RFC 3339 with an explicit offset.
+             */
+            created_at: string;
+            discipline: string | null;
+            /** Format: uuid */
+            group_id: string;
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            member_id: string;
+            placement: string | null;
+            points: number | null;
+            /** @description Counts the record's changes; a change names the version it started from. */
+            version: number;
+        };
+        /** @description The club's competition results in the read API's order. */
+        ClubResultList: {
+            items: components["schemas"]["ClubResult"][];
         };
         /** @description What a club needs to put booking on its website. */
         ClubWebsite: {
@@ -1141,6 +1548,27 @@ export interface components {
         DisplacedBookingList: {
             items: components["schemas"]["ClubBooking"][];
         };
+        /** @description A change refused because the record changed since the version it named (`edit-conflict`, with `current`), or because the record is in use (`conflict`). */
+        EditConflictProblem: {
+            /** @description With `edit-conflict`: the record as it is now, as its list shows it. */
+            current?: unknown;
+            /** @description What went wrong with this request. */
+            detail: string;
+            /** @description The request path. */
+            instance: string;
+            /** @description Same as the X-Request-Id response header; quote it when asking for help. */
+            request_id: string;
+            /** @description The HTTP status code. */
+            status: number;
+            /** @description Short summary of the kind of problem. */
+            title: string;
+            /**
+             * Format: uri-reference
+             * @description Identifies the kind of problem; one of the URIs listed under /api/v1/problems. Stable across deployments; resolve it against the API's origin to read its documentation.
+             * @example /api/v1/problems/validation-error
+             */
+            type: string;
+        };
         /** @description What was removed. */
         Erasure: {
             /** @description Bookings the address was removed from (upcoming ones cancelled). */
@@ -1151,6 +1579,42 @@ export interface components {
             mails: number;
             /** @description Member records with the address: the club's register, changed in its member list. */
             member_records_kept: number;
+        };
+        /** @description An event as it is to be. */
+        EventSave: {
+            ends_at?: string | null;
+            /** @description A group of this club; grouped events are not listed. */
+            group_id?: string | null;
+            location?: string | null;
+            /**
+             * @description Released for public booking. Default false.
+             * @default false
+             */
+            public_booking: boolean;
+            /**
+             * Format: date-time
+             * @description Start. RFC 3339 with an offset, e.g. 2026-05-01T18:00:00+02:00.
+             */
+            starts_at: string;
+            title: string;
+            /** @description Required to change a record: the version it was read at. When the record has changed since, nothing is saved and the answer is 409 `edit-conflict` with the record as it is now (`current`). */
+            version?: number;
+        };
+        /** @description A training group as it is to be. */
+        GroupSave: {
+            /**
+             * @description Inactive groups are not listed. Default true.
+             * @default true
+             */
+            active: boolean;
+            age_max?: number | null;
+            age_min?: number | null;
+            description?: string | null;
+            level?: string | null;
+            name: string;
+            sport: string;
+            /** @description Required to change a record: the version it was read at. When the record has changed since, nothing is saved and the answer is 409 `edit-conflict` with the record as it is now (`current`). */
+            version?: number;
         };
         /** @description A block or reservation as it is to be: starts_at and ends_at (one-off), or weekday, start_time and end_time (weekly). */
         HoldSave: {
@@ -1187,6 +1651,16 @@ export interface components {
             /** @description Weekly: the local weekday. */
             weekday?: "mon" | "tue" | "wed" | "thu" | "fri" | "sat" | "sun";
         };
+        /** @description How many entries of each kind the file held; all were saved. */
+        ImportOutcome: {
+            competition_results: number;
+            court_holds: number;
+            courts: number;
+            events: number;
+            groups: number;
+            members: number;
+            news: number;
+        };
         /** @description An invitation not yet accepted. */
         Invitation: {
             /**
@@ -1203,14 +1677,14 @@ export interface components {
             /** Format: uuid */
             id: string;
             /** @description owner: everything, including the team and ownership; admin: everything but the team (docs/dashboard.md). */
-            role: "owner" | "admin";
+            role: "owner" | "admin" | "editor";
         };
         /** @description Whom to invite, and as what. */
         InvitationCreate: {
             /** @description An e-mail address. */
             email: string;
             /** @description owner: everything, including the team and ownership; admin: everything but the team (docs/dashboard.md). */
-            role: "owner" | "admin";
+            role: "owner" | "admin" | "editor";
         };
         /** @description The signed-in person and the clubs they administer. */
         Me: {
@@ -1223,6 +1697,29 @@ export interface components {
              * @description The session of this request.
              */
             session_id: string;
+        };
+        /** @description A member as it is to be. */
+        MemberSave: {
+            /**
+             * Format: email
+             * @description Unique within the club; never exposed by the API.
+             */
+            email: string;
+            name: string;
+            /** @description Required to change a record: the version it was read at. When the record has changed since, nothing is saved and the answer is 409 `edit-conflict` with the record as it is now (`current`). */
+            version?: number;
+        };
+        /** @description A news item as it is to be. */
+        NewsSave: {
+            content: string;
+            /** @description A member of this club. */
+            created_by?: string | null;
+            group_id?: string | null;
+            /** @description `now`: published at once (the server's time); an instant: listed from then on (scheduled while it is to come); null or absent: a draft. */
+            published_at?: "now" | string | null;
+            title: string;
+            /** @description Required to change a record: the version it was read at. When the record has changed since, nothing is saved and the answer is 409 `edit-conflict` with the record as it is now (`current`). */
+            version?: number;
         };
         /** @description A passkey of the signed-in person. */
         Passkey: {
@@ -1396,10 +1893,63 @@ export interface components {
              */
             type: string;
         };
+        /** @description A competition result as it is to be. */
+        ResultSave: {
+            competition_date?: string | null;
+            competition_name: string;
+            /**
+             * Format: date-time
+             * @description When the result was recorded; defaults to the time of the first import. RFC 3339 with an offset, e.g. 2026-05-01T18:00:00+02:00.
+             */
+            created_at?: string;
+            discipline?: string | null;
+            /**
+             * Format: uuid
+             * @description Stable id of the record; keep it across imports.
+             */
+            group_id: string;
+            /**
+             * Format: uuid
+             * @description Stable id of the record; keep it across imports.
+             */
+            member_id: string;
+            placement?: string | null;
+            points?: number | null;
+            /** @description Required to change a record: the version it was read at. When the record has changed since, nothing is saved and the answer is 409 `edit-conflict` with the record as it is now (`current`). */
+            version?: number;
+        };
+        /** @description A competition's results as CSV. */
+        ResultsCsv: {
+            /** @description The file's text (docs/dashboard.md, "Results from a CSV file"): a header row, then one result a row. */
+            csv: string;
+            /** @description Check and show the rows; write nothing. */
+            dry_run?: boolean;
+        };
+        /** @description The rows of a CSV file that passed every check. */
+        ResultsCsvOutcome: {
+            rows: {
+                /** Format: date */
+                competition_date: string | null;
+                competition_name: string;
+                discipline: string | null;
+                /** Format: uuid */
+                group_id: string;
+                group_name: string;
+                /** @description The line of the file. */
+                line: number;
+                /** Format: uuid */
+                member_id: string;
+                member_name: string;
+                placement: string | null;
+                points: number | null;
+            }[];
+            /** @description Whether the results were saved (false for a dry run). */
+            written: boolean;
+        };
         /** @description A member's new role. */
         RoleChange: {
             /** @description owner: everything, including the team and ownership; admin: everything but the team (docs/dashboard.md). */
-            role: "owner" | "admin";
+            role: "owner" | "admin" | "editor";
         };
         /** @description A signed-in browser. */
         Session: {
@@ -1454,7 +2004,7 @@ export interface components {
              */
             last_sign_in_at: string | null;
             /** @description owner: everything, including the team and ownership; admin: everything but the team (docs/dashboard.md). */
-            role: "owner" | "admin";
+            role: "owner" | "admin" | "editor";
             /**
              * Format: date-time
              * @description Joined the club.
@@ -2309,6 +2859,399 @@ export interface operations {
             };
         };
     };
+    listCompetitionResults: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The club's slug. */
+                club: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The competition results. */
+            200: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClubResultList"];
+                };
+            };
+            /** @description No session, or the session has ended. */
+            401: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Cross-site request, or a role that does not allow this. */
+            403: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such club among those the signed-in person administers (or no such record in it). */
+            404: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    createCompetitionResult: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The club's slug. */
+                club: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ResultSave"];
+            };
+        };
+        responses: {
+            /** @description The competition result. */
+            201: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClubResult"];
+                };
+            };
+            /** @description The body or a parameter is malformed. */
+            400: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No session, or the session has ended. */
+            401: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Cross-site request, or a role that does not allow this. */
+            403: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such club among those the signed-in person administers (or no such record in it). */
+            404: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is larger than this route takes. */
+            413: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    changeCompetitionResult: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The club's slug. */
+                club: string;
+                /** @description A competition result id. */
+                result: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ResultSave"];
+            };
+        };
+        responses: {
+            /** @description The competition result as it is now. */
+            200: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClubResult"];
+                };
+            };
+            /** @description The body or a parameter is malformed. */
+            400: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No session, or the session has ended. */
+            401: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Cross-site request, or a role that does not allow this. */
+            403: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such club among those the signed-in person administers (or no such record in it). */
+            404: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Someone else changed the record since the version named (`edit-conflict`; `current` is the record as it is now), or, on removal, the record is still in use (`conflict`, a member named by competition results). Nothing changed. */
+            409: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["EditConflictProblem"];
+                };
+            };
+            /** @description The body is larger than this route takes. */
+            413: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    removeCompetitionResult: {
+        parameters: {
+            query?: {
+                /** @description The version the record was read at: when it has changed since, nothing is removed (409 `edit-conflict`). */
+                version?: number;
+            };
+            header?: never;
+            path: {
+                /** @description The club's slug. */
+                club: string;
+                /** @description A competition result id. */
+                result: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No session, or the session has ended. */
+            401: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Cross-site request, or a role that does not allow this. */
+            403: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such club among those the signed-in person administers (or no such record in it). */
+            404: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Someone else changed the record since the version named (`edit-conflict`; `current` is the record as it is now), or, on removal, the record is still in use (`conflict`, a member named by competition results). Nothing changed. */
+            409: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["EditConflictProblem"];
+                };
+            };
+        };
+    };
+    importResultsCsv: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The club's slug. */
+                club: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ResultsCsv"];
+            };
+        };
+        responses: {
+            /** @description The rows, saved unless a dry run. */
+            200: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResultsCsvOutcome"];
+                };
+            };
+            /** @description The body or a parameter is malformed. */
+            400: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No session, or the session has ended. */
+            401: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Cross-site request, or a role that does not allow this. */
+            403: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such club among those the signed-in person administers (or no such record in it). */
+            404: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is larger than this route takes. */
+            413: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     listCourts: {
         parameters: {
             query?: never;
@@ -3042,6 +3985,701 @@ export interface operations {
             };
         };
     };
+    listEvents: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The club's slug. */
+                club: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The events. */
+            200: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClubEventList"];
+                };
+            };
+            /** @description No session, or the session has ended. */
+            401: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Cross-site request, or a role that does not allow this. */
+            403: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such club among those the signed-in person administers (or no such record in it). */
+            404: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    createEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The club's slug. */
+                club: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EventSave"];
+            };
+        };
+        responses: {
+            /** @description The event. */
+            201: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClubEvent"];
+                };
+            };
+            /** @description The body or a parameter is malformed. */
+            400: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No session, or the session has ended. */
+            401: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Cross-site request, or a role that does not allow this. */
+            403: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such club among those the signed-in person administers (or no such record in it). */
+            404: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is larger than this route takes. */
+            413: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    changeEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The club's slug. */
+                club: string;
+                /** @description An event id. */
+                event: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EventSave"];
+            };
+        };
+        responses: {
+            /** @description The event as it is now. */
+            200: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClubEvent"];
+                };
+            };
+            /** @description The body or a parameter is malformed. */
+            400: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No session, or the session has ended. */
+            401: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Cross-site request, or a role that does not allow this. */
+            403: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such club among those the signed-in person administers (or no such record in it). */
+            404: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Someone else changed the record since the version named (`edit-conflict`; `current` is the record as it is now), or, on removal, the record is still in use (`conflict`, a member named by competition results). Nothing changed. */
+            409: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["EditConflictProblem"];
+                };
+            };
+            /** @description The body is larger than this route takes. */
+            413: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    removeEvent: {
+        parameters: {
+            query?: {
+                /** @description The version the record was read at: when it has changed since, nothing is removed (409 `edit-conflict`). */
+                version?: number;
+            };
+            header?: never;
+            path: {
+                /** @description The club's slug. */
+                club: string;
+                /** @description An event id. */
+                event: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No session, or the session has ended. */
+            401: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Cross-site request, or a role that does not allow this. */
+            403: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such club among those the signed-in person administers (or no such record in it). */
+            404: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Someone else changed the record since the version named (`edit-conflict`; `current` is the record as it is now), or, on removal, the record is still in use (`conflict`, a member named by competition results). Nothing changed. */
+            409: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["EditConflictProblem"];
+                };
+            };
+        };
+    };
+    exportClubData: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The club's slug. */
+                club: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The import file. */
+            200: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description No session, or the session has ended. */
+            401: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Cross-site request, or a role that does not allow this. */
+            403: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such club among those the signed-in person administers (or no such record in it). */
+            404: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listGroups: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The club's slug. */
+                club: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The training groups. */
+            200: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClubGroupList"];
+                };
+            };
+            /** @description No session, or the session has ended. */
+            401: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Cross-site request, or a role that does not allow this. */
+            403: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such club among those the signed-in person administers (or no such record in it). */
+            404: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    createGroup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The club's slug. */
+                club: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["GroupSave"];
+            };
+        };
+        responses: {
+            /** @description The training group. */
+            201: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClubGroup"];
+                };
+            };
+            /** @description The body or a parameter is malformed. */
+            400: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No session, or the session has ended. */
+            401: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Cross-site request, or a role that does not allow this. */
+            403: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such club among those the signed-in person administers (or no such record in it). */
+            404: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is larger than this route takes. */
+            413: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    changeGroup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The club's slug. */
+                club: string;
+                /** @description A group id. */
+                group: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["GroupSave"];
+            };
+        };
+        responses: {
+            /** @description The training group as it is now. */
+            200: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClubGroup"];
+                };
+            };
+            /** @description The body or a parameter is malformed. */
+            400: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No session, or the session has ended. */
+            401: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Cross-site request, or a role that does not allow this. */
+            403: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such club among those the signed-in person administers (or no such record in it). */
+            404: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Someone else changed the record since the version named (`edit-conflict`; `current` is the record as it is now), or, on removal, the record is still in use (`conflict`, a member named by competition results). Nothing changed. */
+            409: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["EditConflictProblem"];
+                };
+            };
+            /** @description The body is larger than this route takes. */
+            413: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    importClubData: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The club's slug. */
+                club: string;
+            };
+            cookie?: never;
+        };
+        /** @description The import file. */
+        requestBody: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description What the file held; all of it was saved. */
+            200: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ImportOutcome"];
+                };
+            };
+            /** @description The body or a parameter is malformed. */
+            400: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No session, or the session has ended. */
+            401: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Cross-site request, or a role that does not allow this. */
+            403: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such club among those the signed-in person administers (or no such record in it). */
+            404: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is larger than this route takes. */
+            413: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     inviteAdmin: {
         parameters: {
             query?: never;
@@ -3174,6 +4812,624 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listMembers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The club's slug. */
+                club: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The members. */
+            200: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClubMemberList"];
+                };
+            };
+            /** @description No session, or the session has ended. */
+            401: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Cross-site request, or a role that does not allow this. */
+            403: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such club among those the signed-in person administers (or no such record in it). */
+            404: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    createMember: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The club's slug. */
+                club: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MemberSave"];
+            };
+        };
+        responses: {
+            /** @description The member. */
+            201: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClubMember"];
+                };
+            };
+            /** @description The body or a parameter is malformed. */
+            400: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No session, or the session has ended. */
+            401: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Cross-site request, or a role that does not allow this. */
+            403: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such club among those the signed-in person administers (or no such record in it). */
+            404: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is larger than this route takes. */
+            413: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    changeMember: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The club's slug. */
+                club: string;
+                /** @description A member id. */
+                member: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MemberSave"];
+            };
+        };
+        responses: {
+            /** @description The member as it is now. */
+            200: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClubMember"];
+                };
+            };
+            /** @description The body or a parameter is malformed. */
+            400: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No session, or the session has ended. */
+            401: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Cross-site request, or a role that does not allow this. */
+            403: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such club among those the signed-in person administers (or no such record in it). */
+            404: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Someone else changed the record since the version named (`edit-conflict`; `current` is the record as it is now), or, on removal, the record is still in use (`conflict`, a member named by competition results). Nothing changed. */
+            409: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["EditConflictProblem"];
+                };
+            };
+            /** @description The body is larger than this route takes. */
+            413: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    removeMember: {
+        parameters: {
+            query?: {
+                /** @description The version the record was read at: when it has changed since, nothing is removed (409 `edit-conflict`). */
+                version?: number;
+            };
+            header?: never;
+            path: {
+                /** @description The club's slug. */
+                club: string;
+                /** @description A member id. */
+                member: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No session, or the session has ended. */
+            401: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Cross-site request, or a role that does not allow this. */
+            403: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such club among those the signed-in person administers (or no such record in it). */
+            404: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Someone else changed the record since the version named (`edit-conflict`; `current` is the record as it is now), or, on removal, the record is still in use (`conflict`, a member named by competition results). Nothing changed. */
+            409: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["EditConflictProblem"];
+                };
+            };
+        };
+    };
+    listNews: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The club's slug. */
+                club: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The news items. */
+            200: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClubNewsList"];
+                };
+            };
+            /** @description No session, or the session has ended. */
+            401: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Cross-site request, or a role that does not allow this. */
+            403: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such club among those the signed-in person administers (or no such record in it). */
+            404: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    createNew: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The club's slug. */
+                club: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NewsSave"];
+            };
+        };
+        responses: {
+            /** @description The news item. */
+            201: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClubNews"];
+                };
+            };
+            /** @description The body or a parameter is malformed. */
+            400: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No session, or the session has ended. */
+            401: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Cross-site request, or a role that does not allow this. */
+            403: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such club among those the signed-in person administers (or no such record in it). */
+            404: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is larger than this route takes. */
+            413: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    changeNew: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The club's slug. */
+                club: string;
+                /** @description A news item id. */
+                news: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NewsSave"];
+            };
+        };
+        responses: {
+            /** @description The news item as it is now. */
+            200: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClubNews"];
+                };
+            };
+            /** @description The body or a parameter is malformed. */
+            400: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No session, or the session has ended. */
+            401: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Cross-site request, or a role that does not allow this. */
+            403: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such club among those the signed-in person administers (or no such record in it). */
+            404: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Someone else changed the record since the version named (`edit-conflict`; `current` is the record as it is now), or, on removal, the record is still in use (`conflict`, a member named by competition results). Nothing changed. */
+            409: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["EditConflictProblem"];
+                };
+            };
+            /** @description The body is larger than this route takes. */
+            413: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    removeNew: {
+        parameters: {
+            query?: {
+                /** @description The version the record was read at: when it has changed since, nothing is removed (409 `edit-conflict`). */
+                version?: number;
+            };
+            header?: never;
+            path: {
+                /** @description The club's slug. */
+                club: string;
+                /** @description A news item id. */
+                news: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No session, or the session has ended. */
+            401: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Cross-site request, or a role that does not allow this. */
+            403: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such club among those the signed-in person administers (or no such record in it). */
+            404: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Someone else changed the record since the version named (`edit-conflict`; `current` is the record as it is now), or, on removal, the record is still in use (`conflict`, a member named by competition results). Nothing changed. */
+            409: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["EditConflictProblem"];
                 };
             };
         };

@@ -8,6 +8,7 @@ import * as addressLimits from './0006-address-limits.js'
 import * as dashboard from './0007-dashboard.js'
 import * as bookingLifecycle from './0008-booking-lifecycle.js'
 import * as clubWebsites from './0009-club-websites.js'
+import * as contentEditing from './0010-content-editing.js'
 
 /** Every migration, in order. Names are permanent: they are recorded in the database. */
 export const migrations: Record<string, Migration> = {
@@ -20,4 +21,5 @@ export const migrations: Record<string, Migration> = {
   '0007-dashboard': dashboard,
   '0008-booking-lifecycle': bookingLifecycle,
   '0009-club-websites': clubWebsites,
+  '0010-content-editing': contentEditing,
 }

@@ -57,6 +57,8 @@ export interface AuditEntry {
   readonly action: string
   readonly target: string | null
   readonly address: string | null
+  /** The fields an edit changed, by name; null for other actions. */
+  readonly fields: string[] | null
   readonly createdAt: string
 }
 
@@ -275,10 +277,12 @@ export async function revokeSessions(db: Kysely<Database>, adminId: string, now:
   return Number(result.numUpdatedRows)
 }
 
-export async function insertAudit(db: Kysely<Database>, entry: Omit<AuditEntry, 'id' | 'createdAt'> & { actorAdminId: string | null },
+export async function insertAudit(db: Kysely<Database>,
+  entry: Omit<AuditEntry, 'id' | 'createdAt' | 'fields'> & { actorAdminId: string | null, fields: readonly string[] | null },
   now: number): Promise<void> {
   await db.insertInto('audit_log').values({ id: randomUUID(), club_id: entry.clubId, actor_admin_id: entry.actorAdminId,
-    actor: entry.actor, action: entry.action, target: entry.target, address: entry.address, created_at: isoForDb(now) }).execute()
+    actor: entry.actor, action: entry.action, target: entry.target, address: entry.address,
+    fields: entry.fields === null ? null : JSON.stringify(entry.fields), created_at: isoForDb(now) }).execute()
 }
 
 /** The newest entries first; `clubId` null: the entries of no club (sign-ins). */
@@ -287,7 +291,8 @@ export async function auditOf(db: Kysely<Database>, clubId: string | undefined, 
   if (clubId !== undefined) query = query.where('club_id', '=', clubId)
   const rows = await query.orderBy('created_at', 'desc').orderBy('id').limit(limit).execute()
   return rows.map((row) => ({ id: row.id, clubId: row.club_id, actor: row.actor, action: row.action, target: row.target,
-    address: row.address, createdAt: isoFromDb(row.created_at) }))
+    address: row.address, fields: row.fields === null ? null : JSON.parse(row.fields) as string[],
+    createdAt: isoFromDb(row.created_at) }))
 }
 
 export interface PasskeyRecord {

@@ -171,6 +171,6 @@ export function clubRoutes(parent: FastifyInstance, context: AppContext): void {
     },
   }, async (request) => ({
     items: (await auditLog(context.db, memberOf(request).membership.clubId)).map((entry) => ({ id: entry.id, actor: entry.actor,
-      action: entry.action, target: entry.target, address: entry.address, created_at: entry.createdAt })),
+      action: entry.action, target: entry.target, fields: entry.fields, address: entry.address, created_at: entry.createdAt })),
   }))
 }

@@ -4,7 +4,9 @@ import type { AppContext } from '../../context.js'
 import { findClubBySlug } from '../../db/repositories/clubs.js'
 import type { Club } from '../../db/repositories/clubs.js'
 import { NotFound } from '../../domain/errors.js'
+import type { InvalidInput } from '../../domain/errors.js'
 import { ADMIN_PREFIX, memberOf } from '../../http/dashboard-access.js'
+import { ProblemError } from '../../http/problems.js'
 import { problemResponse } from '../../http/responses.js'
 import type { Actor } from '../../services/admins.js'
 
@@ -25,4 +27,16 @@ export async function clubOf(context: AppContext, request: FastifyRequest): Prom
   const club = await findClubBySlug(context.db, memberOf(request).membership.clubSlug)
   if (club === undefined) throw new NotFound('No such club.')
   return club
+}
+
+/**
+ * The import's refusal of one entry sent as a request body, naming the body's fields: the import
+ * says `groups[0].name: …`, the answer says `name: …`.
+ */
+export function bodyFieldProblem(error: InvalidInput): ProblemError {
+  const params = error.problems.map((problem) => {
+    const match = /^\w+\[\d+\](?:\.([\w.]+))?: (.*)$/s.exec(problem)
+    return match === null ? { name: 'body', reason: problem } : { name: match[1] ?? 'body', reason: match[2] ?? problem }
+  })
+  return new ProblemError('validation-error', params.map((param) => `${param.name}: ${param.reason}`).join('; '), {}, params)
 }

@@ -16,7 +16,6 @@ import { Conflict, InvalidInput, NotFound } from '../../domain/errors.js'
 import { WEEKDAYS } from '../../domain/slots.js'
 import { formatInZone, localDateOf } from '../../domain/zoned-time.js'
 import { memberOf } from '../../http/dashboard-access.js'
-import { ProblemError } from '../../http/problems.js'
 import { jsonResponse, noContent, problemResponse } from '../../http/responses.js'
 import { Reference } from '../../schemas/common.js'
 import { AdminCourt, AdminCourtList, AdminHold, AdminHoldList, ClubCourtParams, ClubHoldParams, ClubParams, CourtSave, CourtWeek,
@@ -27,7 +26,7 @@ import { displacedBy, removeHold, saveCourt, saveHold } from '../../services/cou
 import type { CourtChangeOptions } from '../../services/courts.js'
 import { BookingsDisplaced } from '../../services/holds.js'
 import { bookingBody } from './bookings.js'
-import { CLUB, FORBIDDEN, INVALID, NO_CLUB, NOT_SIGNED_IN, actorOf, clubOf } from './common.js'
+import { CLUB, FORBIDDEN, INVALID, NO_CLUB, NOT_SIGNED_IN, actorOf, bodyFieldProblem, clubOf } from './common.js'
 
 const DISPLACES = problemResponse('The change would leave upcoming bookings without a place; nothing changed. The preview lists '
   + 'them; send the change again with `cancel_displaced_bookings` to cancel them with it.')
@@ -76,12 +75,8 @@ async function throughImport<T>(change: () => Promise<T>): Promise<T> {
         + `${error.bookingIds.length === 1 ? '' : 's'} without a place (${error.bookingIds.slice(0, 5).join(', ')}`
         + `${error.bookingIds.length > 5 ? ', …' : ''}); nothing changed. Cancel them with it (cancel_displaced_bookings), or change it.`)
     }
-    if (!(error instanceof InvalidInput)) throw error
-    const params = error.problems.map((problem) => {
-      const match = /^(?:courts|court_holds)\[\d+\](?:\.([\w.]+))?: (.*)$/s.exec(problem)
-      return match === null ? { name: 'body', reason: problem } : { name: match[1] ?? 'body', reason: match[2] ?? problem }
-    })
-    throw new ProblemError('validation-error', params.map((param) => `${param.name}: ${param.reason}`).join('; '), {}, params)
+    if (error instanceof InvalidInput) throw bodyFieldProblem(error)
+    throw error
   }
 }
 
