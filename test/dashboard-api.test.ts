@@ -19,7 +19,12 @@ import { idFor } from './helpers/fixtures.js'
 const ORIGIN = 'https://clubs.example'
 const COOKIE = '__Host-cp_session'
 
-interface Me { admin_id: string, email: string, session_id: string, clubs: { slug: string, name: string, role: string }[] }
+interface Me {
+  admin_id: string
+  email: string
+  session_id: string
+  clubs: { slug: string, name: string, timezone: string, role: string }[]
+}
 
 describeEachDatabase('dashboard API', (dialect) => {
   const smtp = new TestSmtpServer()
@@ -103,7 +108,7 @@ describeEachDatabase('dashboard API', (dialect) => {
     ownerId = me.admin_id
     expect(me).toMatchObject({ email: 'olivia.owner@example.org', clubs: [{ slug: 'riverside', role: 'owner' }] })
     expect((await as(owner, 'GET', '/api/admin/v1/me')).json<Me>().clubs).toEqual([{ slug: 'riverside', name: 'Club riverside',
-      role: 'owner' }])
+      timezone: 'Europe/Berlin', role: 'owner' }])
     // Used once.
     expect((await post('/api/admin/v1/invitations/accept', { token })).json<{ type: string }>().type).toMatch(/invalid-token$/)
     expect((await h.request({ url: '/api/admin/v1/me', headers: { cookie: `${COOKIE}=${owner}` } })).headers['cache-control']).toBe('no-store')
@@ -134,7 +139,7 @@ describeEachDatabase('dashboard API', (dialect) => {
     const team = (await as(owner, 'GET', '/api/admin/v1/clubs/riverside/team')).json<{ invitations: { email: string }[] }>()
     expect(team.invitations.map((invitation) => invitation.email)).toEqual(['adam@example.org'])
     const adam = await accept('adam@example.org')
-    expect(adam.me.clubs).toEqual([{ slug: 'riverside', name: 'Club riverside', role: 'admin' }])
+    expect(adam.me.clubs).toEqual([{ slug: 'riverside', name: 'Club riverside', timezone: 'Europe/Berlin', role: 'admin' }])
     expect((await as(adam.cookie, 'GET', '/api/admin/v1/clubs/riverside/api-keys')).status).toBe(200)
     const refused = await as(adam.cookie, 'GET', '/api/admin/v1/clubs/riverside/team')
     expect(refused.status).toBe(403)
@@ -611,7 +616,7 @@ describe('dashboard API description', () => {
  * own club that points at B's member or group, B's records by id in an import file, B's member
  * by e-mail in a results file.
  */
-function contentBodies(b: { member: string, group: string, event: string, news: string, result: string }): Record<string, unknown> {
+function contentBodies(b: Record<'member' | 'group' | 'event' | 'news' | 'result', string>): Record<string, unknown> {
   const member = { name: 'Mallory', email: 'hanna.hill@example.org' }
   const group = { name: 'Hill juniors', sport: 'tennis', active: false }
   const event = { title: 'Hill day', starts_at: '2027-01-01T10:00:00Z', public_booking: false, group_id: b.group }

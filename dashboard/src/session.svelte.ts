@@ -10,6 +10,18 @@ export async function loadSession(): Promise<void> {
   session.loaded = true
 }
 
-export function roleIn(slug: string): 'owner' | 'admin' | undefined {
+export type Role = Schemas['ClubMembership']['role']
+
+export function roleIn(slug: string): Role | undefined {
   return session.me?.clubs.find((club) => club.slug === slug)?.role
+}
+
+/** Where a club's dashboard opens: developer access, or the content for an editor (who has no other pages). */
+export function clubHome(club: { readonly slug: string, readonly role: Role }): string {
+  return `/clubs/${club.slug}/${club.role === 'editor' ? 'content/news' : 'developer-access'}`
+}
+
+/** The club's time zone, in which its content's times are shown and entered. */
+export function timeZoneOf(slug: string): string {
+  return session.me?.clubs.find((club) => club.slug === slug)?.timezone ?? 'UTC'
 }

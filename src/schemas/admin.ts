@@ -34,6 +34,7 @@ export type TokenRequest = Static<typeof TokenRequest>
 export const ClubMembership = Type.Object({
   slug: Type.String(),
   name: Type.String(),
+  timezone: Type.String({ description: 'The club\'s IANA time zone: the dashboard shows and takes the club\'s times in it.' }),
   role: Role(),
 }, { $id: 'ClubMembership', additionalProperties: false, description: 'A club the signed-in person administers.' })
 

@@ -131,11 +131,18 @@ interface CsvRecord {
   readonly cells: ReadonlyMap<string, string>
 }
 
-/** The file's rows by column name; comma, semicolon or tab separated, with or without a byte order mark. */
+/**
+ * The file's rows by column name, with or without a byte order mark. The separator is the one its
+ * header row uses most of comma, semicolon and tab: a semicolon file (as German spreadsheets
+ * write) may then hold decimal commas.
+ */
 function readCsv(text: string): CsvRecord[] {
+  const headerLine = text.replace(/^\uFEFF/, '').split(/\r?\n/, 1)[0] ?? ''
+  const delimiter = [',', ';', '\t'].map((candidate) => ({ candidate, count: headerLine.split(candidate).length }))
+    .sort((a, b) => b.count - a.count)[0]?.candidate ?? ','
   let records: { record: string[], info: { lines: number } }[]
   try {
-    records = parse(text, { bom: true, delimiter: [',', ';', '\t'], info: true, skip_empty_lines: true, relax_column_count: true,
+    records = parse(text, { bom: true, delimiter, info: true, skip_empty_lines: true, relax_column_count: true,
       to: MAX_RESULT_ROWS + 2 }) as unknown as { record: string[], info: { lines: number } }[]
   } catch (error) {
     if (error instanceof CsvError) {

@@ -1365,9 +1365,11 @@ export interface components {
         /** @description A club the signed-in person administers. */
         ClubMembership: {
             name: string;
-            /** @description owner: everything, including the team and ownership; admin: everything but the team (docs/dashboard.md). */
+            /** @description owner: everything, including the team and ownership; admin: everything but the team; editor: the club's groups, events, news, competition results and members only (docs/dashboard.md). */
             role: "owner" | "admin" | "editor";
             slug: string;
+            /** @description The club's IANA time zone: the dashboard shows and takes the club's times in it. */
+            timezone: string;
         };
         /** @description A news item of the club in any state. */
         ClubNews: {
@@ -1676,14 +1678,14 @@ export interface components {
             expires_at: string;
             /** Format: uuid */
             id: string;
-            /** @description owner: everything, including the team and ownership; admin: everything but the team (docs/dashboard.md). */
+            /** @description owner: everything, including the team and ownership; admin: everything but the team; editor: the club's groups, events, news, competition results and members only (docs/dashboard.md). */
             role: "owner" | "admin" | "editor";
         };
         /** @description Whom to invite, and as what. */
         InvitationCreate: {
             /** @description An e-mail address. */
             email: string;
-            /** @description owner: everything, including the team and ownership; admin: everything but the team (docs/dashboard.md). */
+            /** @description owner: everything, including the team and ownership; admin: everything but the team; editor: the club's groups, events, news, competition results and members only (docs/dashboard.md). */
             role: "owner" | "admin" | "editor";
         };
         /** @description The signed-in person and the clubs they administer. */
@@ -1948,7 +1950,7 @@ export interface components {
         };
         /** @description A member's new role. */
         RoleChange: {
-            /** @description owner: everything, including the team and ownership; admin: everything but the team (docs/dashboard.md). */
+            /** @description owner: everything, including the team and ownership; admin: everything but the team; editor: the club's groups, events, news, competition results and members only (docs/dashboard.md). */
             role: "owner" | "admin" | "editor";
         };
         /** @description A signed-in browser. */
@@ -2003,7 +2005,7 @@ export interface components {
              * @description The last sign-in (any club).
              */
             last_sign_in_at: string | null;
-            /** @description owner: everything, including the team and ownership; admin: everything but the team (docs/dashboard.md). */
+            /** @description owner: everything, including the team and ownership; admin: everything but the team; editor: the club's groups, events, news, competition results and members only (docs/dashboard.md). */
             role: "owner" | "admin" | "editor";
             /**
              * Format: date-time

@@ -29,3 +29,9 @@ export function clubLocalToInstant(local: string, timeZone: string): string {
   const abs = Math.abs(offset)
   return `${local}:00${sign}${pad(Math.floor(abs / 60))}:${pad(abs % 60)}`
 }
+
+/** An instant as the club-local YYYY-MM-DDTHH:MM of a `datetime-local` field. */
+export function instantToClubLocal(iso: string, timeZone: string): string {
+  const instant = Date.parse(iso)
+  return new Date(instant + offsetMinutes(instant, timeZone) * 60_000).toISOString().slice(0, 16)
+}

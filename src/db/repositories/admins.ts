@@ -17,6 +17,8 @@ export interface Membership {
   readonly clubId: string
   readonly clubSlug: string
   readonly clubName: string
+  /** The club's IANA time zone, in which the dashboard shows and takes its times. */
+  readonly clubTimezone: string
   readonly role: AdminRole
 }
 
@@ -96,17 +98,20 @@ export async function ensureAdmin(db: Kysely<Database>, email: string, now: numb
 
 export async function membershipsOf(db: Kysely<Database>, adminId: string): Promise<Membership[]> {
   const rows = await db.selectFrom('club_admins').innerJoin('clubs', 'clubs.id', 'club_admins.club_id')
-    .select(['clubs.id as club_id', 'clubs.slug', 'clubs.name', 'club_admins.role'])
+    .select(['clubs.id as club_id', 'clubs.slug', 'clubs.name', 'clubs.timezone', 'club_admins.role'])
     .where('club_admins.admin_id', '=', adminId).orderBy('clubs.slug').execute()
-  return rows.map((row) => ({ clubId: row.club_id, clubSlug: row.slug, clubName: row.name, role: row.role }))
+  return rows.map((row) => ({ clubId: row.club_id, clubSlug: row.slug, clubName: row.name, clubTimezone: row.timezone,
+    role: row.role }))
 }
 
 /** The admin's membership in the club with this slug; undefined when there is none (or no such club). */
 export async function membershipBySlug(db: Kysely<Database>, adminId: string, slug: string): Promise<Membership | undefined> {
   const row = await db.selectFrom('club_admins').innerJoin('clubs', 'clubs.id', 'club_admins.club_id')
-    .select(['clubs.id as club_id', 'clubs.slug', 'clubs.name', 'club_admins.role'])
+    .select(['clubs.id as club_id', 'clubs.slug', 'clubs.name', 'clubs.timezone', 'club_admins.role'])
     .where('club_admins.admin_id', '=', adminId).where('clubs.slug', '=', slug).executeTakeFirst()
-  return row === undefined ? undefined : { clubId: row.club_id, clubSlug: row.slug, clubName: row.name, role: row.role }
+  return row === undefined
+    ? undefined
+    : { clubId: row.club_id, clubSlug: row.slug, clubName: row.name, clubTimezone: row.timezone, role: row.role }
 }
 
 export async function teamOf(db: Kysely<Database>, clubId: string): Promise<TeamMember[]> {

@@ -39,7 +39,7 @@ export function sessionBody(session: SessionRecord, currentId: string): SessionB
 async function meOf(context: AppContext, session: Pick<SessionRecord, 'id' | 'adminId' | 'email'>): Promise<MeBody> {
   const clubs = await membershipsOf(context.db, session.adminId)
   return { admin_id: session.adminId, email: session.email, session_id: session.id,
-    clubs: clubs.map((club) => ({ slug: club.clubSlug, name: club.clubName, role: club.role })) }
+    clubs: clubs.map((club) => ({ slug: club.clubSlug, name: club.clubName, timezone: club.clubTimezone, role: club.role })) }
 }
 
 export function accountRoutes(parent: FastifyInstance, context: AppContext): void {
