@@ -12,7 +12,8 @@ import type { Static, TObject, TSchema } from '@sinclair/typebox'
 import type { FastifyInstance } from 'fastify'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import type { AppContext } from '../../context.js'
-import { findContent, listEvents, listGroups, listMembers, listNews, listResults } from '../../db/repositories/content.js'
+import { countResultsOfMember, findContent, listEvents, listGroups, listMembers, listNews, listResults }
+  from '../../db/repositories/content.js'
 import type { ContentRow } from '../../db/repositories/content.js'
 import { isoFromDb, isoFromDbOrNull } from '../../db/values.js'
 import { EditConflict, InvalidInput, NotFound } from '../../domain/errors.js'
@@ -223,7 +224,10 @@ export function contentRoutes(parent: FastifyInstance, context: AppContext): voi
   editor({ section: 'members', path: 'members', param: 'member', tag: 'Members', names: { one: 'member', many: 'members' },
     item: ClubMember, list: ClubMemberList, save: MemberSave, params: ClubMemberParams, removable: true,
     all: async (clubId) => (await listMembers(db, clubId)).map(memberBody),
-    one: async (clubId, id) => (await listMembers(db, clubId)).filter((row) => row.id === id.toLowerCase()).map(memberBody)[0] })
+    one: async (clubId, id) => {
+      const row = await findContent(db, 'members', clubId, id)
+      return row && memberBody({ ...row, results: await countResultsOfMember(db, clubId, id) })
+    } })
   editor({ section: 'groups', path: 'groups', param: 'group', tag: 'Groups', names: { one: 'training group', many: 'training groups' },
     item: ClubGroup, list: ClubGroupList, save: GroupSave, params: ClubGroupParams, removable: false,
     all: async (clubId) => (await listGroups(db, clubId)).map(groupBody),
