@@ -152,7 +152,8 @@ function fromValidation(error: Partial<FastifyError>): ProblemError {
       // ajv-formats' range keywords still say "should"; every other message says "must".
       : (issue.message?.replace(/^should /, 'must ') ?? 'is invalid')
     return { name: name === '' ? context : name, reason }
-  })
+  // One reason per field: a value that fits no branch of a union fails each branch, and the first says most.
+  }).filter((issue, i, all) => all.findIndex((other) => other.name === issue.name) === i)
   const first = invalid[0] ?? { name: context, reason: 'is invalid' }
   return new ProblemError('validation-error', `${capitalise(where)} "${first.name}" ${first.reason}.`, {}, invalid)
 }
