@@ -48,6 +48,7 @@ import { Group, GroupList } from './schemas/group.js'
 import { News, NewsList } from './schemas/news.js'
 import { Problem } from './schemas/problem.js'
 import { useServiceDateTime } from './schemas/formats.js'
+import { LAZY_SERIALIZERS } from './http/serializers.js'
 
 export interface AppOptions {
   /** false, or JSON logs at the configured level (the default) with key-shaped text redacted. */
@@ -65,6 +66,8 @@ export interface AppOptions {
   readonly widgetDir?: string
   /** The prebuilt reference page (tests point it elsewhere). */
   readonly referencePage?: ReferencePageOptions
+  /** Compile each response serialiser on first use instead of at start (src/http/serializers.ts); the test harness does. */
+  readonly lazySerializers?: boolean
 }
 
 /** The levels at which the line of each request is written. */
@@ -98,6 +101,7 @@ export async function buildApp(context: AppContext, options: AppOptions = {}): P
       connectionsCheckingInterval: Math.min(30_000, Math.max(10, Math.floor(headersTimeout / 4))),
     },
     genReqId: requestId,
+    ...(options.lazySerializers === true ? { schemaController: LAZY_SERIALIZERS } : {}),
     // The onResponse hook below writes the one log line of each request.
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: 16 * 1024,

@@ -19,6 +19,7 @@ import { ADMIN_SCHEMAS } from '../schemas/admin.js'
 import { Problem } from '../schemas/problem.js'
 import { useServiceDateTime } from '../schemas/formats.js'
 import { ADMIN_PREFIX, sessionCookieName } from './dashboard-access.js'
+import { LAZY_SERIALIZERS } from './serializers.js'
 import { OPENAPI_DOCUMENT_RESPONSE, liftRequiredHeaders } from './openapi.js'
 import { PROBLEM_KINDS, PROBLEM_TYPES, problemTypeUri } from './problem-types.js'
 
@@ -46,7 +47,9 @@ ${problemCatalogue}
 /** Builds the document from the dashboard's routes, registered in an instance that serves nothing. */
 export async function adminOpenApiDocument(context: AppContext): Promise<unknown> {
   const cookie = sessionCookieName(context.config.publicUrl)
-  const instance = Fastify({ logger: false, ajv: { onCreate: useServiceDateTime } }).withTypeProvider<TypeBoxTypeProvider>()
+  // It serves nothing: its routes' serialisers are never needed (src/http/serializers.ts).
+  const instance = Fastify({ logger: false, ajv: { onCreate: useServiceDateTime }, schemaController: LAZY_SERIALIZERS })
+    .withTypeProvider<TypeBoxTypeProvider>()
   await instance.register(swagger, {
     openapi: {
       openapi: '3.1.0',

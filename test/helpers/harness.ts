@@ -89,7 +89,7 @@ export async function startHarness(
   })
   // Every harness app logs at info level into the run's log directory, which the run checks for keys at its end.
   const log = fs.createWriteStream(path.join(inject('serviceLogDir'), `${String(process.pid)}-${randomUUID()}.ndjson`))
-  const app = await buildApp(context, { logDestination: log })
+  const app = await buildApp(context, { logDestination: log, lazySerializers: true })
   await app.ready()
   const document = (await app.inject({ url: '/api/v1/openapi.json' })).json<OpenApiDocument>()
   const openapi = new OpenApiValidator(document)
