@@ -77,6 +77,11 @@ describeEachDatabase('content editors', (dialect) => {
 
   it('creates, changes and deactivates a training group; the read API follows each edit at once', async () => {
     expect(await read('groups')).toEqual([])
+    // Empty fields as the page sends them: null stays null (a coercing validator would make the ages 0).
+    const empty = ok<Versioned & Record<string, unknown>>(await editor('POST', `${CLUB}/groups`, { name: 'Open', sport: 'padel',
+      age_min: null, age_max: null, level: null, description: null }), 201)
+    expect(empty).toMatchObject({ age_min: null, age_max: null, level: null, description: null })
+    ok(await editor('PUT', `${CLUB}/groups/${empty.id}`, { name: 'Open', sport: 'padel', age_min: null, active: false, version: 1 }))
     const created = ok<Versioned>(await editor('POST', `${CLUB}/groups`, { name: 'Juniors', sport: 'tennis', age_min: 10,
       age_max: 14 }), 201)
     groupId = created.id
@@ -169,6 +174,10 @@ describeEachDatabase('content editors', (dialect) => {
   })
 
   it('adds, changes and deletes competition results; a member named by results stays', async () => {
+    const unscored = ok<Record<string, unknown>>(await editor('POST', `${CLUB}/competition-results`, { member_id: memberId,
+      group_id: groupId, competition_name: 'Friendly', discipline: null, placement: null, points: null, competition_date: null }), 201)
+    expect(unscored).toMatchObject({ discipline: null, placement: null, points: null, competition_date: null })
+    expect((await editor('DELETE', `${CLUB}/competition-results/${String(unscored.id)}`)).status).toBe(204)
     const result = { member_id: memberId, group_id: groupId, competition_name: 'Club championship', placement: '1',
       points: 12.5, competition_date: '2026-06-01' }
     const created = ok<Versioned>(await editor('POST', `${CLUB}/competition-results`, result), 201)
@@ -270,7 +279,7 @@ describeEachDatabase('content editors', (dialect) => {
       const otherOwner = asSession(other, await signedIn(other, copy.id, 'olivia@example.org', 'owner'))
       const imported = await otherOwner('POST', '/api/admin/v1/clubs/riverside-copy/import', file)
       expect(imported.json(), imported.body)
-        .toMatchObject({ members: 1, groups: 2, events: 1, news: 1, competition_results: 500 })
+        .toMatchObject({ members: 1, groups: 3, events: 1, news: 1, competition_results: 500 })
       const otherKey = (await other.createKey(copy.id)).key
       for (const list of lists) {
         const original = await h.request({ url: `/api/v1/${list}`, key })

@@ -20,8 +20,25 @@ const ExpectedVersion = () => Type.Optional(Type.Integer({ minimum: 1, descripti
 
 /** The import entry's fields without its id, and the version a change starts from. */
 function saveBody<T extends TObject>(entry: T, $id: string, description: string) {
-  return Type.Composite([Type.Omit(entry, ['id']), Type.Object({ version: ExpectedVersion() })],
-    { $id, additionalProperties: false, description })
+  return nullableAsTypeList(Type.Composite([Type.Omit(entry, ['id']), Type.Object({ version: ExpectedVersion() })],
+    { $id, additionalProperties: false, description }))
+}
+
+/**
+ * The import's `T | null` fields (`anyOf: [T, null]`) as a type list (`type: [T, 'null']`), as
+ * `Nullable` in common.ts writes them. The request validator coerces types, and in an anyOf it
+ * would coerce a null to the first branch's type (an empty age became 0); with a type list that
+ * admits null, null stays null. The import's own validator does not coerce and reads either form.
+ */
+function nullableAsTypeList<T extends TObject>(schema: T): T {
+  const properties = Object.fromEntries(Object.entries(schema.properties).map(([name, property]) => {
+    const [value, none, ...more] = (property as { anyOf?: TSchema[] }).anyOf ?? []
+    if (more.length > 0 || none?.type !== 'null' || typeof value?.type !== 'string') return [name, property]
+    const merged: Record<string, unknown> = { ...property, ...value, type: [value.type, 'null'] }
+    delete merged.anyOf
+    return [name, merged]
+  }))
+  return { ...schema, properties }
 }
 const items = (item: TSchema, $id: string, description: string) =>
   Type.Object({ items: Type.Array(Reference(item)) }, { $id, additionalProperties: false, description })
@@ -87,7 +104,7 @@ export const ClubNews = Type.Object({
 }, { $id: 'ClubNews', additionalProperties: false, description: 'A news item of the club in any state.' })
 export type ClubNews = Static<typeof ClubNews>
 export const ClubNewsList = items(ClubNews, 'ClubNewsList', 'The club\'s news: drafts first, then by publication, the latest first.')
-export const NewsSave = Type.Composite([
+export const NewsSave = nullableAsTypeList(Type.Composite([
   Type.Omit(ImportNews, ['id', 'published_at']),
   Type.Object({
     published_at: Type.Optional(Type.Union([Type.Literal('now'), Type.String({ format: 'date-time' }), Type.Null()], {
@@ -96,7 +113,7 @@ export const NewsSave = Type.Composite([
     })),
     version: ExpectedVersion(),
   }),
-], { $id: 'NewsSave', additionalProperties: false, description: 'A news item as it is to be.' })
+], { $id: 'NewsSave', additionalProperties: false, description: 'A news item as it is to be.' }))
 export type NewsSave = Static<typeof NewsSave>
 
 export const ClubResult = Type.Object({

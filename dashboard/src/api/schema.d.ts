@@ -1584,8 +1584,15 @@ export interface components {
         };
         /** @description An event as it is to be. */
         EventSave: {
+            /**
+             * Format: date-time
+             * @description End. RFC 3339 with an offset, e.g. 2026-05-01T18:00:00+02:00.
+             */
             ends_at?: string | null;
-            /** @description A group of this club; grouped events are not listed. */
+            /**
+             * Format: uuid
+             * @description Stable id of the record; keep it across imports.
+             */
             group_id?: string | null;
             location?: string | null;
             /**
@@ -1612,6 +1619,7 @@ export interface components {
             age_max?: number | null;
             age_min?: number | null;
             description?: string | null;
+            /** @description Performance level. */
             level?: string | null;
             name: string;
             sport: string;
@@ -1714,8 +1722,15 @@ export interface components {
         /** @description A news item as it is to be. */
         NewsSave: {
             content: string;
-            /** @description A member of this club. */
+            /**
+             * Format: uuid
+             * @description Stable id of the record; keep it across imports.
+             */
             created_by?: string | null;
+            /**
+             * Format: uuid
+             * @description Stable id of the record; keep it across imports.
+             */
             group_id?: string | null;
             /** @description `now`: published at once (the server's time); an instant: listed from then on (scheduled while it is to come); null or absent: a draft. */
             published_at?: "now" | string | null;
@@ -1897,6 +1912,7 @@ export interface components {
         };
         /** @description A competition result as it is to be. */
         ResultSave: {
+            /** Format: date */
             competition_date?: string | null;
             competition_name: string;
             /**
