@@ -22,6 +22,7 @@ import { bookingRoutes } from './routes/admin/bookings.js'
 import { contentRoutes } from './routes/admin/content.js'
 import { courtRoutes } from './routes/admin/courts.js'
 import { websiteRoutes } from './routes/admin/website.js'
+import { webhookRoutes } from './routes/admin/webhooks.js'
 import { ADMIN_SCHEMAS } from './schemas/admin.js'
 import { collectRouteMethods, registerMethodNotAllowed } from './http/method-not-allowed.js'
 import { registerApiReference } from './http/api-reference.js'
@@ -48,6 +49,7 @@ import { Group, GroupList } from './schemas/group.js'
 import { News, NewsList } from './schemas/news.js'
 import { Problem } from './schemas/problem.js'
 import { useServiceDateTime } from './schemas/formats.js'
+import { WEBHOOK_PAYLOAD_SCHEMAS } from './schemas/webhooks.js'
 import { LAZY_SERIALIZERS } from './http/serializers.js'
 
 export interface AppOptions {
@@ -146,6 +148,8 @@ export async function buildApp(context: AppContext, options: AppOptions = {}): P
   // One log line per request, without the Authorization header or the query's values.
   app.addHook('onResponse', (request, reply, done) => {
     metrics.observe(request, reply.statusCode, reply.elapsedTime / 1000)
+    // A change may have queued webhook deliveries: the worker looks now rather than at its next poll.
+    if (request.method !== 'GET' && request.method !== 'HEAD' && reply.statusCode < 400) context.webhooks.wake()
     if (!REQUEST_LOG_LEVELS.has(request.log.level)) {
       done()
       return
@@ -182,7 +186,7 @@ export async function buildApp(context: AppContext, options: AppOptions = {}): P
   // Every request and response body is a named schema, once under components.schemas.
   for (const schema of [Problem, ListMeta, Group, GroupList, Event, EventList, News, NewsList,
     CompetitionResult, CompetitionResultList, CourtBookingSlot, CourtBookingWindow, CourtAvailability, BookingRequest,
-    BookingCreated]) {
+    BookingCreated, ...WEBHOOK_PAYLOAD_SCHEMAS]) {
     app.addSchema(schema)
   }
   for (const schema of ADMIN_SCHEMAS) app.addSchema(schema)
@@ -206,6 +210,7 @@ export async function buildApp(context: AppContext, options: AppOptions = {}): P
   courtRoutes(app, context)
   contentRoutes(app, context)
   websiteRoutes(app, context, widget)
+  webhookRoutes(app, context)
   await registerAdminOpenApi(app, context)
   await registerDashboardApp(app, options.dashboardDir)
 

@@ -46,6 +46,19 @@ export interface Config {
     readonly smtpUrl: string | undefined
     readonly from: string
   }
+  readonly webhooks: {
+    /**
+     * WEBHOOKS_ALLOW_PRIVATE_NETWORKS=true: endpoints may use http:// and reach loopback, private and
+     * link-local addresses. For tests and closed networks only; off, such URLs are refused.
+     */
+    readonly allowPrivateNetworks: boolean
+    /** How long one delivery may take, connection to last byte read (WEBHOOK_TIMEOUT_SECONDS). */
+    readonly timeoutMs: number
+    /** Endpoints one club may have. */
+    readonly maxEndpointsPerClub: number
+    /** Delivery attempts per club per minute, over all its endpoints; more wait for the next minute. */
+    readonly deliveriesPerMinute: number
+  }
   readonly booking: {
     /** Open (not yet ended) bookings one e-mail address may hold per club. */
     readonly maxOpenPerEmail: number
@@ -124,6 +137,12 @@ export function readConfig(env: Env = process.env): Config {
       smtpUrl: readServiceUrl(env, 'SMTP_URL', /^smtps?:\/\/[^/]/i, 'an smtp:// or smtps:// URL, e.g. smtp://user:pass@relay:587'),
       from: nonEmpty(env.MAIL_FROM) ?? 'Club Platform <no-reply@club-platform.invalid>',
     },
+    webhooks: {
+      allowPrivateNetworks: readBoolean(env, 'WEBHOOKS_ALLOW_PRIVATE_NETWORKS'),
+      timeoutMs: readInteger(env, 'WEBHOOK_TIMEOUT_SECONDS', 15, 1, 60) * 1000,
+      maxEndpointsPerClub: readInteger(env, 'WEBHOOK_MAX_ENDPOINTS_PER_CLUB', 10, 1, 1000),
+      deliveriesPerMinute: readInteger(env, 'WEBHOOK_DELIVERIES_PER_MINUTE', 600, 1, 1_000_000),
+    },
     booking: {
       maxOpenPerEmail: readInteger(env, 'BOOKING_MAX_OPEN_PER_EMAIL', 2, 1, 1000),
       maxPerAddressPerDay: readInteger(env, 'BOOKING_MAX_PER_ADDRESS_PER_DAY', 10, 1, 100_000),
@@ -159,6 +178,13 @@ function readInteger(env: Env, variable: string, fallback: number, min: number, 
     throw new ConfigError(variable, `an integer from ${String(min)} to ${String(max)}`, value)
   }
   return Number(value)
+}
+
+function readBoolean(env: Env, variable: string): boolean {
+  const value = nonEmpty(env[variable])?.toLowerCase()
+  if (value === undefined || value === 'false') return false
+  if (value === 'true') return true
+  throw new ConfigError(variable, 'true or false', value)
 }
 
 /** An optional URL whose scheme is one of a service's two (plain and TLS). */

@@ -22,6 +22,10 @@ import { MemoryLimiterStore } from './limits/memory-store.js'
 import { RedisLimiterStore } from './limits/redis-store.js'
 import type { LimiterStore } from './limits/store.js'
 import type { MailWorkerOptions } from './mail/worker.js'
+import { systemResolver } from './webhooks/sender.js'
+import type { Resolver, TargetPolicy } from './webhooks/sender.js'
+import { WebhookWorker } from './webhooks/worker.js'
+import type { WebhookWorkerOptions } from './webhooks/worker.js'
 import { ApiKeyAuthenticator } from './services/api-keys.js'
 import type { AuthenticatorOptions } from './services/api-keys.js'
 
@@ -35,6 +39,10 @@ export interface AppContext {
   readonly apiKeys: ApiKeyAuthenticator
   /** Delivers the outbox; the server starts it, the command line does not. */
   readonly mail: MailWorker
+  /** Delivers webhooks; the server starts it, the command line does not. */
+  readonly webhooks: WebhookWorker
+  /** How webhook URLs are checked and host names resolved (the worker's and the dashboard's). */
+  readonly webhookTargets: TargetPolicy
   /** Applies the clubs' retention periods every hour once started (by the server, not the command line). */
   readonly retention: RetentionSchedule
   /** Per client IP: the public courts listing, booking, and the dashboard's sign-in requests. */
@@ -64,6 +72,9 @@ export interface ContextOptions {
   readonly onQuery?: (event: LogEvent) => void
   readonly authenticator?: AuthenticatorOptions
   readonly mailWorker?: MailWorkerOptions
+  readonly webhookWorker?: WebhookWorkerOptions
+  /** Resolves webhook hosts (tests map names to addresses); the system resolver by default. */
+  readonly webhookResolver?: Resolver
   /** For the Redis store only: decide on this clock instead of the Redis server's (tests). */
   readonly limiterClock?: Clock
   /**
@@ -92,6 +103,11 @@ export async function createContext(config: Config, options: ContextOptions = {}
     ? fileTransport(path.join(config.dataDir, 'mail'))
     : smtpTransport(config.mail.smtpUrl)
   const mail = new MailWorker(database.db, clock, transport, config.mail.from, options.mailWorker)
+  const webhookTargets: TargetPolicy = { allowPrivateNetworks: config.webhooks.allowPrivateNetworks,
+    resolve: options.webhookResolver ?? systemResolver }
+  const webhooks = new WebhookWorker(database.db, clock, { ...webhookTargets, timeoutMs: config.webhooks.timeoutMs,
+    deliveriesPerMinute: config.webhooks.deliveriesPerMinute, mailFrom: config.mail.from, publicUrl: config.publicUrl },
+  options.webhookWorker)
   const limiter: LimiterStore = config.rateLimit.redisUrl === undefined
     ? await MemoryLimiterStore.open(clock, admin ? undefined : path.join(config.dataDir, 'rate-limits.json'))
     : new RedisLimiterStore({ url: config.rateLimit.redisUrl, keyPrefix: config.rateLimit.redisKeyPrefix, lazy: admin,
@@ -106,6 +122,8 @@ export async function createContext(config: Config, options: ContextOptions = {}
     clock,
     apiKeys,
     mail,
+    webhooks,
+    webhookTargets,
     retention,
     limiter,
     changes: database.changes,
@@ -122,6 +140,7 @@ export async function createContext(config: Config, options: ContextOptions = {}
     async close() {
       await background.settled()
       await retention.stop()
+      await webhooks.stop()
       await mail.stop()
       await limiter.close()
       await apiKeys.flush()

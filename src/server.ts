@@ -148,6 +148,8 @@ async function serve(config: Config, withDemo: boolean): Promise<void> {
     })
     context.mail.reportTo(app.log)
     context.mail.start()
+    context.webhooks.reportTo(app.log)
+    context.webhooks.start()
     context.retention.reportTo(app.log)
     context.retention.start()
     app.log.info({ database: context.databaseDriver, mail: context.mail.transportDescription, limiter: context.limiter.kind },
@@ -188,7 +190,7 @@ const QUIET_MS = 250
  * connection has arrived for a moment (at most half the grace period). Closing the listener any
  * earlier would reset connections the kernel has already accepted but Node has not yet taken.
  * Then it stops listening and finishes the requests in flight; when the grace period is over, the
- * remaining connections are closed. Last, the mail worker finishes the mail in hand, the limiter
+ * remaining connections are closed. Last, the webhook and mail workers finish what they hold, the limiter
  * saves its state, and the pools close.
  */
 async function shutdown(app: FastifyInstance | undefined, context: AppContext, config: Config): Promise<void> {

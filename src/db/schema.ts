@@ -200,6 +200,54 @@ export interface MailOutboxTable {
   sent_at: NullableTimestamp
 }
 
+export interface WebhookEndpointsTable {
+  id: string
+  club_id: string
+  url: string
+  description: string
+  /** A JSON array of event types. */
+  event_types: string
+  enabled: Bool
+  disabled_reason: 'gone' | 'failing' | null
+  secret: string
+  previous_secret: string | null
+  previous_secret_until: NullableTimestamp
+  failing_since: NullableTimestamp
+  created_at: Timestamp
+  updated_at: Timestamp
+}
+
+export interface WebhookMessagesTable {
+  id: string
+  club_id: string
+  type: string
+  subject_id: string | null
+  payload: string
+  created_at: Timestamp
+}
+
+export type WebhookDeliveryStatus = 'pending' | 'sending' | 'delivered' | 'failed'
+export type WebhookTrigger = 'event' | 'test' | 'replay'
+
+export interface WebhookDeliveriesTable {
+  id: string
+  message_id: string
+  endpoint_id: string
+  club_id: string
+  trigger: WebhookTrigger
+  status: WebhookDeliveryStatus
+  attempts: number
+  next_attempt_at: Timestamp
+  locked_until: NullableTimestamp
+  last_attempt_at: NullableTimestamp
+  response_status: number | null
+  response_body: string | null
+  latency_ms: number | null
+  last_error: string | null
+  created_at: Timestamp
+  finished_at: NullableTimestamp
+}
+
 export type { AdminRole } from '../domain/admin-roles.js'
 import type { AdminRole } from '../domain/admin-roles.js'
 
@@ -303,6 +351,9 @@ export interface Database {
   bookings: BookingsTable
   booking_requests: BookingRequestsTable
   mail_outbox: MailOutboxTable
+  webhook_endpoints: WebhookEndpointsTable
+  webhook_messages: WebhookMessagesTable
+  webhook_deliveries: WebhookDeliveriesTable
   admins: AdminsTable
   club_admins: ClubAdminsTable
   admin_invitations: AdminInvitationsTable

@@ -15,6 +15,7 @@ import { contentRoutes } from '../routes/admin/content.js'
 import { bookingRoutes } from '../routes/admin/bookings.js'
 import { courtRoutes } from '../routes/admin/courts.js'
 import { websiteRoutes } from '../routes/admin/website.js'
+import { webhookRoutes } from '../routes/admin/webhooks.js'
 import { ADMIN_SCHEMAS } from '../schemas/admin.js'
 import { Problem } from '../schemas/problem.js'
 import { useServiceDateTime } from '../schemas/formats.js'
@@ -67,6 +68,8 @@ export async function adminOpenApiDocument(context: AppContext): Promise<unknown
         { name: 'Content', description: 'The club\'s members, training groups, events, news and competition results (role '
           + 'editor, admin or owner); the club\'s data as an import file, down and up (role admin or owner).' },
         { name: 'Website', description: 'Booking on the club\'s website: the widget and the hosted booking page (role admin or owner).' },
+        { name: 'Webhooks', description: 'The club\'s webhook endpoints, their secrets, test events and delivery logs (role '
+          + 'admin or owner; docs/webhooks.md).' },
         { name: 'Meta', description: 'This description.' },
       ],
       components: { securitySchemes: { session: { type: 'apiKey', in: 'cookie', name: cookie,
@@ -85,6 +88,7 @@ export async function adminOpenApiDocument(context: AppContext): Promise<unknown
   courtRoutes(instance, context)
   contentRoutes(instance, context)
   websiteRoutes(instance, context, undefined)
+  webhookRoutes(instance, context)
   openApiRoute(instance, () => ({}))
   await instance.ready()
   const document = instance.swagger()

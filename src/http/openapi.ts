@@ -10,6 +10,7 @@ import type { Scope } from '../domain/scopes.js'
 import { SCOPES } from '../domain/scopes.js'
 import { API_PREFIX, PROBLEM_TYPES, PUBLIC_PROBLEM_KINDS, problemTypeUri } from './problem-types.js'
 import { REQUEST_ID_HEADER, REQUIRED_HEADER } from './responses.js'
+import { WEBHOOK_PAYLOADS } from '../schemas/webhooks.js'
 
 export const API_VERSION = '1.2.0'
 const ADMIN_URL_PREFIX = '/api/admin/'
@@ -33,6 +34,18 @@ Every error is an RFC 9457 problem document (\`application/problem+json\`) with 
 reference, identical on every deployment; resolved against the API's origin it is a page describing the problem.
 
 ${problemCatalogue}
+
+## Webhooks
+
+A club's administrators can have events POSTed to their own HTTPS endpoints as they happen (the \`webhooks\` section of
+this description lists each event type and its body). Deliveries follow the
+[Standard Webhooks](https://www.standardwebhooks.com/) specification, so its libraries verify them: the headers
+\`webhook-id\` (the same for every retry of one event: deduplicate on it), \`webhook-timestamp\` (Unix seconds) and
+\`webhook-signature\` (\`v1,\` and the base64 HMAC-SHA256 of \`id.timestamp.body\` under the endpoint's \`whsec_\` secret;
+two signatures, space-separated, while a rotated secret's overlap lasts). Any 2xx answer within 15 seconds is success;
+redirects are not followed. Anything else is retried with back-off for about three days (sooner or later as a
+\`Retry-After\` asks, within a day); \`410 Gone\` disables the endpoint. Delivery is at least once and not ordered:
+order by the body's \`timestamp\`.
 `
 
 /** What each scope lets a key read. */
@@ -96,6 +109,30 @@ function asExtensions(node: unknown): void {
   Object.values(object).forEach(asExtensions)
 }
 
+/** The OpenAPI 3.1 `webhooks` section: each event type, its body and the Standard Webhooks headers. */
+function webhookSection(): Record<string, unknown> {
+  const header = (name: string, description: string) => ({ name, in: 'header', required: true, description,
+    schema: { type: 'string' } })
+  return Object.fromEntries([...WEBHOOK_PAYLOADS].map(([type, schema]) => [type, {
+    post: {
+      operationId: `webhook_${type.replace(/\W/g, '_')}`,
+      summary: type,
+      description: schema.description,
+      tags: ['Webhooks'],
+      parameters: [
+        header('webhook-id', 'The event\'s id (`msg_…`), the same for every attempt and replay of it.'),
+        header('webhook-timestamp', 'When this attempt was signed, in Unix seconds.'),
+        header('webhook-signature', '`v1,` and the base64 HMAC-SHA256 of `id.timestamp.body`, one per valid secret, '
+        + 'space-separated.'),
+      ],
+      requestBody: { required: true, content: { 'application/json': { schema: { $ref: `#/components/schemas/${String(schema.$id)}` } } } },
+      responses: {
+        '2XX': { description: 'Received. Any other answer, or none within the timeout, is retried; 410 disables the endpoint.' },
+      },
+    },
+  }]))
+}
+
 /** `hiddenSchemas`: shared schemas of routes the document leaves out (the dashboard API's, described on their own). */
 /** The answer of a route that serves an OpenAPI document (this one, and the dashboard API's). */
 export const OPENAPI_DOCUMENT_RESPONSE = {
@@ -118,6 +155,8 @@ export async function registerOpenApi(app: FastifyInstance, hiddenSchemas: reado
           + 'their 200, 304, 400 and 429 answers carry the `X-RateLimit-*` headers.' },
         { name: 'Courts (public)', description: 'Court availability and booking for a club\'s own website: no key, CORS for '
           + 'any origin, a token bucket per client IP. Bookings are idempotent with an `Idempotency-Key`.' },
+        { name: 'Webhooks', description: 'Events a club\'s own systems receive as they happen, signed to the Standard Webhooks '
+          + 'specification. A club administrator adds endpoints in the dashboard (Developer access); see the section Webhooks above.' },
         { name: 'Meta', description: 'This API description, its reference page and the problem types.' },
       ],
       components: {
@@ -136,6 +175,7 @@ export async function registerOpenApi(app: FastifyInstance, hiddenSchemas: reado
         delete openapi.components?.schemas?.[id]
       }
       asExtensions(openapi)
+      Object.assign(openapi, { webhooks: webhookSection() })
       return liftRequiredHeaders(openapi)
     },
     refResolver: {

@@ -43,3 +43,16 @@ export function renderSignInLink(input: { url: string, validMinutes: number }): 
     + 'nobody can sign in without it.',
   ])
 }
+
+/** To each owner of a club when one of its webhook endpoints is disabled by the service. */
+export function renderEndpointDisabled(input: { clubName: string, endpointUrl: string, why: string, dashboardUrl: string }):
+DashboardMail {
+  return render(`Webhook endpoint disabled — ${input.clubName}`, [
+    'Hello,',
+    `the webhook endpoint ${input.endpointUrl} of ${input.clubName} was disabled: ${input.why}. It receives no events until `
+    + 'it is enabled again. The delivery log shows what was sent and what it answered; deliveries that did not arrive can be '
+    + 'replayed from there once the endpoint works.',
+  ], { url: input.dashboardUrl, label: 'Open Developer access' }, [
+    'You receive this mail because you are an owner of the club.',
+  ])
+}

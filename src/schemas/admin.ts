@@ -7,6 +7,7 @@ import { SLOT_LENGTHS } from '../domain/court.js'
 import { WEEKDAYS } from '../domain/slots.js'
 import { Nullable, Reference, Uuid } from './common.js'
 import { CONTENT_SCHEMAS } from './content.js'
+import { WEBHOOK_ADMIN_SCHEMAS } from './webhooks.js'
 import { ClockTime, DayHours, Text, WeekdayName } from './import.js'
 
 const Role = () => Type.Union(ADMIN_ROLES.map((role) => Type.Literal(role)), {
@@ -410,7 +411,7 @@ export const ClubWebsiteChange = Type.Object({
     description: 'Addresses of the club\'s websites; each is kept as its origin (scheme, host and port).' }),
 }, { $id: 'ClubWebsiteChange', additionalProperties: false, description: 'The club\'s websites.' })
 
-export const ADMIN_SCHEMAS = [...CONTENT_SCHEMAS, ClubWebsite, ClubWebsiteChange,
+export const ADMIN_SCHEMAS = [...CONTENT_SCHEMAS, ...WEBHOOK_ADMIN_SCHEMAS, ClubWebsite, ClubWebsiteChange,
   AdminCourt, AdminCourtList, CourtSave, AdminHold, AdminHoldList, HoldSave, DisplacedBookingList,
   CourtWeek,
   BookingSearch, BookingRules, ClubBooking, ClubBookingList, BookingCancel, PersonalDataRequest, PersonalDataExport,

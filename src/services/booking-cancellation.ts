@@ -2,8 +2,9 @@
  * Cancelling a booking: by its guest, through the personal link of the confirmation mail, until
  * the club's cancellation deadline; or by the club, with a reason, until the booking ends. Either
  * way the slot is free at once, the booking stays in the history as cancelled (who, when, why),
- * and the guest gets one cancellation mail — written in the same transaction as the change, so a
- * cancellation never goes without its mail, and a repeated or concurrent one sends none.
+ * and the guest gets one cancellation mail — written in the same transaction as the change, with the
+ * `booking.cancelled` webhook event, so a cancellation never goes without its mail or event, and a
+ * repeated or concurrent one sends none.
  */
 import type { Kysely } from 'kysely'
 import type { Clock } from '../clock.js'
@@ -14,6 +15,8 @@ import type { Database } from '../db/schema.js'
 import { hashToken, isWellFormedToken } from '../domain/secret-token.js'
 import { addressOf, renderBookingCancellation } from '../mail/booking-mail.js'
 import { audit } from './admins.js'
+import { bookingData } from '../webhooks/booking-events.js'
+import { recordEvents } from '../webhooks/events.js'
 import type { Actor } from './admins.js'
 
 const MINUTE = 60_000
@@ -126,6 +129,8 @@ export async function cancelInTransaction(
 ): Promise<boolean> {
   if (!await markCancelled(trx, booking.clubId, booking.id, cancellation, now)) return false
   if (actor !== undefined) await audit(trx, now, actor, booking.clubId, 'booking.cancelled', booking.id)
+  await recordEvents(trx, now, booking.clubId, [{ type: 'booking.cancelled', subjectId: booking.id,
+    data: bookingData({ ...booking, cancelledAt: now, cancelledBy: cancellation.by }) }])
   const mail = renderBookingCancellation({
     bookingId: booking.id, clubName: booking.clubName, timezone: booking.timezone, courtName: booking.courtName,
     start: booking.start, end: booking.end, bookerName: booking.bookerName, organizer: addressOf(settings.mailFrom),

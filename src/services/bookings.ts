@@ -1,8 +1,8 @@
 /**
  * Court availability and booking. The rules (grid, hours, horizon, length, fair use) are checked
  * first; then, in one transaction that holds the court's lock, the overlap check, the booking,
- * its idempotency record and its confirmation mail are written together — no booking without its
- * mail, no mail without its booking.
+ * its idempotency record, its confirmation mail and its webhook event are written together — no
+ * booking without its mail, no mail without its booking.
  */
 import { createHash, randomUUID } from 'node:crypto'
 import type { Kysely } from 'kysely'
@@ -27,6 +27,8 @@ import { addDays, formatInZone, isoWeekday, localToInstant } from '../domain/zon
 import { addressOf, escapeHtml, renderBookingConfirmation } from '../mail/booking-mail.js'
 import { generateToken, hashToken } from '../domain/secret-token.js'
 import { cancellationDeadline, manageUrl } from './booking-cancellation.js'
+import { bookingData } from '../webhooks/booking-events.js'
+import { recordEvents } from '../webhooks/events.js'
 
 const DAY = 86_400_000
 
@@ -181,6 +183,11 @@ export async function bookCourt(
         bookerEmail: email, memberId, notes,
         manageTokenHash: hashToken(manageToken),
       }, now)
+      await recordEvents(trx, now, club.id, [{ type: 'booking.created', subjectId: bookingId, data: bookingData({
+        id: bookingId, courtId: court.id, courtName: court.name, timezone: club.timezone, start: interval.start,
+        end: interval.end,
+        createdAt: now, cancelledAt: null, cancelledBy: null,
+      }) }])
       if (idempotencyKey !== undefined) await insertBookingRequest(trx, club.id, idempotencyKey, { requestHash, bookingId }, now)
       const mail = renderBookingConfirmation({
         bookingId, clubName: club.name, timezone: club.timezone, courtName: court.name, start: interval.start, end: interval.end,

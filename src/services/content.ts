@@ -3,7 +3,8 @@
  * competition results. Every save goes through the import (src/services/import.ts), so that an
  * entry typed in the dashboard and one in an import file obey one rule set; every change names the
  * version it started from and is refused when the record moved on meanwhile (EditConflict), and is
- * recorded in the audit log with the fields it changed.
+ * recorded in the audit log with the fields it changed, and reported to the club's webhooks
+ * (src/webhooks/content-events.ts) in its transaction.
  */
 import type { Kysely, Transaction } from 'kysely'
 import type { Clock } from '../clock.js'
@@ -15,6 +16,7 @@ import { Conflict, EditConflict, NotFound } from '../domain/errors.js'
 import { audit } from './admins.js'
 import type { Actor } from './admins.js'
 import { importWithin } from './import.js'
+import { recordContentEvents, snapshot } from '../webhooks/content-events.js'
 
 export type ContentSection = ContentTable
 
@@ -67,6 +69,8 @@ export async function removeContent(
       ? await findContent(trx, section, clubId, id)
       : await takeRecord(trx, clubId, section, id, edit.version)
     if (before === undefined) throw new NotFound(`No ${RECORD_NAME[section]} with the id ${id}.`)
+    const subjects = section === 'members' ? {} : { [section]: [id] }
+    const listed = await snapshot(trx, clubId, subjects)
     if (section === 'members') {
       const results = await countResultsOfMember(trx, clubId, id)
       if (results > 0) {
@@ -76,6 +80,7 @@ export async function removeContent(
       await detachMember(trx, clubId, id)
     }
     await deleteContent(trx, section, clubId, id)
+    await recordContentEvents(trx, clock.now(), clubId, subjects, listed)
     await audit(trx, clock.now(), edit.actor, clubId, `${RECORD_NAME[section]}.removed`, id.toLowerCase())
   })
 }

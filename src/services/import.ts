@@ -21,6 +21,7 @@ import { audit } from './admins.js'
 import type { Actor } from './admins.js'
 import { displacedBookingIds, lockCourts, settleDisplacedBookings } from './holds.js'
 import type { CourtChange, DisplacedBookings } from './holds.js'
+import { recordContentEvents, snapshot } from '../webhooks/content-events.js'
 
 const ajv = new Ajv({ allErrors: true, strict: false, useDefaults: true })
 addFormats.default(ajv)
@@ -105,10 +106,14 @@ export async function importWithin(
   if (problems.length > 0) throw rejection(problems)
   // Before anything is written: a booking of these courts made meanwhile is seen below, or sees the holds.
   await lockCourts(trx, [...doc.courts.map((court) => court.id), ...doc.court_holds.map((hold) => hold.court_id)])
+  const subjects = { groups: doc.groups.map(idOf), events: doc.events.map(idOf), news: doc.news.map(idOf),
+    competition_results: doc.competition_results.map(idOf) }
+  const before = await snapshot(trx, clubId, subjects)
   await write(trx, clubId, doc, now)
   const club = await trx.selectFrom('clubs').select(['id', 'timezone']).where('id', '=', clubId).executeTakeFirstOrThrow()
   const cancelled = await settleDisplacedBookings(trx, club, courtChangeOf(doc), clock.now(),
     options.displacedBookings ?? { policy: 'refuse' })
+  await recordContentEvents(trx, clock.now(), clubId, subjects, before)
   const entry = options.audit
   if (entry !== undefined) await audit(trx, clock.now(), entry.actor, clubId, entry.action, entry.target)
   return {
@@ -122,6 +127,8 @@ export async function importWithin(
     bookings_cancelled: cancelled.length,
   }
 }
+
+const idOf = (record: { readonly id: string }) => record.id
 
 /**
  * The problems of an import document, as importing it now would name them; nothing is written.

@@ -19,6 +19,7 @@ import { SCOPES } from '../../src/domain/scopes.js'
 import type { Scope } from '../../src/domain/scopes.js'
 import { createApiKey } from '../../src/services/api-keys.js'
 import { createClub } from '../../src/services/clubs.js'
+import type { Resolver } from '../../src/webhooks/sender.js'
 import { createTestDatabase } from './databases.js'
 import type { TestDatabase } from './databases.js'
 import { OpenApiValidator } from './openapi-validator.js'
@@ -64,6 +65,8 @@ export interface HarnessOptions {
   readonly redisOnHarnessClock?: boolean
   /** Use this database instead of creating one (a second instance on the same data). */
   readonly database?: TestDatabase
+  /** How webhook hosts resolve (a test maps names to the addresses it needs). */
+  readonly webhookResolver?: Resolver
 }
 
 export async function startHarness(
@@ -82,6 +85,8 @@ export async function startHarness(
     clock,
     migrate: true,
     ...(options.redisOnHarnessClock === true ? { limiterClock: clock } : {}),
+    ...(options.webhookResolver === undefined ? {} : { webhookResolver: options.webhookResolver }),
+    webhookWorker: { random: () => 0.5 },
     onQuery: (event) => {
       queries.push(event.query.sql)
       statements.push({ sql: event.query.sql, parameters: event.query.parameters })

@@ -9,6 +9,7 @@ import * as dashboard from './0007-dashboard.js'
 import * as bookingLifecycle from './0008-booking-lifecycle.js'
 import * as clubWebsites from './0009-club-websites.js'
 import * as contentEditing from './0010-content-editing.js'
+import * as webhooks from './0011-webhooks.js'
 
 /** Every migration, in order. Names are permanent: they are recorded in the database. */
 export const migrations: Record<string, Migration> = {
@@ -22,4 +23,5 @@ export const migrations: Record<string, Migration> = {
   '0008-booking-lifecycle': bookingLifecycle,
   '0009-club-websites': clubWebsites,
   '0010-content-editing': contentEditing,
+  '0011-webhooks': webhooks,
 }

@@ -123,6 +123,7 @@ export interface BookingDetails {
   readonly timezone: string
   readonly cancellationDeadlineMinutes: number
   readonly privacyUrl: string | null
+  readonly courtId: string
   readonly courtName: string
   readonly start: number
   readonly end: number
@@ -132,6 +133,7 @@ export interface BookingDetails {
   readonly cancelledAt: number | null
   readonly cancelledBy: CancelledBy | null
   readonly cancelReason: string | null
+  readonly createdAt: number
 }
 
 function details(db: Kysely<Database>) {
@@ -140,7 +142,8 @@ function details(db: Kysely<Database>) {
     .innerJoin('courts', (join) => join.onRef('courts.club_id', '=', 'bookings.club_id').onRef('courts.id', '=', 'bookings.court_id'))
     .select(['bookings.id', 'bookings.club_id', 'clubs.name as club_name', 'clubs.timezone', 'clubs.cancellation_deadline_minutes',
       'clubs.privacy_url', 'courts.name as court_name', 'bookings.starts_at', 'bookings.ends_at', 'bookings.booker_name', 'bookings.booker_email',
-      'bookings.status', 'bookings.cancelled_at', 'bookings.cancelled_by', 'bookings.cancel_reason'])
+      'bookings.status', 'bookings.cancelled_at', 'bookings.cancelled_by', 'bookings.cancel_reason', 'bookings.court_id',
+      'bookings.created_at'])
 }
 
 type DetailsRow = Awaited<ReturnType<ReturnType<typeof details>['executeTakeFirstOrThrow']>>
@@ -149,11 +152,12 @@ function toDetails(row: DetailsRow): BookingDetails {
   const cancelledAt = isoFromDbOrNull(row.cancelled_at)
   return {
     id: row.id, clubId: row.club_id, clubName: row.club_name, timezone: row.timezone,
-    cancellationDeadlineMinutes: row.cancellation_deadline_minutes, privacyUrl: row.privacy_url, courtName: row.court_name,
+    cancellationDeadlineMinutes: row.cancellation_deadline_minutes, privacyUrl: row.privacy_url, courtId: row.court_id,
+    courtName: row.court_name,
     start: Date.parse(isoFromDb(row.starts_at)), end: Date.parse(isoFromDb(row.ends_at)),
     bookerName: row.booker_name, bookerEmail: row.booker_email, status: row.status,
     cancelledAt: cancelledAt === null ? null : Date.parse(cancelledAt), cancelledBy: row.cancelled_by,
-    cancelReason: row.cancel_reason,
+    cancelReason: row.cancel_reason, createdAt: Date.parse(isoFromDb(row.created_at)),
   }
 }
 

@@ -4,7 +4,7 @@
  * that ends in the id, so that paging never skips or repeats a record.
  */
 import { sql } from 'kysely'
-import type { Kysely, SelectQueryBuilder } from 'kysely'
+import type { Kysely, Selectable, SelectQueryBuilder } from 'kysely'
 import type { CompetitionResult } from '../../schemas/competition-result.js'
 import type { Event } from '../../schemas/event.js'
 import type { Group } from '../../schemas/group.js'
@@ -30,12 +30,58 @@ async function pageOf<Table extends keyof Database, Row, Out>(
   return { rows: rows.map(toApi), total }
 }
 
+/*
+ * Each resource's columns and its shape in the API: the listings and the webhooks' payloads
+ * (src/webhooks/content-events.ts) both go through these.
+ */
+export const GROUP_COLUMNS = ['id', 'name', 'sport', 'age_min', 'age_max', 'level', 'description'] as const
+export const EVENT_COLUMNS = ['id', 'title', 'starts_at', 'ends_at', 'location'] as const
+export const NEWS_COLUMNS = ['id', 'title', 'content', 'published_at', 'created_by'] as const
+export const RESULT_COLUMNS = ['id', 'member_id', 'group_id', 'competition_name', 'discipline', 'placement', 'points',
+  'competition_date', 'created_at'] as const
+
+type Row<Table extends keyof Database, Columns extends readonly (keyof Selectable<Database[Table]>)[]>
+  = Pick<Selectable<Database[Table]>, Columns[number]>
+
+export function eventOf(row: Row<'events', typeof EVENT_COLUMNS>): Event {
+  return {
+    id: row.id,
+    title: row.title,
+    starts_at: isoFromDb(row.starts_at),
+    ends_at: isoFromDbOrNull(row.ends_at),
+    location: row.location,
+  }
+}
+
+export function newsOf(row: Omit<Row<'news', typeof NEWS_COLUMNS>, 'published_at'> & { published_at: Date | string }): News {
+  return {
+    id: row.id,
+    title: row.title,
+    content: row.content,
+    published_at: isoFromDb(row.published_at),
+    ...(row.created_by === null ? {} : { created_by: row.created_by }),
+  }
+}
+
+export function resultOf(row: Row<'competition_results', typeof RESULT_COLUMNS>): CompetitionResult {
+  return {
+    id: row.id,
+    member_id: row.member_id,
+    group_id: row.group_id,
+    competition_name: row.competition_name,
+    discipline: row.discipline,
+    placement: row.placement,
+    points: row.points,
+    competition_date: row.competition_date,
+    created_at: isoFromDb(row.created_at),
+  }
+}
+
 /** Active groups, by name then id. */
 export function listGroups(db: Kysely<Database>, clubId: string, page: PageRequest, knownTotal?: number): Promise<Page<Group>> {
   return pageOf(
     db.selectFrom('groups').where('club_id', '=', clubId).where('active', '=', true),
-    (query) => query.select(['id', 'name', 'sport', 'age_min', 'age_max', 'level', 'description'])
-      .orderBy('name').orderBy('id'),
+    (query) => query.select(GROUP_COLUMNS).orderBy('name').orderBy('id'),
     page,
     (row) => row,
     knownTotal,
@@ -48,15 +94,9 @@ export function listEvents(db: Kysely<Database>, clubId: string, page: PageReque
     // The literal matches the predicate of the partial index events_listing_idx.
     db.selectFrom('events').where('club_id', '=', clubId)
       .where('public_booking', '=', sqlBoolean(dialectOf(db), true)).where('group_id', 'is', null),
-    (query) => query.select(['id', 'title', 'starts_at', 'ends_at', 'location']).orderBy('starts_at').orderBy('id'),
+    (query) => query.select(EVENT_COLUMNS).orderBy('starts_at').orderBy('id'),
     page,
-    (row) => ({
-      id: row.id,
-      title: row.title,
-      starts_at: isoFromDb(row.starts_at),
-      ends_at: isoFromDbOrNull(row.ends_at),
-      location: row.location,
-    }),
+    eventOf,
     knownTotal,
   )
 }
@@ -77,16 +117,9 @@ export function listNews(
 ): Promise<Page<News>> {
   return pageOf(
     db.selectFrom('news').where('club_id', '=', clubId).where('published_at', '<=', isoForDb(now)),
-    (query) => query.select(['id', 'title', 'content', 'published_at', 'created_by'])
-      .orderBy('published_at', 'desc').orderBy('id'),
+    (query) => query.select(NEWS_COLUMNS).orderBy('published_at', 'desc').orderBy('id'),
     page,
-    (row) => ({
-      id: row.id,
-      title: row.title,
-      content: row.content,
-      published_at: publishedAt(row.published_at),
-      ...(row.created_by === null ? {} : { created_by: row.created_by }),
-    }),
+    (row) => newsOf({ ...row, published_at: publishedAt(row.published_at) }),
     knownTotal,
   )
 }
@@ -108,23 +141,12 @@ export function listCompetitionResults(
   return pageOf(
     db.selectFrom('competition_results').where('club_id', '=', clubId),
     (query) => query
-      .select(['id', 'member_id', 'group_id', 'competition_name', 'discipline', 'placement', 'points', 'competition_date',
-        'created_at'])
+      .select(RESULT_COLUMNS)
       .orderBy(sql`competition_date ${descNullsLast(dialectOf(db))}`)
       .orderBy('created_at', 'desc')
       .orderBy('id'),
     page,
-    (row) => ({
-      id: row.id,
-      member_id: row.member_id,
-      group_id: row.group_id,
-      competition_name: row.competition_name,
-      discipline: row.discipline,
-      placement: row.placement,
-      points: row.points,
-      competition_date: row.competition_date,
-      created_at: isoFromDb(row.created_at),
-    }),
+    resultOf,
     knownTotal,
   )
 }

@@ -1,0 +1,95 @@
+/**
+ * The events a club's endpoints can receive, and how one is recorded: in the transaction of the
+ * change it reports, as a message (the body every delivery of it sends, under one `webhook-id`)
+ * and one delivery per enabled endpoint that receives its type. A change that rolls back takes its
+ * event with it; a change that commits has its deliveries queued. A club without an endpoint for
+ * the type records nothing.
+ */
+import { randomUUID } from 'node:crypto'
+import type { Kysely } from 'kysely'
+import type { Database } from '../db/schema.js'
+import { isoForDb } from '../db/values.js'
+
+/** Every event type, in the order the dashboard lists them. */
+export const EVENT_TYPES = [
+  'booking.created', 'booking.cancelled',
+  'group.created', 'group.updated', 'group.deleted',
+  'event.created', 'event.updated', 'event.deleted',
+  'news.published', 'news.updated', 'news.unpublished',
+  'competition_result.created', 'competition_result.updated', 'competition_result.deleted',
+] as const
+export type EventType = (typeof EVENT_TYPES)[number]
+
+/** Sent only by "send test event", to one endpoint, whatever types it receives. */
+export const TEST_EVENT = 'webhook.test'
+
+export function isEventType(value: string): value is EventType {
+  return (EVENT_TYPES as readonly string[]).includes(value)
+}
+
+export interface NewEvent {
+  readonly type: EventType
+  readonly data: object
+  /** The record the event is about (for a news item, so a scheduled publication can be withdrawn). */
+  readonly subjectId: string
+  /** Deliver no earlier than this (a scheduled news item's publication); default: now. */
+  readonly at?: number
+}
+
+/** The body of every delivery: the Standard Webhooks envelope. */
+export function envelope(type: string, at: number, data: object): string {
+  return JSON.stringify({ type, timestamp: isoForDb(at), data })
+}
+
+/** A Standard Webhooks message id: `msg_` and 32 hex digits. */
+export function messageId(): string {
+  return `msg_${randomUUID().replaceAll('-', '')}`
+}
+
+/** The enabled endpoints of a club, with the types each receives. */
+export async function subscribers(db: Kysely<Database>, clubId: string): Promise<{ id: string, types: ReadonlySet<string> }[]> {
+  const rows = await db.selectFrom('webhook_endpoints').select(['id', 'event_types'])
+    .where('club_id', '=', clubId).where('enabled', '=', true).execute()
+  return rows.map((row) => ({ id: row.id, types: new Set(JSON.parse(row.event_types) as string[]) }))
+}
+
+/** Whether any enabled endpoint of the club receives one of the types (the caller may skip preparing events). */
+export async function anySubscriber(db: Kysely<Database>, clubId: string, types: readonly EventType[]): Promise<boolean> {
+  return (await subscribers(db, clubId)).some((endpoint) => types.some((type) => endpoint.types.has(type)))
+}
+
+/** Records events in the caller's transaction; returns how many deliveries were queued. */
+export async function recordEvents(trx: Kysely<Database>, now: number, clubId: string,
+  events: readonly NewEvent[]): Promise<number> {
+  if (events.length === 0) return 0
+  const endpoints = await subscribers(trx, clubId)
+  let queued = 0
+  for (const event of events) {
+    const targets = endpoints.filter((endpoint) => endpoint.types.has(event.type))
+    if (targets.length === 0) continue
+    const at = Math.max(now, event.at ?? now)
+    const id = messageId()
+    await trx.insertInto('webhook_messages').values({ id, club_id: clubId, type: event.type, subject_id: event.subjectId,
+      payload: envelope(event.type, at, event.data), created_at: isoForDb(now) }).execute()
+    await trx.insertInto('webhook_deliveries').values(targets.map((endpoint) => ({
+      id: randomUUID(), message_id: id, endpoint_id: endpoint.id, club_id: clubId, trigger: 'event' as const,
+      status: 'pending' as const, attempts: 0, next_attempt_at: isoForDb(at), created_at: isoForDb(now),
+    }))).execute()
+    queued += targets.length
+  }
+  return queued
+}
+
+/**
+ * Withdraws the deliveries of a record's events of `type` that are due after `now` and not yet
+ * tried (a scheduled news item's publication, when the item changes before it is due).
+ */
+export async function withdrawScheduled(trx: Kysely<Database>, now: number, clubId: string, subjectId: string,
+  type: EventType): Promise<void> {
+  const messages = trx.selectFrom('webhook_messages').select('id')
+    .where('club_id', '=', clubId).where('subject_id', '=', subjectId).where('type', '=', type)
+  await trx.deleteFrom('webhook_deliveries')
+    .where('message_id', 'in', messages).where('status', '=', 'pending').where('attempts', '=', 0)
+    .where('next_attempt_at', '>', isoForDb(now))
+    .execute()
+}
