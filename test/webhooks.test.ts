@@ -15,6 +15,7 @@ import type { ApiResponse, Harness } from './helpers/harness.js'
 import { TestSmtpServer } from './helpers/smtp.js'
 import { WebhookReceiver } from './helpers/webhook-receiver.js'
 import type { Received } from './helpers/webhook-receiver.js'
+import { isPublicAddress } from '../src/domain/network-address.js'
 import { MAX_ATTEMPTS, RETRY_SCHEDULE_MS } from '../src/webhooks/worker.js'
 
 const CLUB = '/api/admin/v1/clubs/riverside'
@@ -22,8 +23,16 @@ const HOUR = 3_600_000
 
 interface Endpoint { id: string, enabled: boolean, disabled_reason: string | null, previous_secret_valid_until: string | null }
 interface Delivery {
-  id: string, webhook_id: string, event_type: string, trigger: string, status: string, attempts: number,
-  next_attempt_at: string | null, response_status: number | null, response_body: string | null, latency_ms: number | null,
+  id: string
+  webhook_id: string
+  event_type: string
+  trigger: string
+  status: string
+  attempts: number
+  next_attempt_at: string | null
+  response_status: number | null
+  response_body: string | null
+  latency_ms: number | null
   error: string | null
 }
 
@@ -103,8 +112,9 @@ describeEachDatabase('webhooks', (dialect) => {
       end_time: `${TUESDAY}T08:00:00+02:00`, status: 'confirmed', created_at: '2026-06-15T12:00:00+02:00', cancelled_at: null,
       cancelled_by: null } })
     expect(request.body).not.toMatch(/gina|Gina/)
-    expect(request.headers).toMatchObject({ 'content-type': 'application/json', 'webhook-id': expect.stringMatching(/^msg_[0-9a-f]{32}$/),
+    expect(request.headers).toMatchObject({ 'content-type': 'application/json',
       'webhook-timestamp': String(Math.floor(h.clock.now() / 1000)) })
+    expect(request.headers['webhook-id']).toMatch(/^msg_[0-9a-f]{32}$/)
     // A signature made with another secret does not verify.
     expect(() => verified(request, `whsec_${Buffer.alloc(32, 1).toString('base64')}`)).toThrow(/No matching signature/)
     const [entry] = await log(endpoint.id)
@@ -346,5 +356,83 @@ describeEachDatabase('webhooks', (dialect) => {
     await refused({ url: receiver.url, event_types: [] }, 'event_types')
     for (let i = 0; i < 3; i++) await addEndpoint(['booking.created'])
     expect((await owner('POST', `${CLUB}/webhook-endpoints`, { url: receiver.url, event_types: ['booking.created'] })).status).toBe(409)
+  })
+})
+
+it('takes public unicast addresses only, on IPv4 and IPv6, mapped addresses by their IPv4 address', () => {
+  const publicOnes = ['93.184.216.34', '8.8.8.8', '2606:4700::1111', '::ffff:8.8.8.8', '[2a00:1450::1]']
+  const others = ['10.0.0.1', '172.16.5.4', '192.168.0.1', '127.0.0.1', '169.254.169.254', '100.64.0.1', '0.0.0.0', '224.0.0.1',
+    '255.255.255.255', '192.0.2.1', '::', '::1', '[::1]', '::ffff:10.0.0.1', '::ffff:7f00:1', 'fd00:ec2::254', 'fe80::1', 'ff02::1',
+    '64:ff9b::a00:1', '2001:db8::1', '2002:a00:1::', 'example.org', '']
+  expect(publicOnes.filter((address) => !isPublicAddress(address))).toEqual([])
+  expect(others.filter((address) => isPublicAddress(address))).toEqual([])
+})
+
+describeEachDatabase('webhook targets without the private-network setting', (dialect) => {
+  const receiver = new WebhookReceiver()
+  let h: Harness & { close(): Promise<void> }
+  let owner: ReturnType<typeof asSession>
+  /** What the test's DNS answers; rebind.example changes its answer between the check and the delivery. */
+  const names = new Map<string, string[]>([
+    ['localhost', ['127.0.0.1', '::1']], ['intranet.example', ['10.0.0.7']], ['metadata.example', ['169.254.169.254']],
+    ['public.example', ['93.184.216.34']], ['mixed.example', ['93.184.216.34', '192.168.1.10']], ['v6.example', ['fd00:ec2::254']],
+    ['rebind.example', ['93.184.216.34']],
+  ])
+
+  beforeAll(async () => {
+    await receiver.start()
+    h = await startHarness(dialect, { env: { PUBLIC_URL: `${ORIGIN}/` }, webhookResolver: (host) => {
+      const addresses = names.get(host)
+      if (addresses === undefined) return Promise.reject(new Error(`getaddrinfo ENOTFOUND ${host}`))
+      return Promise.resolve(addresses.map((address) => ({ address, family: address.includes(':') ? 6 : 4 })))
+    } })
+    const { clubId } = await setUpCourts(h, 'riverside')
+    owner = asSession(h, await signedIn(h, clubId, 'olivia@example.org', 'owner'))
+  })
+  afterAll(async () => {
+    await h.close()
+    await receiver.stop()
+  })
+
+  it('refuses http and every URL whose host is or resolves to a loopback, private, link-local or metadata address', async () => {
+    const reasonFor = async (url: string) => {
+      const response = await owner('POST', `${CLUB}/webhook-endpoints`, { url, event_types: ['booking.created'] })
+      expect(response.status, `${url}: ${response.body}`).toBe(400)
+      return response.json<{ invalid_params: { name: string, reason: string }[] }>().invalid_params
+    }
+    expect(await reasonFor('http://public.example/hooks')).toEqual([{ name: 'url', reason: 'must be an https:// URL' }])
+    for (const [url, address] of [
+      ['https://127.0.0.1/hooks', '127.0.0.1'], ['https://10.1.2.3/hooks', '10.1.2.3'],
+      ['https://169.254.169.254/latest/meta-data/', '169.254.169.254'], ['https://[::1]/hooks', '::1'],
+      ['https://[::ffff:127.0.0.1]/hooks', '::ffff:7f00:1'], ['https://2130706433/hooks', '127.0.0.1'],
+      ['https://localhost/hooks', '127.0.0.1'], ['https://intranet.example/hooks', '10.0.0.7'],
+      ['https://metadata.example/hooks', '169.254.169.254'], ['https://mixed.example/hooks', '192.168.1.10'],
+      ['https://v6.example/hooks', 'fd00:ec2::254'],
+    ] as const) {
+      const [param] = await reasonFor(url)
+      expect(param?.name).toBe('url')
+      expect(param?.reason, url).toContain(`resolves to ${address}: a loopback, private, link-local or otherwise non-public address`)
+    }
+    expect((await reasonFor('https://nowhere.example/hooks'))[0]?.reason).toContain('does not resolve')
+    expect((await owner('POST', `${CLUB}/webhook-endpoints`, { url: 'https://public.example/hooks',
+      event_types: ['booking.created'] })).status).toBe(201)
+  })
+
+  it('checks the address again when it connects: a name that re-resolves to loopback is never reached', async () => {
+    const port = new URL(receiver.url).port
+    const created = await owner('POST', `${CLUB}/webhook-endpoints`, { url: `https://rebind.example:${port}/hooks`,
+      event_types: ['booking.created'] })
+    expect(created.status, created.body).toBe(201)
+    const { endpoint } = created.json<{ endpoint: { id: string } }>()
+    names.set('rebind.example', ['127.0.0.1'])
+    const booking = await h.request({ method: 'POST', url: '/api/v1/public/riverside/courts/book', payload: {
+      court_id: COURT.allDay, start_time: '2026-09-01T10:00:00Z', end_time: '2026-09-01T11:00:00Z', booker_name: 'Gina Guest',
+      booker_email: 'gina@example.org' } })
+    expect(booking.status, booking.body).toBe(201)
+    while (await h.context.webhooks.runOnce() > 0);
+    const [delivery] = (await owner('GET', `${CLUB}/webhook-endpoints/${endpoint.id}/deliveries`)).json<{ items: Delivery[] }>().items
+    expect(delivery).toMatchObject({ status: 'pending', attempts: 1, response_status: null })
+    expect(delivery?.error).toContain('not sent: the URL names a host, rebind.example, that resolves to 127.0.0.1')
+    expect(receiver.connections).toBe(0)
   })
 })

@@ -89,7 +89,7 @@ export class WebhookWorker {
 
   /** The lease of a claimed delivery: the timeout and a margin for recording the outcome. */
   get leaseMs(): number {
-    return this.settings.timeoutMs + 15 * SECOND
+    return this.settings.timeoutMs + 5 * SECOND
   }
 
   reportTo(log: { error(object: object, message: string): void }): void {

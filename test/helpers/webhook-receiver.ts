@@ -17,6 +17,13 @@ export interface Received {
   readonly at: number
 }
 
+/** A verified delivery's body. */
+export interface Verified {
+  readonly type: string
+  readonly timestamp: string
+  readonly data: Record<string, unknown>
+}
+
 export type Answer = { readonly status: number, readonly headers?: Record<string, string>, readonly body?: string } | 'hang'
 
 export class WebhookReceiver {
@@ -69,13 +76,13 @@ export class WebhookReceiver {
   }
 
   /** The request's payload, if its signature verifies with the secret at the time it arrived (else it throws). */
-  static verify(request: Received, secret: string): { type: string, timestamp: string, data: Record<string, unknown> } {
+  static verify(request: Received, secret: string): Verified {
     const headers = Object.fromEntries(['webhook-id', 'webhook-timestamp', 'webhook-signature']
       .map((name) => [name, String(request.headers[name] ?? '')]))
     // The receiver's clock reads the service's: the library refuses timestamps more than five minutes from its now.
     vi.useFakeTimers({ toFake: ['Date'], now: request.at })
     try {
-      return new Webhook(secret).verify(request.body, headers) as { type: string, timestamp: string, data: Record<string, unknown> }
+      return new Webhook(secret).verify(request.body, headers) as Verified
     } finally {
       vi.useRealTimers()
     }
