@@ -210,9 +210,321 @@ export interface paths {
         trace?: never;
     };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    "booking.cancelled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * booking.cancelled
+         * @description A booking was cancelled: by its guest, by the club, or by a block laid over it.
+         */
+        post: operations["webhook_booking_cancelled"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "booking.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * booking.created
+         * @description A court was booked (on the public endpoint, the widget or the booking page).
+         */
+        post: operations["webhook_booking_created"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "competition_result.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * competition_result.created
+         * @description A competition result was recorded.
+         */
+        post: operations["webhook_competition_result_created"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "competition_result.deleted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * competition_result.deleted
+         * @description A competition result was deleted. `data` is the result as it was.
+         */
+        post: operations["webhook_competition_result_deleted"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "competition_result.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * competition_result.updated
+         * @description A competition result changed.
+         */
+        post: operations["webhook_competition_result_updated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "event.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * event.created
+         * @description An event appeared in GET /api/v1/events: added, or released for public booking without a group.
+         */
+        post: operations["webhook_event_created"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "event.deleted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * event.deleted
+         * @description An event left GET /api/v1/events: deleted, withdrawn from public booking, or given a group. `data` is the event as it was listed.
+         */
+        post: operations["webhook_event_deleted"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "event.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * event.updated
+         * @description A listed event changed.
+         */
+        post: operations["webhook_event_updated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "group.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * group.created
+         * @description A training group appeared in GET /api/v1/groups: added, or made active again.
+         */
+        post: operations["webhook_group_created"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "group.deleted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * group.deleted
+         * @description A training group left GET /api/v1/groups: made inactive. `data` is the group as it was listed.
+         */
+        post: operations["webhook_group_deleted"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "group.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * group.updated
+         * @description A listed training group changed.
+         */
+        post: operations["webhook_group_updated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "news.published": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * news.published
+         * @description A news item appeared in GET /api/v1/news: published now, or its scheduled time came (delivered then).
+         */
+        post: operations["webhook_news_published"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "news.unpublished": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * news.unpublished
+         * @description A news item left GET /api/v1/news: deleted, made a draft, or scheduled for later. `data` is the item as it was listed.
+         */
+        post: operations["webhook_news_unpublished"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "news.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * news.updated
+         * @description A published news item changed.
+         */
+        post: operations["webhook_news_updated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "webhook.test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * webhook.test
+         * @description Sent by "send test event" to one endpoint, whatever types it receives.
+         */
+        post: operations["webhook_webhook_test"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
+        /** @description A booking was cancelled: by its guest, by the club, or by a block laid over it. */
+        BookingCancelledEvent: {
+            data: components["schemas"]["WebhookBooking"];
+            /**
+             * Format: date-time
+             * @description When the event happened, in UTC. RFC 3339 with an explicit offset.
+             */
+            timestamp: string;
+            /** @enum {string} */
+            type: "booking.cancelled";
+        };
         /**
          * @description The booking is stored and its confirmation e-mail is on its way.
          * @example {
@@ -228,6 +540,17 @@ export interface components {
             booking_id: string;
             /** @description Always true: a booking that fails is a problem document. */
             success: boolean;
+        };
+        /** @description A court was booked (on the public endpoint, the widget or the booking page). */
+        BookingCreatedEvent: {
+            data: components["schemas"]["WebhookBooking"];
+            /**
+             * Format: date-time
+             * @description When the event happened, in UTC. RFC 3339 with an explicit offset.
+             */
+            timestamp: string;
+            /** @enum {string} */
+            type: "booking.created";
         };
         /**
          * @description One or more consecutive slots of one court, on its grid, as listed by GET …/courts.
@@ -302,6 +625,28 @@ export interface components {
             placement: string | null;
             points: number | null;
         };
+        /** @description A competition result was recorded. */
+        CompetitionResultCreatedEvent: {
+            data: components["schemas"]["CompetitionResult"];
+            /**
+             * Format: date-time
+             * @description When the event happened, in UTC. RFC 3339 with an explicit offset.
+             */
+            timestamp: string;
+            /** @enum {string} */
+            type: "competition_result.created";
+        };
+        /** @description A competition result was deleted. `data` is the result as it was. */
+        CompetitionResultDeletedEvent: {
+            data: components["schemas"]["CompetitionResult"];
+            /**
+             * Format: date-time
+             * @description When the event happened, in UTC. RFC 3339 with an explicit offset.
+             */
+            timestamp: string;
+            /** @enum {string} */
+            type: "competition_result.deleted";
+        };
         /**
          * @description A page of competition results and the number of records that match.
          * @example {
@@ -328,6 +673,17 @@ export interface components {
         CompetitionResultList: {
             data: components["schemas"]["CompetitionResult"][];
             meta: components["schemas"]["ListMeta"];
+        };
+        /** @description A competition result changed. */
+        CompetitionResultUpdatedEvent: {
+            data: components["schemas"]["CompetitionResult"];
+            /**
+             * Format: date-time
+             * @description When the event happened, in UTC. RFC 3339 with an explicit offset.
+             */
+            timestamp: string;
+            /** @enum {string} */
+            type: "competition_result.updated";
         };
         /**
          * @description Every active court's slots on the date, by court name, then start.
@@ -452,6 +808,28 @@ export interface components {
             starts_at: string;
             title: string;
         };
+        /** @description An event appeared in GET /api/v1/events: added, or released for public booking without a group. */
+        EventCreatedEvent: {
+            data: components["schemas"]["Event"];
+            /**
+             * Format: date-time
+             * @description When the event happened, in UTC. RFC 3339 with an explicit offset.
+             */
+            timestamp: string;
+            /** @enum {string} */
+            type: "event.created";
+        };
+        /** @description An event left GET /api/v1/events: deleted, withdrawn from public booking, or given a group. `data` is the event as it was listed. */
+        EventDeletedEvent: {
+            data: components["schemas"]["Event"];
+            /**
+             * Format: date-time
+             * @description When the event happened, in UTC. RFC 3339 with an explicit offset.
+             */
+            timestamp: string;
+            /** @enum {string} */
+            type: "event.deleted";
+        };
         /**
          * @description A page of public events and the number of records that match.
          * @example {
@@ -474,6 +852,17 @@ export interface components {
         EventList: {
             data: components["schemas"]["Event"][];
             meta: components["schemas"]["ListMeta"];
+        };
+        /** @description A listed event changed. */
+        EventUpdatedEvent: {
+            data: components["schemas"]["Event"];
+            /**
+             * Format: date-time
+             * @description When the event happened, in UTC. RFC 3339 with an explicit offset.
+             */
+            timestamp: string;
+            /** @enum {string} */
+            type: "event.updated";
         };
         /**
          * @description An active training group.
@@ -500,6 +889,28 @@ export interface components {
             name: string;
             sport: string;
         };
+        /** @description A training group appeared in GET /api/v1/groups: added, or made active again. */
+        GroupCreatedEvent: {
+            data: components["schemas"]["Group"];
+            /**
+             * Format: date-time
+             * @description When the event happened, in UTC. RFC 3339 with an explicit offset.
+             */
+            timestamp: string;
+            /** @enum {string} */
+            type: "group.created";
+        };
+        /** @description A training group left GET /api/v1/groups: made inactive. `data` is the group as it was listed. */
+        GroupDeletedEvent: {
+            data: components["schemas"]["Group"];
+            /**
+             * Format: date-time
+             * @description When the event happened, in UTC. RFC 3339 with an explicit offset.
+             */
+            timestamp: string;
+            /** @enum {string} */
+            type: "group.deleted";
+        };
         /**
          * @description A page of training groups and the number of records that match.
          * @example {
@@ -524,6 +935,17 @@ export interface components {
         GroupList: {
             data: components["schemas"]["Group"][];
             meta: components["schemas"]["ListMeta"];
+        };
+        /** @description A listed training group changed. */
+        GroupUpdatedEvent: {
+            data: components["schemas"]["Group"];
+            /**
+             * Format: date-time
+             * @description When the event happened, in UTC. RFC 3339 with an explicit offset.
+             */
+            timestamp: string;
+            /** @enum {string} */
+            type: "group.updated";
         };
         /**
          * @example {
@@ -589,6 +1011,39 @@ export interface components {
             data: components["schemas"]["News"][];
             meta: components["schemas"]["ListMeta"];
         };
+        /** @description A news item appeared in GET /api/v1/news: published now, or its scheduled time came (delivered then). */
+        NewsPublishedEvent: {
+            data: components["schemas"]["News"];
+            /**
+             * Format: date-time
+             * @description When the event happened, in UTC. RFC 3339 with an explicit offset.
+             */
+            timestamp: string;
+            /** @enum {string} */
+            type: "news.published";
+        };
+        /** @description A news item left GET /api/v1/news: deleted, made a draft, or scheduled for later. `data` is the item as it was listed. */
+        NewsUnpublishedEvent: {
+            data: components["schemas"]["News"];
+            /**
+             * Format: date-time
+             * @description When the event happened, in UTC. RFC 3339 with an explicit offset.
+             */
+            timestamp: string;
+            /** @enum {string} */
+            type: "news.unpublished";
+        };
+        /** @description A published news item changed. */
+        NewsUpdatedEvent: {
+            data: components["schemas"]["News"];
+            /**
+             * Format: date-time
+             * @description When the event happened, in UTC. RFC 3339 with an explicit offset.
+             */
+            timestamp: string;
+            /** @enum {string} */
+            type: "news.updated";
+        };
         /**
          * @description An error (RFC 9457 problem details).
          * @example {
@@ -629,6 +1084,64 @@ export interface components {
              * @example /api/v1/problems/validation-error
              */
             type: string;
+        };
+        /** @description A booking as the public courts listing knows it: court and times, never the guest's name or address. */
+        WebhookBooking: {
+            /**
+             * Format: date-time
+             * @description When it was cancelled, in the club's offset. RFC 3339 with an explicit offset.
+             */
+            cancelled_at: string | null;
+            /**
+             * @description Who cancelled: the guest (with the link of the confirmation mail), the club, or a block laid over the booking.
+             * @enum {string|null}
+             */
+            cancelled_by: "guest" | "club" | "hold" | null;
+            /** Format: uuid */
+            court_id: string;
+            court_name: string;
+            /**
+             * Format: date-time
+             * @description When it was booked, in the club's offset. RFC 3339 with an explicit offset.
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description End, in the club's offset. RFC 3339 with an explicit offset.
+             */
+            end_time: string;
+            /**
+             * Format: uuid
+             * @description The booking.
+             */
+            id: string;
+            /**
+             * Format: date-time
+             * @description Start, in the club's offset. RFC 3339 with an explicit offset.
+             */
+            start_time: string;
+            /** @enum {string} */
+            status: "confirmed" | "cancelled";
+        };
+        /** @description The data of a test event. */
+        WebhookTest: {
+            /**
+             * Format: uuid
+             * @description The endpoint the test was sent to.
+             */
+            endpoint_id: string;
+            message: string;
+        };
+        /** @description Sent by "send test event" to one endpoint, whatever types it receives. */
+        WebhookTestEvent: {
+            data: components["schemas"]["WebhookTest"];
+            /**
+             * Format: date-time
+             * @description When the event happened, in UTC. RFC 3339 with an explicit offset.
+             */
+            timestamp: string;
+            /** @enum {string} */
+            type: "webhook.test";
         };
     };
     responses: never;
@@ -1886,6 +2399,441 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
+            };
+        };
+    };
+    webhook_booking_cancelled: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id (`msg_…`), the same for every attempt and replay of it. */
+                "webhook-id": string;
+                /** @description `v1,` and the base64 HMAC-SHA256 of `id.timestamp.body`, one per valid secret, space-separated. */
+                "webhook-signature": string;
+                /** @description When this attempt was signed, in Unix seconds. */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BookingCancelledEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any other answer, or none within the timeout, is retried; 410 disables the endpoint. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_booking_created: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id (`msg_…`), the same for every attempt and replay of it. */
+                "webhook-id": string;
+                /** @description `v1,` and the base64 HMAC-SHA256 of `id.timestamp.body`, one per valid secret, space-separated. */
+                "webhook-signature": string;
+                /** @description When this attempt was signed, in Unix seconds. */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BookingCreatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any other answer, or none within the timeout, is retried; 410 disables the endpoint. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_competition_result_created: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id (`msg_…`), the same for every attempt and replay of it. */
+                "webhook-id": string;
+                /** @description `v1,` and the base64 HMAC-SHA256 of `id.timestamp.body`, one per valid secret, space-separated. */
+                "webhook-signature": string;
+                /** @description When this attempt was signed, in Unix seconds. */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CompetitionResultCreatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any other answer, or none within the timeout, is retried; 410 disables the endpoint. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_competition_result_deleted: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id (`msg_…`), the same for every attempt and replay of it. */
+                "webhook-id": string;
+                /** @description `v1,` and the base64 HMAC-SHA256 of `id.timestamp.body`, one per valid secret, space-separated. */
+                "webhook-signature": string;
+                /** @description When this attempt was signed, in Unix seconds. */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CompetitionResultDeletedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any other answer, or none within the timeout, is retried; 410 disables the endpoint. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_competition_result_updated: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id (`msg_…`), the same for every attempt and replay of it. */
+                "webhook-id": string;
+                /** @description `v1,` and the base64 HMAC-SHA256 of `id.timestamp.body`, one per valid secret, space-separated. */
+                "webhook-signature": string;
+                /** @description When this attempt was signed, in Unix seconds. */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CompetitionResultUpdatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any other answer, or none within the timeout, is retried; 410 disables the endpoint. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_event_created: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id (`msg_…`), the same for every attempt and replay of it. */
+                "webhook-id": string;
+                /** @description `v1,` and the base64 HMAC-SHA256 of `id.timestamp.body`, one per valid secret, space-separated. */
+                "webhook-signature": string;
+                /** @description When this attempt was signed, in Unix seconds. */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EventCreatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any other answer, or none within the timeout, is retried; 410 disables the endpoint. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_event_deleted: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id (`msg_…`), the same for every attempt and replay of it. */
+                "webhook-id": string;
+                /** @description `v1,` and the base64 HMAC-SHA256 of `id.timestamp.body`, one per valid secret, space-separated. */
+                "webhook-signature": string;
+                /** @description When this attempt was signed, in Unix seconds. */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EventDeletedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any other answer, or none within the timeout, is retried; 410 disables the endpoint. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_event_updated: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id (`msg_…`), the same for every attempt and replay of it. */
+                "webhook-id": string;
+                /** @description `v1,` and the base64 HMAC-SHA256 of `id.timestamp.body`, one per valid secret, space-separated. */
+                "webhook-signature": string;
+                /** @description When this attempt was signed, in Unix seconds. */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EventUpdatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any other answer, or none within the timeout, is retried; 410 disables the endpoint. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_group_created: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id (`msg_…`), the same for every attempt and replay of it. */
+                "webhook-id": string;
+                /** @description `v1,` and the base64 HMAC-SHA256 of `id.timestamp.body`, one per valid secret, space-separated. */
+                "webhook-signature": string;
+                /** @description When this attempt was signed, in Unix seconds. */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["GroupCreatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any other answer, or none within the timeout, is retried; 410 disables the endpoint. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_group_deleted: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id (`msg_…`), the same for every attempt and replay of it. */
+                "webhook-id": string;
+                /** @description `v1,` and the base64 HMAC-SHA256 of `id.timestamp.body`, one per valid secret, space-separated. */
+                "webhook-signature": string;
+                /** @description When this attempt was signed, in Unix seconds. */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["GroupDeletedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any other answer, or none within the timeout, is retried; 410 disables the endpoint. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_group_updated: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id (`msg_…`), the same for every attempt and replay of it. */
+                "webhook-id": string;
+                /** @description `v1,` and the base64 HMAC-SHA256 of `id.timestamp.body`, one per valid secret, space-separated. */
+                "webhook-signature": string;
+                /** @description When this attempt was signed, in Unix seconds. */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["GroupUpdatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any other answer, or none within the timeout, is retried; 410 disables the endpoint. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_news_published: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id (`msg_…`), the same for every attempt and replay of it. */
+                "webhook-id": string;
+                /** @description `v1,` and the base64 HMAC-SHA256 of `id.timestamp.body`, one per valid secret, space-separated. */
+                "webhook-signature": string;
+                /** @description When this attempt was signed, in Unix seconds. */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NewsPublishedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any other answer, or none within the timeout, is retried; 410 disables the endpoint. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_news_unpublished: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id (`msg_…`), the same for every attempt and replay of it. */
+                "webhook-id": string;
+                /** @description `v1,` and the base64 HMAC-SHA256 of `id.timestamp.body`, one per valid secret, space-separated. */
+                "webhook-signature": string;
+                /** @description When this attempt was signed, in Unix seconds. */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NewsUnpublishedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any other answer, or none within the timeout, is retried; 410 disables the endpoint. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_news_updated: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id (`msg_…`), the same for every attempt and replay of it. */
+                "webhook-id": string;
+                /** @description `v1,` and the base64 HMAC-SHA256 of `id.timestamp.body`, one per valid secret, space-separated. */
+                "webhook-signature": string;
+                /** @description When this attempt was signed, in Unix seconds. */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NewsUpdatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any other answer, or none within the timeout, is retried; 410 disables the endpoint. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_webhook_test: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id (`msg_…`), the same for every attempt and replay of it. */
+                "webhook-id": string;
+                /** @description `v1,` and the base64 HMAC-SHA256 of `id.timestamp.body`, one per valid secret, space-separated. */
+                "webhook-signature": string;
+                /** @description When this attempt was signed, in Unix seconds. */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookTestEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any other answer, or none within the timeout, is retried; 410 disables the endpoint. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };
