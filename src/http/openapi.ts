@@ -126,8 +126,12 @@ function webhookSection(): Record<string, unknown> {
         + 'space-separated.'),
       ],
       requestBody: { required: true, content: { 'application/json': { schema: { $ref: `#/components/schemas/${String(schema.$id)}` } } } },
+      security: [],
       responses: {
-        '2XX': { description: 'Received. Any other answer, or none within the timeout, is retried; 410 disables the endpoint.' },
+        '2XX': { description: 'Received. A redirect is not followed: any other answer, or none within 15 s, is retried.' },
+        '410': { description: 'Gone: the endpoint is disabled and the club\'s owners are told.' },
+        '4XX': { description: 'Retried with back-off for about three days (429 and others: after Retry-After, when given).' },
+        '5XX': { description: 'Retried with back-off for about three days (after Retry-After, when given).' },
       },
     },
   }]))
