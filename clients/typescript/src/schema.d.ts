@@ -2422,8 +2422,29 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Received. Any other answer, or none within the timeout, is retried; 410 disables the endpoint. */
+            /** @description Received. A redirect is not followed: any other answer, or none within 15 s, is retried. */
             "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Retried with back-off for about three days (429 and others: after Retry-After, when given). */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Retried with back-off for about three days (after Retry-After, when given). */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the endpoint is disabled and the club's owners are told. */
+            410: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2451,8 +2472,29 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Received. Any other answer, or none within the timeout, is retried; 410 disables the endpoint. */
+            /** @description Received. A redirect is not followed: any other answer, or none within 15 s, is retried. */
             "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Retried with back-off for about three days (429 and others: after Retry-After, when given). */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Retried with back-off for about three days (after Retry-After, when given). */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the endpoint is disabled and the club's owners are told. */
+            410: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2480,8 +2522,29 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Received. Any other answer, or none within the timeout, is retried; 410 disables the endpoint. */
+            /** @description Received. A redirect is not followed: any other answer, or none within 15 s, is retried. */
             "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Retried with back-off for about three days (429 and others: after Retry-After, when given). */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Retried with back-off for about three days (after Retry-After, when given). */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the endpoint is disabled and the club's owners are told. */
+            410: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2509,8 +2572,29 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Received. Any other answer, or none within the timeout, is retried; 410 disables the endpoint. */
+            /** @description Received. A redirect is not followed: any other answer, or none within 15 s, is retried. */
             "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Retried with back-off for about three days (429 and others: after Retry-After, when given). */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Retried with back-off for about three days (after Retry-After, when given). */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the endpoint is disabled and the club's owners are told. */
+            410: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2538,8 +2622,29 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Received. Any other answer, or none within the timeout, is retried; 410 disables the endpoint. */
+            /** @description Received. A redirect is not followed: any other answer, or none within 15 s, is retried. */
             "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Retried with back-off for about three days (429 and others: after Retry-After, when given). */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Retried with back-off for about three days (after Retry-After, when given). */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the endpoint is disabled and the club's owners are told. */
+            410: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2567,8 +2672,29 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Received. Any other answer, or none within the timeout, is retried; 410 disables the endpoint. */
+            /** @description Received. A redirect is not followed: any other answer, or none within 15 s, is retried. */
             "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Retried with back-off for about three days (429 and others: after Retry-After, when given). */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Retried with back-off for about three days (after Retry-After, when given). */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the endpoint is disabled and the club's owners are told. */
+            410: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2596,8 +2722,29 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Received. Any other answer, or none within the timeout, is retried; 410 disables the endpoint. */
+            /** @description Received. A redirect is not followed: any other answer, or none within 15 s, is retried. */
             "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Retried with back-off for about three days (429 and others: after Retry-After, when given). */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Retried with back-off for about three days (after Retry-After, when given). */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the endpoint is disabled and the club's owners are told. */
+            410: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2625,8 +2772,29 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Received. Any other answer, or none within the timeout, is retried; 410 disables the endpoint. */
+            /** @description Received. A redirect is not followed: any other answer, or none within 15 s, is retried. */
             "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Retried with back-off for about three days (429 and others: after Retry-After, when given). */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Retried with back-off for about three days (after Retry-After, when given). */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the endpoint is disabled and the club's owners are told. */
+            410: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2654,8 +2822,29 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Received. Any other answer, or none within the timeout, is retried; 410 disables the endpoint. */
+            /** @description Received. A redirect is not followed: any other answer, or none within 15 s, is retried. */
             "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Retried with back-off for about three days (429 and others: after Retry-After, when given). */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Retried with back-off for about three days (after Retry-After, when given). */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the endpoint is disabled and the club's owners are told. */
+            410: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2683,8 +2872,29 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Received. Any other answer, or none within the timeout, is retried; 410 disables the endpoint. */
+            /** @description Received. A redirect is not followed: any other answer, or none within 15 s, is retried. */
             "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Retried with back-off for about three days (429 and others: after Retry-After, when given). */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Retried with back-off for about three days (after Retry-After, when given). */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the endpoint is disabled and the club's owners are told. */
+            410: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2712,8 +2922,29 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Received. Any other answer, or none within the timeout, is retried; 410 disables the endpoint. */
+            /** @description Received. A redirect is not followed: any other answer, or none within 15 s, is retried. */
             "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Retried with back-off for about three days (429 and others: after Retry-After, when given). */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Retried with back-off for about three days (after Retry-After, when given). */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the endpoint is disabled and the club's owners are told. */
+            410: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2741,8 +2972,29 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Received. Any other answer, or none within the timeout, is retried; 410 disables the endpoint. */
+            /** @description Received. A redirect is not followed: any other answer, or none within 15 s, is retried. */
             "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Retried with back-off for about three days (429 and others: after Retry-After, when given). */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Retried with back-off for about three days (after Retry-After, when given). */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the endpoint is disabled and the club's owners are told. */
+            410: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2770,8 +3022,29 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Received. Any other answer, or none within the timeout, is retried; 410 disables the endpoint. */
+            /** @description Received. A redirect is not followed: any other answer, or none within 15 s, is retried. */
             "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Retried with back-off for about three days (429 and others: after Retry-After, when given). */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Retried with back-off for about three days (after Retry-After, when given). */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the endpoint is disabled and the club's owners are told. */
+            410: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2799,8 +3072,29 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Received. Any other answer, or none within the timeout, is retried; 410 disables the endpoint. */
+            /** @description Received. A redirect is not followed: any other answer, or none within 15 s, is retried. */
             "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Retried with back-off for about three days (429 and others: after Retry-After, when given). */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Retried with back-off for about three days (after Retry-After, when given). */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the endpoint is disabled and the club's owners are told. */
+            410: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2828,8 +3122,29 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Received. Any other answer, or none within the timeout, is retried; 410 disables the endpoint. */
+            /** @description Received. A redirect is not followed: any other answer, or none within 15 s, is retried. */
             "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Retried with back-off for about three days (429 and others: after Retry-After, when given). */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Retried with back-off for about three days (after Retry-After, when given). */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the endpoint is disabled and the club's owners are told. */
+            410: {
                 headers: {
                     [name: string]: unknown;
                 };
