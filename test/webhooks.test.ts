@@ -434,5 +434,10 @@ describeEachDatabase('webhook targets without the private-network setting', (dia
     expect(delivery).toMatchObject({ status: 'pending', attempts: 1, response_status: null })
     expect(delivery?.error).toContain('not sent: the URL names a host, rebind.example, that resolves to 127.0.0.1')
     expect(receiver.connections).toBe(0)
+    // Its URL unchanged, the endpoint can still be disabled; a new URL is checked again.
+    const change = (url: string, enabled: boolean) => owner('PUT', `${CLUB}/webhook-endpoints/${endpoint.id}`, { url,
+      event_types: ['booking.created'], enabled })
+    expect((await change(`https://rebind.example:${port}/hooks`, false)).status).toBe(200)
+    expect((await change('https://intranet.example/hooks', false)).status).toBe(400)
   })
 })

@@ -13,7 +13,7 @@ import type { Database } from '../db/schema.js'
 import { isoForDb } from '../db/values.js'
 import { Conflict, InvalidRequest, NotFound } from '../domain/errors.js'
 import { EVENT_TYPES, TEST_EVENT, envelope, isEventType, messageId } from '../webhooks/events.js'
-import { RefusedTarget, checkTarget } from '../webhooks/sender.js'
+import { RefusedTarget, checkShape, checkTarget } from '../webhooks/sender.js'
 import type { TargetPolicy } from '../webhooks/sender.js'
 import { audit } from './admins.js'
 import type { Actor } from './admins.js'
@@ -42,20 +42,27 @@ export function generateSecret(): string {
   return `whsec_${randomBytes(32).toString('base64')}`
 }
 
-async function checked(input: EndpointInput, policy: TargetPolicy): Promise<store.EndpointFields> {
+/**
+ * The fields as they will be stored, or InvalidRequest naming the one refused. The URL's host is
+ * resolved and checked unless it is the one already stored (`current`): disabling an endpoint
+ * works while its host does not resolve, and the worker checks the address at every delivery.
+ */
+async function checked(input: EndpointInput, policy: TargetPolicy, current?: string): Promise<store.EndpointFields> {
   let url: URL
   try {
     url = new URL(input.url.trim())
   } catch {
     throw new InvalidRequest('field', 'url', 'must be an absolute URL')
   }
+  url.hash = ''
+  const unchanged = url.href === current
   try {
-    await checkTarget(url, policy)
+    if (unchanged) checkShape(url, policy)
+    else await checkTarget(url, policy)
   } catch (error) {
     if (error instanceof RefusedTarget) throw new InvalidRequest('field', 'url', error.message)
     throw error
   }
-  url.hash = ''
   const unknown = input.eventTypes.find((type) => !isEventType(type))
   if (unknown !== undefined) throw new InvalidRequest('field', 'event_types', `${unknown} is not one of ${EVENT_TYPES.join(', ')}`)
   return {
@@ -86,7 +93,9 @@ export async function addEndpoint(db: Kysely<Database>, clock: Clock, policy: En
 /** Changes an endpoint. Disabling it fails its waiting deliveries (they can be replayed); enabling it starts afresh. */
 export async function changeEndpoint(db: Kysely<Database>, clock: Clock, policy: TargetPolicy,
   input: { clubId: string, endpointId: string, endpoint: EndpointInput, actor: Actor }): Promise<EndpointRecord> {
-  const fields = await checked(input.endpoint, policy)
+  const stored = await store.findEndpoint(db, input.clubId, input.endpointId)
+  if (stored === undefined) throw new NotFound('No such webhook endpoint.')
+  const fields = await checked(input.endpoint, policy, stored.url)
   const now = clock.now()
   return db.transaction().execute(async (trx) => {
     const before = await store.findEndpoint(trx, input.clubId, input.endpointId)

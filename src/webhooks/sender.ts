@@ -44,12 +44,17 @@ export interface TargetPolicy {
  * who typed it.
  */
 export async function checkTarget(url: URL, policy: TargetPolicy): Promise<void> {
+  checkShape(url, policy)
+  if (policy.allowPrivateNetworks) return
+  await publicAddresses(url.hostname, policy.resolve)
+}
+
+/** The URL's own checks, without resolving its host: https (or http where allowed), no credentials. */
+export function checkShape(url: URL, policy: Pick<TargetPolicy, 'allowPrivateNetworks'>): void {
   if (url.protocol !== 'https:' && !(policy.allowPrivateNetworks && url.protocol === 'http:')) {
     throw new RefusedTarget('must be an https:// URL')
   }
   if (url.username !== '' || url.password !== '') throw new RefusedTarget('must not contain a user name or password')
-  if (policy.allowPrivateNetworks) return
-  await publicAddresses(url.hostname, policy.resolve)
 }
 
 async function publicAddresses(hostname: string, resolve: Resolver): Promise<readonly ResolvedAddress[]> {
