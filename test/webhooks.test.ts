@@ -270,6 +270,7 @@ describeEachDatabase('webhooks', (dialect) => {
     expect(queued).toMatchObject({ event_type: 'webhook.test', trigger: 'test', status: 'pending', attempts: 0 })
     await deliver()
     expect(verified(receiver.received[0]!, secret)).toMatchObject({ type: 'webhook.test', data: { endpoint_id: endpoint.id } })
+    h.clock.advance(1_000)
     const replay = ok<Delivery>(await owner('POST', `${CLUB}/webhook-endpoints/${endpoint.id}/deliveries/${queued.id}/replay`), 202)
     expect(replay).toMatchObject({ webhook_id: queued.webhook_id, trigger: 'replay', status: 'pending' })
     await deliver()

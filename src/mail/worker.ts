@@ -18,6 +18,7 @@ import type { OutboxRow } from '../db/repositories/outbox.js'
 import type { Database } from '../db/schema.js'
 import { isPermanentMailError } from './transport.js'
 import type { MailTransport } from './transport.js'
+import { PollingLoop } from '../polling.js'
 
 export interface MailWorkerOptions {
   readonly pollMs?: number
@@ -47,13 +48,9 @@ export class MailWorker {
   private readonly maxAttempts: number
   private onError: (error: unknown, context: string) => void
   private onRetry: (mailId: string, attempts: number, reason: string) => void = () => undefined
-  private timer: NodeJS.Timeout | undefined
-  private running: Promise<void> | undefined
-  private again = false
+  private readonly loop: PollingLoop
   /** The mails of the batch in hand not yet sent, and the lease they hold. */
   private held: { readonly ids: readonly string[], readonly until: number } = { ids: [], until: 0 }
-  /** Not polling: never started, or stopped. */
-  private stopped = true
   /** stop() was called: finish the mail in hand, hand back the rest of the batch. */
   private stopRequested = false
 
@@ -69,6 +66,9 @@ export class MailWorker {
     this.leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS
     this.maxAttempts = options.maxAttempts ?? 15
     this.onError = options.onError ?? (() => undefined)
+    this.loop = new PollingLoop(async () => await this.runOnce() === this.batchSize, this.pollMs, (error) => {
+      this.onError(error, 'claiming mail')
+    })
   }
 
   /** Where the worker reports its failures (the server's log); the recipient's address is never included. */
@@ -87,27 +87,18 @@ export class MailWorker {
 
   /** Starts polling; wake() makes it look at once (after a booking). */
   start(): void {
-    if (!this.stopped) return
-    this.stopped = false
     this.stopRequested = false
-    this.schedule(0)
+    this.loop.start()
   }
 
   wake(): void {
-    if (this.stopped) return
-    if (this.running !== undefined) {
-      this.again = true
-      return
-    }
-    this.schedule(0)
+    this.loop.wake()
   }
 
   /** Stops after the mail being sent now; waits for it. */
   async stop(): Promise<void> {
-    this.stopped = true
     this.stopRequested = true
-    clearTimeout(this.timer)
-    await this.running
+    await this.loop.stop()
     this.transport.close()
   }
 
@@ -148,27 +139,6 @@ export class MailWorker {
     // Only if the batch is still the same one (a send may have finished meanwhile; its id is dropped either way).
     if (this.held.until === held.until) this.held = { ids: this.held.ids, until }
     return renewed
-  }
-
-  private schedule(delay: number): void {
-    clearTimeout(this.timer)
-    this.timer = setTimeout(() => {
-      this.running = this.runOnce()
-        .then((handled) => {
-          if (handled === this.batchSize) this.again = true
-        })
-        .catch((error: unknown) => {
-          this.onError(error, 'claiming mail')
-        })
-        .finally(() => {
-          this.running = undefined
-          if (this.stopped) return
-          const next = this.again ? 0 : this.pollMs
-          this.again = false
-          this.schedule(next)
-        })
-    }, delay)
-    this.timer.unref()
   }
 
   private async deliver(mail: OutboxRow): Promise<void> {

@@ -22,6 +22,7 @@ import type { AttemptRecord, DeliveryRow, EndpointRecord } from '../db/repositor
 import { insertMail } from '../db/repositories/outbox.js'
 import type { Database } from '../db/schema.js'
 import { renderEndpointDisabled } from '../mail/admin-mail.js'
+import { PollingLoop } from '../polling.js'
 import { RefusedTarget, send } from './sender.js'
 import type { Answer, TargetPolicy } from './sender.js'
 
@@ -69,10 +70,7 @@ export class WebhookWorker {
   private readonly batchSize: number
   private readonly random: () => number
   private onError: (error: unknown, context: string) => void = () => undefined
-  private timer: NodeJS.Timeout | undefined
-  private running: Promise<void> | undefined
-  private again = false
-  private stopped = true
+  private readonly loop: PollingLoop
   private stopRequested = false
   private lastPrune = 0
 
@@ -85,6 +83,9 @@ export class WebhookWorker {
     this.pollMs = options.pollMs ?? 1_000
     this.batchSize = options.batchSize ?? 20
     this.random = options.random ?? Math.random
+    this.loop = new PollingLoop(async () => await this.runOnce() === this.batchSize, this.pollMs, (error) => {
+      this.onError(error, 'claiming deliveries')
+    })
   }
 
   /** The lease of a claimed delivery: the timeout and a margin for recording the outcome. */
@@ -99,28 +100,19 @@ export class WebhookWorker {
   }
 
   start(): void {
-    if (!this.stopped) return
-    this.stopped = false
     this.stopRequested = false
-    this.schedule(0)
+    this.loop.start()
   }
 
   /** Look at once (after a change that queued deliveries). */
   wake(): void {
-    if (this.stopped) return
-    if (this.running !== undefined) {
-      this.again = true
-      return
-    }
-    this.schedule(0)
+    this.loop.wake()
   }
 
   /** Stops after the attempts in flight; waits for them. */
   async stop(): Promise<void> {
-    this.stopped = true
     this.stopRequested = true
-    clearTimeout(this.timer)
-    await this.running
+    await this.loop.stop()
   }
 
   /** One round: claims what is due and attempts it. Returns how many deliveries it attempted. */
@@ -219,26 +211,5 @@ export class WebhookWorker {
       await insertMail(this.db, { clubId: endpoint.clubId, bookingId: null, recipientName: '', recipientEmail: owner.email, ...mail,
         ics: null }, this.settings.mailFrom, now)
     }
-  }
-
-  private schedule(delay: number): void {
-    clearTimeout(this.timer)
-    this.timer = setTimeout(() => {
-      this.running = this.runOnce()
-        .then((handled) => {
-          if (handled === this.batchSize) this.again = true
-        })
-        .catch((error: unknown) => {
-          this.onError(error, 'claiming deliveries')
-        })
-        .finally(() => {
-          this.running = undefined
-          if (this.stopped) return
-          const next = this.again ? 0 : this.pollMs
-          this.again = false
-          this.schedule(next)
-        })
-    }, delay)
-    this.timer.unref()
   }
 }
