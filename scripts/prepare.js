@@ -1,4 +1,5 @@
-// npm runs this on every install of the checkout (`npm install`, `npm ci`): it builds the service.
+// npm runs this on every install of the checkout (`npm install`, `npm ci`): it builds the service
+// (unless the build is already newer than its sources: scripts/build-if-stale.js).
 // Building needs the dev dependencies; an install without them (`npm ci --omit=dev`) cannot build,
 // so it stops with the sequence that gives a production install instead of "tsc: not found".
 import { execFileSync } from 'node:child_process'
@@ -13,4 +14,4 @@ try {
     + 'For a production install run: npm ci && npm prune --omit=dev   (docs/operations.md, "Production install")\n')
   process.exit(1)
 }
-execFileSync('npm', ['run', 'build'], { stdio: 'inherit' })
+execFileSync(process.execPath, ['scripts/build-if-stale.js'], { stdio: 'inherit' })

@@ -352,7 +352,8 @@ describe('club-platform as a real process', () => {
         output += chunk.toString()
       })
       const exited = new Promise<number | null>((resolve) => server.on('exit', resolve))
-      for (let i = 0; i < 200 && !/#token=\S+\n/.test(output); i++) await new Promise((resolve) => setTimeout(resolve, 50))
+      // Up to 30 s: on a loaded machine (CI runs two test files at once beside the browsers) the start takes seconds.
+      for (let i = 0; i < 600 && !/#token=\S+\n/.test(output); i++) await new Promise((resolve) => setTimeout(resolve, 50))
       const curl = /curl -H "Authorization: Bearer (cpk_\w+)" (http:\/\/\S+)/.exec(output)
       expect(curl, output).not.toBeNull()
       const response = await fetch(curl?.[2] ?? '', { headers: { authorization: `Bearer ${curl?.[1] ?? ''}` } })

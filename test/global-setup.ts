@@ -54,22 +54,6 @@ export function linesWithKeys(dir: string): string[] {
   return found
 }
 
-/** What `npm run build` writes when every step has succeeded, and what it is built from. */
-const BUILD_OUTPUT = 'dist/.build-complete'
-const BUILD_INPUTS = ['src', 'dashboard', 'widget', 'clients', 'package.json', 'package-lock.json', 'tsconfig.json', 'tsconfig.build.json']
-
-function newestModification(entry: string): number {
-  const stat = fs.statSync(entry, { throwIfNoEntry: false })
-  if (stat === undefined) return 0
-  if (!stat.isDirectory()) return stat.mtimeMs
-  return Math.max(stat.mtimeMs, ...fs.readdirSync(entry).map((name) => newestModification(path.join(entry, name))))
-}
-
-function buildIsStale(): boolean {
-  const built = fs.statSync(BUILD_OUTPUT, { throwIfNoEntry: false })?.mtimeMs ?? 0
-  return BUILD_INPUTS.some((input) => newestModification(input) >= built)
-}
-
 export default async function setup(project: TestProject): Promise<() => void> {
   const serviceLogDir = fs.mkdtempSync(path.join(os.tmpdir(), 'club-platform-test-logs-'))
   project.provide('serviceLogDir', serviceLogDir)
@@ -79,9 +63,7 @@ export default async function setup(project: TestProject): Promise<() => void> {
   // `npm run build` does — unless the last build is newer than every source (an install just built).
   // As an install builds: for production (the test runner's NODE_ENV=test would bundle Lit's and
   // Svelte's development builds, larger and louder than what the service serves).
-  if (buildIsStale()) {
-    execFileSync('npm', ['run', '--silent', 'build'], { stdio: 'inherit', env: { ...process.env, NODE_ENV: 'production' } })
-  }
+  execFileSync(process.execPath, ['scripts/build-if-stale.js'], { stdio: 'inherit' })
 
   const url = process.env.TEST_POSTGRES_URL ?? DEFAULT_POSTGRES_URL
   const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 3_000 })
