@@ -50,7 +50,8 @@ import { News, NewsList } from './schemas/news.js'
 import { Problem } from './schemas/problem.js'
 import { useServiceDateTime } from './schemas/formats.js'
 import { WEBHOOK_PAYLOAD_SCHEMAS } from './schemas/webhooks.js'
-import { LAZY_SERIALIZERS } from './http/serializers.js'
+import { queuedHere } from './webhooks/events.js'
+import { LAZY_SERIALIZERS, SHARED_SERIALIZERS } from './http/serializers.js'
 
 export interface AppOptions {
   /** false, or JSON logs at the configured level (the default) with key-shaped text redacted. */
@@ -103,7 +104,7 @@ export async function buildApp(context: AppContext, options: AppOptions = {}): P
       connectionsCheckingInterval: Math.min(30_000, Math.max(10, Math.floor(headersTimeout / 4))),
     },
     genReqId: requestId,
-    ...(options.lazySerializers === true ? { schemaController: LAZY_SERIALIZERS } : {}),
+    schemaController: options.lazySerializers === true ? LAZY_SERIALIZERS : SHARED_SERIALIZERS,
     // The onResponse hook below writes the one log line of each request.
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: 16 * 1024,
@@ -145,11 +146,15 @@ export async function buildApp(context: AppContext, options: AppOptions = {}): P
     done()
   })
   const metrics = createMetrics(context)
+  let queuedSeen = queuedHere.count
   // One log line per request, without the Authorization header or the query's values.
   app.addHook('onResponse', (request, reply, done) => {
     metrics.observe(request, reply.statusCode, reply.elapsedTime / 1000)
-    // A change may have queued webhook deliveries: the worker looks now rather than at its next poll.
-    if (request.method !== 'GET' && request.method !== 'HEAD' && reply.statusCode < 400) context.webhooks.wake()
+    // A change that queued webhook deliveries (committed by now): the worker looks now rather than at its next poll.
+    if (queuedHere.count !== queuedSeen) {
+      queuedSeen = queuedHere.count
+      context.webhooks.wake()
+    }
     if (!REQUEST_LOG_LEVELS.has(request.log.level)) {
       done()
       return

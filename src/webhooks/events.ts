@@ -58,6 +58,13 @@ export async function anySubscriber(db: Kysely<Database>, clubId: string, types:
   return (await subscribers(db, clubId)).some((endpoint) => types.some((type) => endpoint.types.has(type)))
 }
 
+/**
+ * Deliveries this process has queued so far (committed or not): a request that changed something
+ * wakes the worker only when this moved, so that writes which queue nothing (most, in a club
+ * without endpoints) cost the worker nothing.
+ */
+export const queuedHere = { count: 0 }
+
 /** Records events in the caller's transaction; returns how many deliveries were queued. */
 export async function recordEvents(trx: Kysely<Database>, now: number, clubId: string,
   events: readonly NewEvent[]): Promise<number> {
@@ -77,6 +84,7 @@ export async function recordEvents(trx: Kysely<Database>, now: number, clubId: s
     }))).execute()
     queued += targets.length
   }
+  queuedHere.count += queued
   return queued
 }
 
