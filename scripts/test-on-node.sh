@@ -5,7 +5,8 @@
 # package holds bin/node and include/node, the headers native modules compile against) into a
 # cache directory, installs a copy of the project with that Node first on PATH (so better-sqlite3
 # is compiled for its ABI) — every line at once — and then runs `npm test` in each copy in turn,
-# without the browser suites (they run once, in the README's test command).
+# without the browser suites (they run once, in the README's test command), the files split
+# between the lines when there are several.
 # The checkout's own node_modules is not touched. Cache: CLUB_PLATFORM_NODE_CACHE, default
 # ~/.cache/club-platform/node.
 set -euo pipefail
@@ -69,16 +70,22 @@ for major in "$@"; do
     exit 1
   fi
 done
+# With several lines the suite files are split between them (vitest --shard): each file runs on one
+# of them, as well as on Node.js 20 with the README's command, which keeps CI within its 20
+# minutes. `scripts/test-on-node.sh 24` alone runs every file on that line.
+index=0
 for major in "$@"; do
   version=${versions[$major]}
-  echo "== Node.js $version: npm test"
+  index=$((index + 1))
+  shard=()
+  [ $# -eq 1 ] || shard=("--shard=$index/$#")
+  echo "== Node.js $version: npm test ${shard[*]}"
   (
     cd "$work/node-$major"
     export PATH="$cache/$version/bin:$PATH" npm_config_nodedir="$cache/$version"
     # The browser suites drive the same Chromium against the same pages on every line; the server
-    # code they reach is covered on this line by the API suites. They run once, on the README's
-    # command, which keeps CI within its 20 minutes.
-    npm test -- --exclude 'test/*browser.test.ts'
+    # code they reach is covered on this line by the API suites. They run once, on the README's command.
+    npm test -- --exclude 'test/*browser.test.ts' "${shard[@]}"
   )
   rm -rf "$work/node-$major"
 done

@@ -103,7 +103,7 @@ for (const dialect of DIALECTS) {
             // The mail in flight at the kill is in the dead process's batch: it comes again when that lease ends, which may be
             // after the last of the others has arrived.
             const id = bookingIdOf(inFlight.parsed.text)
-            const copies = () => delivered().filter((delivered) => delivered === id).length
+            const copies = () => delivered().filter((each) => each === id).length
             await expect.poll(copies, { timeout: 30_000, interval: 200 }).toBeGreaterThanOrEqual(2)
           }
           const counts = new Map<string, number>()
