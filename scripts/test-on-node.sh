@@ -8,7 +8,7 @@
 # without the browser suites (they run once, in the README's test command), the files split
 # between the lines when there are several.
 # The checkout's own node_modules is not touched. Cache: CLUB_PLATFORM_NODE_CACHE, default
-# ~/.cache/club-platform/node.
+# ~/.cache/club-platform/node (the runtimes, and each line's installed node_modules per lock file).
 #
 # CI installs while it runs its other checks and tests afterwards: `--install-only` leaves the
 # copies in CLUB_PLATFORM_NODE_WORK, and `--test-only` tests the copies found there (and removes them).
@@ -65,7 +65,18 @@ install_copy() {
   cd "$copy"
   export PATH="$runtime/bin:$PATH" npm_config_nodedir="$runtime"
   [ "$(node --version)" = "v$version" ] || { echo "PATH does not put Node.js $version first" >&2; exit 1; }
-  npm ci --no-audit --no-fund
+  # node_modules as `npm ci` leaves it (native modules compiled for this line) is kept in the cache
+  # per Node.js version and lock file: with the same lock file the next run unpacks it and builds,
+  # instead of downloading and compiling again.
+  local modules
+  modules="$cache/node-modules-$version-$(sha256sum package-lock.json | cut -c1-16).tar"
+  if [ -f "$modules" ]; then
+    tar -xf "$modules"
+    node scripts/build-if-stale.js
+  else
+    npm ci --no-audit --no-fund
+    tar -cf "$modules.tmp.$$" node_modules && mv "$modules.tmp.$$" "$modules"
+  fi
 }
 
 # The installs (mostly downloads and one native compile each) run side by side; the test suites,
