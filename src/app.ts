@@ -2,8 +2,7 @@
  * Builds the Fastify application from a context. It does not listen: server.ts does, and tests
  * use `app.inject`.
  */
-import { randomUUID } from 'node:crypto'
-import type { IncomingMessage } from 'node:http'
+import http from 'node:http'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import cookie from '@fastify/cookie'
 import Fastify, { LogController } from 'fastify'
@@ -52,6 +51,7 @@ import { useServiceDateTime } from './schemas/formats.js'
 import { WEBHOOK_PAYLOAD_SCHEMAS } from './schemas/webhooks.js'
 import { queuedHere } from './webhooks/events.js'
 import { LAZY_SERIALIZERS, SHARED_SERIALIZERS } from './http/serializers.js'
+import { FastPath, requestId } from './http/fast-path.js'
 
 export interface AppOptions {
   /** false, or JSON logs at the configured level (the default) with key-shaped text redacted. */
@@ -71,18 +71,19 @@ export interface AppOptions {
   readonly referencePage?: ReferencePageOptions
   /** Compile each response serialiser on first use instead of at start (src/http/serializers.ts); the test harness does. */
   readonly lazySerializers?: boolean
+  /** false: every request goes through Fastify (test/fast-path.test.ts compares the two). */
+  readonly fastPath?: false
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Answers before routing (src/http/fast-path.ts). */
+    fastPath: FastPath
+  }
 }
 
 /** The levels at which the line of each request is written. */
 const REQUEST_LOG_LEVELS = new Set(['trace', 'debug', 'info'])
-
-/** Accepted from a proxy in front of the service; anything else gets a fresh id. */
-const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/
-
-function requestId(request: IncomingMessage): string {
-  const incoming = request.headers['x-request-id']
-  return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID()
-}
 
 /** A hop count becomes the equivalent function (Fastify's types take booleans, addresses or a function). */
 function trustProxy(setting: boolean | number | string): boolean | string | ((address: string, hop: number) => boolean) {
@@ -91,17 +92,28 @@ function trustProxy(setting: boolean | number | string): boolean | string | ((ad
 
 export async function buildApp(context: AppContext, options: AppOptions = {}): Promise<FastifyInstance> {
   const headersTimeout = options.headersTimeoutMs ?? 60_000
+  let closing = false
+  const fastPath = new FastPath(options.fastPath !== false, () => !closing && !context.lifecycle.draining)
   const app = Fastify({
     logger: options.logger ?? {
       level: context.config.logLevel,
       redact: { paths: ['req.headers.authorization', 'headers.authorization'], censor: '[redacted]' },
       stream: redactingDestination(options.logDestination ?? process.stdout),
     },
-    http: {
-      // A request without Host is refused by the onRequest hook below, with a problem document.
-      requireHostHeader: false,
-      headersTimeout,
-      connectionsCheckingInterval: Math.min(30_000, Math.max(10, Math.floor(headersTimeout / 4))),
+    // The server Fastify would create, its request listener answering from src/http/fast-path.ts first.
+    serverFactory: (handler, settings) => {
+      const server = http.createServer({
+        // A request without Host is refused by the onRequest hook below, with a problem document.
+        requireHostHeader: false,
+        headersTimeout,
+        connectionsCheckingInterval: Math.min(30_000, Math.max(10, Math.floor(headersTimeout / 4))),
+      }, fastPath.listener(handler))
+      // As Fastify sets them on its own server (its defaults: these options are not given).
+      const timeouts = settings as { keepAliveTimeout?: number, requestTimeout?: number, connectionTimeout?: number }
+      server.keepAliveTimeout = timeouts.keepAliveTimeout ?? 72_000
+      server.requestTimeout = timeouts.requestTimeout ?? 0
+      server.setTimeout(timeouts.connectionTimeout ?? 0)
+      return server
     },
     genReqId: requestId,
     schemaController: options.lazySerializers === true ? LAZY_SERIALIZERS : SHARED_SERIALIZERS,
@@ -126,7 +138,7 @@ export async function buildApp(context: AppContext, options: AppOptions = {}): P
     },
   }).withTypeProvider<TypeBoxTypeProvider>()
 
-  let closing = false
+  app.decorate('fastPath', fastPath)
   app.addHook('preClose', (done) => {
     closing = true
     done()
@@ -146,6 +158,13 @@ export async function buildApp(context: AppContext, options: AppOptions = {}): P
     done()
   })
   const metrics = createMetrics(context)
+  const requestLog = REQUEST_LOG_LEVELS.has(app.log.level) ? app.log : undefined
+  fastPath.observer = (answer) => {
+    const seconds = (performance.now() - answer.started) / 1000
+    metrics.record(answer.route, 'GET', answer.status, seconds, answer.refusal)
+    requestLog?.info({ reqId: answer.id, method: 'GET', path: redactKeys(answer.path), route: answer.route, status: answer.status,
+      duration_ms: Math.round(seconds * 100_000) / 100, club_id: answer.clubId, key_id: answer.keyId }, 'request')
+  }
   let queuedSeen = queuedHere.count
   // One log line per request, without the Authorization header or the query's values.
   app.addHook('onResponse', (request, reply, done) => {

@@ -11,6 +11,11 @@
  * - SQLite: the committed counter in data_versions, read with one prepared statement. Before and
  *   after the read run while this process's only connection is held, so no transaction of this
  *   process is half-way through; another process's uncommitted writes are invisible (WAL).
+ *   A scope's counter, once read, holds for the rest of the event loop's turn: the requests
+ *   answered in one turn arrived together, so a change another process commits while they are
+ *   being answered is concurrent with them. Every statement of this process that writes starts
+ *   afresh (`wrote`), so its own changes show at once. Reading the counter takes a lock of the
+ *   database's shared memory (system calls): under load a turn answers dozens of requests.
  * - PostgreSQL: a connection LISTENing on club_platform_changes; each notification (sent at commit)
  *   moves its scope to a new version. While that connection is down, `version` is undefined and
  *   nothing is served from or filed into a cache; after a reconnect every earlier version is void.
@@ -55,22 +60,32 @@ export interface Versioned<T> {
 
 /** A read, and the version it may be filed under: the scope's version if it was the same before and after. */
 async function readUnchanged<T>(
-  feed: Pick<ChangeFeed, 'version'>,
+  feed: Pick<ChangeFeed, 'version'> & { readonly after?: (scope: string) => number | undefined },
   db: Kysely<Database>,
   scope: string,
   query: ReadQuery<T>,
 ): Promise<Versioned<T>> {
   const before = feed.version(scope)
   const value = await query(db, before)
-  const after = feed.version(scope)
+  const after = feed.after === undefined ? feed.version(scope) : feed.after(scope)
   return { value, version: before === after ? before : undefined }
 }
 
 export class SqliteChangeFeed implements ChangeFeed {
   private statement: BetterSqlite3.Statement<[string], number | undefined> | undefined
   private available = true
+  /** The counters read in this turn of the event loop (src/db/dialect.ts calls `wrote` before every write). */
+  private turn: Map<string, number> | undefined
+  private readonly endTurn = () => {
+    this.turn = undefined
+  }
 
   constructor(private readonly database: BetterSqlite3.Database) {}
+
+  /** A statement of this process is about to write: counters are read again. */
+  wrote(): void {
+    this.turn?.clear()
+  }
 
   start(): Promise<void> {
     return Promise.resolve()
@@ -86,15 +101,33 @@ export class SqliteChangeFeed implements ChangeFeed {
       // Prepared on first use: the table exists only once the migrations have run.
       this.statement ??= this.database.prepare<[string], number | undefined>('select version from data_versions where scope = ?')
         .pluck()
-      return this.statement.get(scope) ?? 0
+      if (this.turn === undefined) {
+        this.turn = new Map()
+        setImmediate(this.endTurn)
+      }
+      return this.turn.get(scope) ?? this.readVersion(scope)
     } catch {
       // The database is unreadable (closed, or the migration is missing): serve nothing cached.
       return undefined
     }
   }
 
+  /** The counter as committed now (and for the rest of the turn). */
+  private readVersion(scope: string): number | undefined {
+    if (!this.available || this.statement === undefined) return this.version(scope)
+    try {
+      const version = this.statement.get(scope) ?? 0
+      this.turn?.set(scope, version)
+      return version
+    } catch {
+      return undefined
+    }
+  }
+
+  /** After the read, the counter is read afresh: a change committed by another process during the read is never missed. */
   async read<T>(db: Kysely<Database>, scope: string, query: ReadQuery<T>): Promise<Versioned<T>> {
-    return db.connection().execute((connection) => readUnchanged(this, connection, scope, query))
+    const feed = { version: (at: string) => this.version(at), after: (at: string) => this.readVersion(at) }
+    return db.connection().execute((connection) => readUnchanged(feed, connection, scope, query))
   }
 
   settle(): Promise<void> {

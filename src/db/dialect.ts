@@ -100,12 +100,12 @@ export function openDatabase(settings: DatabaseSettings, options: OpenDatabaseOp
     database.pragma('foreign_keys = ON')
     // Writers from other processes (the command line) wait instead of failing at once.
     database.pragma('busy_timeout = 5000')
+    const changes = new SqliteChangeFeed(database)
     const db = new Kysely<Database>({
-      dialect: new SqliteDialect({ database: withStatementCache(database) }),
+      dialect: new SqliteDialect({ database: withStatementCache(database, changes) }),
       plugins: [new SqliteBooleanPlugin()],
       ...(log ? { log } : {}),
     })
-    const changes = new SqliteChangeFeed(database)
     return {
       db,
       dialect: 'sqlite',
@@ -164,10 +164,12 @@ const MAX_PREPARED_STATEMENTS = 256
  * of the read paths. This keeps the prepared statements of recent SQL texts (one connection, used
  * by one query at a time, so a statement is never run twice at once).
  */
-function withStatementCache(database: BetterSqlite3.Database): SqliteDatabase {
+function withStatementCache(database: BetterSqlite3.Database, changes: SqliteChangeFeed): SqliteDatabase {
   const statements = new Map<string, BetterSqlite3.Statement>()
   return {
     close: () => database.close(),
+    // Kysely runs the statement as soon as it has it (synchronously): one that writes (`insert … returning` too) or begins,
+    // commits or rolls back is about to change what the change feed has read in this turn.
     prepare: (text: string) => {
       let statement = statements.get(text)
       if (statement === undefined) {
@@ -178,6 +180,7 @@ function withStatementCache(database: BetterSqlite3.Database): SqliteDatabase {
         }
         statements.set(text, statement)
       }
+      if (!statement.reader || !statement.readonly) changes.wrote()
       return statement
     },
   }

@@ -19,8 +19,34 @@ function formatter(timeZone: string): Intl.DateTimeFormat {
   return format
 }
 
-/** The zone's offset from UTC at an instant, in milliseconds (+3_600_000 for Europe/Berlin in winter); whole seconds. */
+/** Offsets are remembered per zone and quarter hour (bounded: past this many the map starts again). */
+const QUARTER = 15 * MINUTE
+const MAX_REMEMBERED_OFFSETS = 100_000
+const offsets = new Map<string, Map<number, number>>()
+
+/**
+ * The zone's offset from UTC at an instant, in milliseconds (+3_600_000 for Europe/Berlin in winter); whole seconds.
+ * A quarter hour whose first and last millisecond have the same offset has it throughout (no zone
+ * changes its offset twice within 15 minutes): its offset is remembered, and every slot of a
+ * court grid or a booking after the first is arithmetic.
+ */
 export function offsetAt(instant: number, timeZone: string): number {
+  const quarter = Math.floor(instant / QUARTER)
+  let zone = offsets.get(timeZone)
+  const known = zone?.get(quarter)
+  if (known !== undefined) return known
+  const start = exactOffsetAt(quarter * QUARTER, timeZone)
+  const end = exactOffsetAt((quarter + 1) * QUARTER - 1, timeZone)
+  if (start !== end) return exactOffsetAt(instant, timeZone)
+  if (zone === undefined || zone.size >= MAX_REMEMBERED_OFFSETS) {
+    zone = new Map()
+    offsets.set(timeZone, zone)
+  }
+  zone.set(quarter, start)
+  return start
+}
+
+function exactOffsetAt(instant: number, timeZone: string): number {
   const name = formatter(timeZone).formatToParts(new Date(instant)).find((part) => part.type === 'timeZoneName')?.value ?? ''
   const match = /^GMT(?:([+-])(\d{2}):(\d{2})(?::(\d{2}))?)?$/.exec(name)
   if (match === null) throw new Error(`unexpected offset "${name}" of ${timeZone}`)

@@ -4,6 +4,7 @@
  * without a declaration stops the application from starting. Routes with a scope get the bearer
  * check as their first onRequest hook, before the body is read or the query validated.
  */
+import type { IncomingMessage } from 'node:http'
 import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction, onRequestAsyncHookHandler,
   onRequestHookHandler } from 'fastify'
 import type { LimitOverrides } from '../db/repositories/api-keys.js'
@@ -25,6 +26,10 @@ export type DashboardAccess = 'anyone' | 'signed-in' | AdminRole
 export type RouteAccess = { readonly public: true } | { readonly scope: Scope } | { readonly dashboard: DashboardAccess }
 
 declare module 'fastify' {
+  interface FastifyInstance {
+    /** The access check of a scoped route where it need not wait (src/http/fast-path.ts); see admitAtOnce. */
+    admitAtOnce: (raw: IncomingMessage, scope: Scope) => Admission | undefined
+  }
   interface FastifyContextConfig {
     access?: RouteAccess
   }
@@ -49,7 +54,39 @@ export interface AccessOptions {
     route: { method: string | string[], url: string }) => onRequestAsyncHookHandler
 }
 
+/** A scoped request let through the key and scope checks and charged to the key's budget. */
+export interface Admission {
+  readonly principal: Principal
+  readonly decision: Decision | Promise<Decision>
+}
+
+const ADMISSION = Symbol('admission')
+interface AdmittedRequest extends IncomingMessage {
+  [ADMISSION]?: Admission
+}
+
+/**
+ * Passes an admission made before routing (src/http/fast-path.ts) to the route's access hook, which
+ * then uses it instead of checking and charging the request a second time.
+ */
+export function handOverAdmission(raw: IncomingMessage, admission: Admission): void {
+  (raw as AdmittedRequest)[ADMISSION] = admission
+}
+
 export function registerAccessControl(app: FastifyInstance, authenticator: ApiKeyAuthenticator, options: AccessOptions): void {
+  /**
+   * The checks of requireScope for a request whose answer is sure without waiting: the key was
+   * looked up within the last second and is valid, and it has the scope. The budget is charged
+   * (the decision may be a promise: Redis). Undefined, with nothing charged, for anything else:
+   * the route's hook then decides, with the problem document it answers.
+   */
+  app.decorate('admitAtOnce', (raw: IncomingMessage, scope: Scope): Admission | undefined => {
+    if (repeatsAuthorization(raw.rawHeaders)) return undefined
+    const principal = authenticator.known(raw.headers.authorization)
+    if (principal === undefined || !principal.scopes.has(scope)) return undefined
+    const limits = effectiveLimits(principal.limits, options.defaultLimits)
+    return { principal, decision: options.limiter.consume(principal.keyId, limits) }
+  })
   app.decorateRequest('principal', null)
   app.decorateRequest('admittedAt', null)
   // A 503 is the service's failure, not the caller's: it gives the day's unit back.
@@ -93,6 +130,14 @@ function requireScope(authenticator: ApiKeyAuthenticator, scope: Scope, options:
     }, done)
   }
   return function authenticate(request, reply, done) {
+    const admitted = (request.raw as AdmittedRequest)[ADMISSION]
+    if (admitted !== undefined) {
+      request.principal = admitted.principal
+      whenSettled(admitted.decision, (settled) => {
+        charge(request, reply, settled, done)
+      }, done)
+      return
+    }
     // Node keeps the first of several Authorization headers and drops the rest: which key was meant is unknown.
     if (repeatsAuthorization(request.raw.rawHeaders)) {
       done(new InvalidRequest('header', 'Authorization', 'is sent more than once; send exactly one bearer key'))

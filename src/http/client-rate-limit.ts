@@ -3,11 +3,17 @@
  * that have refilled are dropped when the map is swept, and past `maxClients` the oldest entry
  * goes first (that client merely gets a fresh bucket).
  */
+import type { IncomingMessage } from 'node:http'
 import type { onRequestHookHandler } from 'fastify'
 import type { Clock } from '../clock.js'
 import { RateLimited } from '../domain/errors.js'
 import { take, tokensAt } from '../domain/token-bucket.js'
 import type { BucketSettings, BucketState } from '../domain/token-bucket.js'
+
+const CHARGED = Symbol('charged to its client')
+interface ChargedRequest extends IncomingMessage {
+  [CHARGED]?: RateLimited | null
+}
 
 export class ClientRateLimiter {
   private readonly buckets = new Map<string, BucketState>()
@@ -44,9 +50,34 @@ export class ClientRateLimiter {
     }
   }
 
+  /**
+   * Charges a request before routing (src/http/fast-path.ts): null when admitted, the refusal when
+   * not. A request handed on to the route afterwards carries the outcome, and the hook does not
+   * charge it again.
+   */
+  chargeBeforeRouting(raw: IncomingMessage, client: string): RateLimited | null {
+    let outcome: RateLimited | null = null
+    try {
+      this.consume(client)
+    } catch (error) {
+      outcome = error as RateLimited
+    }
+    (raw as ChargedRequest)[CHARGED] = outcome
+    return outcome
+  }
+
   /** An onRequest hook that charges the request to its client IP (behind TRUST_PROXY, the forwarded one). */
   hook(): onRequestHookHandler {
     return (request, _reply, done) => {
+      const charged = (request.raw as ChargedRequest)[CHARGED]
+      if (charged === null) {
+        done()
+        return
+      }
+      if (charged !== undefined) {
+        done(charged)
+        return
+      }
       try {
         this.consume(request.ip)
         done()

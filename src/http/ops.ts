@@ -7,7 +7,7 @@
 import { BlockList, isIP } from 'node:net'
 import { sql } from 'kysely'
 import type { FastifyInstance, FastifyRequest, onRequestHookHandler } from 'fastify'
-import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client'
+import { Counter, Gauge, Registry, collectDefaultMetrics } from 'prom-client'
 import type { AppContext } from '../context.js'
 import { migrationState } from '../db/migrate.js'
 import { outboxStats } from '../db/repositories/outbox.js'
@@ -16,6 +16,8 @@ import { ProblemError, requestPath } from './problems.js'
 export interface Metrics {
   readonly registry: Registry
   observe(request: FastifyRequest, status: number, seconds: number): void
+  /** The same for an answer given before routing (src/http/fast-path.ts). */
+  record(route: string, method: string, status: number, seconds: number, refusal?: 'burst' | 'daily' | 'public'): void
   /** A client closed its connection before its request was complete. */
   clientAborted(): void
   /** The text exposition of every metric, read now. */
@@ -25,11 +27,7 @@ export interface Metrics {
 export function createMetrics(context: AppContext): Metrics {
   const registry = new Registry()
   collectDefaultMetrics({ register: registry })
-  const requests = new Counter({ name: 'http_requests_total', help: 'HTTP requests answered, by route, method and status.',
-    labelNames: ['route', 'method', 'status'], registers: [registry] })
-  const duration = new Histogram({ name: 'http_request_duration_seconds', help: 'Time to answer, by route, method and status.',
-    labelNames: ['route', 'method', 'status'], buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
-    registers: [registry] })
+  const answers = new AnswerSeries(registry)
   const refusals = new Counter({ name: 'rate_limit_refusals_total',
     help: '429 answers, by limit: burst or daily (per API key), public (per client IP).', labelNames: ['limit'], registers: [registry] })
   const aborts = new Counter({ name: 'http_client_aborts_total',
@@ -43,8 +41,6 @@ export function createMetrics(context: AppContext): Metrics {
   const pool = new Gauge({ name: 'db_pool_connections', labelNames: ['state'], registers: [registry],
     help: 'PostgreSQL pool connections, by state: total, idle, and waiting (requests queued for a connection that no idle one '
       + 'can take).' })
-  // The labelled series of each route, method and status, looked up once rather than hashed on every request.
-  const series = new Map<string, { readonly count: Counter.Internal, readonly time: Histogram.Internal<string> }>()
   return {
     registry,
     async scrape() {
@@ -66,21 +62,83 @@ export function createMetrics(context: AppContext): Metrics {
       aborts.inc()
     },
     observe(request, status, seconds) {
-      const route = request.routeOptions.url ?? 'unmatched'
-      const key = `${String(status)} ${request.method} ${route}`
-      let labelled = series.get(key)
-      if (labelled === undefined) {
-        const labels = { route, method: request.method, status: String(status) }
-        labelled = { count: requests.labels(labels), time: duration.labels(labels) }
-        series.set(key, labelled)
-      }
-      labelled.count.inc()
-      labelled.time.observe(seconds)
-      if (status === 429) {
-        const kind = request.problemKind === 'daily-quota-exhausted' ? 'daily' : request.principal === null ? 'public' : 'burst'
-        refusals.inc({ limit: kind })
-      }
+      const refusal = status !== 429
+        ? undefined
+        : request.problemKind === 'daily-quota-exhausted' ? 'daily' : request.principal === null ? 'public' : 'burst'
+      this.record(request.routeOptions.url ?? 'unmatched', request.method, status, seconds, refusal)
     },
+    record(route, method, status, seconds, refusal) {
+      answers.record(route, method, status, seconds)
+      if (refusal !== undefined) refusals.inc({ limit: refusal })
+    },
+  }
+}
+
+/** Upper bounds of the duration histogram's buckets, in seconds. */
+const DURATION_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5]
+
+interface Series {
+  readonly labels: { readonly route: string, readonly method: string, readonly status: string }
+  count: number
+  sum: number
+  /** Per bucket (not cumulative), the last for +Inf. */
+  readonly buckets: number[]
+}
+
+/**
+ * http_requests_total and http_request_duration_seconds, by route, method and status: plain
+ * numbers per series, turned into prom-client's form only when scraped. prom-client's own
+ * counters and histograms hash their labels on every update, a cost of every request.
+ */
+class AnswerSeries {
+  private readonly series = new Map<string, Map<number | string, Series>>()
+
+  constructor(registry: Registry) {
+    const all = () => [...this.series.values()].flatMap((byAnswer) => [...byAnswer.values()])
+    const metric = (name: string, help: string, type: 'counter' | 'histogram', values: () => unknown[]) => ({
+      name, help, type, aggregator: 'sum', reset: () => undefined,
+      get: () => Promise.resolve({ name, help, type, aggregator: 'sum', values: values() }),
+    })
+    const register = (entry: ReturnType<typeof metric>) => {
+      registry.registerMetric(entry as unknown as Parameters<Registry['registerMetric']>[0])
+    }
+    register(metric('http_requests_total', 'HTTP requests answered, by route, method and status.', 'counter',
+      () => all().map((series) => ({ labels: series.labels, value: series.count }))))
+    register(metric('http_request_duration_seconds', 'Time to answer, by route, method and status.', 'histogram',
+      () => all().flatMap((series) => {
+        let cumulative = 0
+        const bucket = (le: number | string, count: number) => {
+          cumulative += count
+          return { metricName: 'http_request_duration_seconds_bucket', labels: { le, ...series.labels }, value: cumulative }
+        }
+        return [
+          ...DURATION_BUCKETS.map((le, i) => bucket(le, series.buckets[i] ?? 0)),
+          bucket('+Inf', series.buckets[DURATION_BUCKETS.length] ?? 0),
+          { metricName: 'http_request_duration_seconds_sum', labels: series.labels, value: series.sum },
+          { metricName: 'http_request_duration_seconds_count', labels: series.labels, value: series.count },
+        ]
+      })))
+  }
+
+  record(route: string, method: string, status: number, seconds: number): void {
+    let byAnswer = this.series.get(route)
+    if (byAnswer === undefined) {
+      byAnswer = new Map()
+      this.series.set(route, byAnswer)
+    }
+    // A GET by its status alone: the hot path builds no string.
+    const answer = method === 'GET' ? status : `${String(status)} ${method}`
+    let series = byAnswer.get(answer)
+    if (series === undefined) {
+      series = { labels: { route, method, status: String(status) }, count: 0, sum: 0,
+        buckets: new Array<number>(DURATION_BUCKETS.length + 1).fill(0) }
+      byAnswer.set(answer, series)
+    }
+    series.count++
+    series.sum += seconds
+    let i = 0
+    while (i < DURATION_BUCKETS.length && seconds > (DURATION_BUCKETS[i] ?? 0)) i++
+    series.buckets[i] = (series.buckets[i] ?? 0) + 1
   }
 }
 

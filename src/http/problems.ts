@@ -59,6 +59,18 @@ export function sendProblem(request: FastifyRequest, reply: FastifyReply, error:
   return reply.code(spec.status).headers(error.headers).type(PROBLEM_CONTENT_TYPE).send(body)
 }
 
+/**
+ * The problem document of a refusal answered before routing (src/http/fast-path.ts), byte for byte
+ * what sendProblem serialises for it, as a function of the request id (which passed the request-id
+ * check: nothing in it needs escaping). `instance` is a route's own path.
+ */
+export function refusalDocument(kind: ProblemKind, detail: string, instance: string): (requestId: string) => string {
+  const spec = PROBLEM_TYPES[kind]
+  const start = JSON.stringify({ type: problemTypeUri(kind), title: spec.title, status: spec.status, detail, instance, request_id: '' })
+    .slice(0, -2)
+  return (requestId) => `${start}${requestId}"}`
+}
+
 function redactParam(param: { name: string, reason: string }): { name: string, reason: string } {
   return { name: redactKeys(param.name), reason: redactKeys(param.reason) }
 }

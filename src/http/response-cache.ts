@@ -7,7 +7,9 @@
  *
  * Bounded by the bytes of the bodies it holds; when full, the oldest entries go first. Bodies are
  * kept as strings: they live in the garbage-collected heap, which compacts, where a churn of
- * Buffers of every size fragments the native heap and the process keeps the pages.
+ * Buffers of every size fragments the native heap and the process keeps the pages. An entry served
+ * a second time keeps its UTF-8 bytes as well (counted in the bound): a socket takes a Buffer as it
+ * is, where a string is encoded again for every write. A stream of misses creates none.
  */
 import { etagOf } from './conditional.js'
 
@@ -15,6 +17,8 @@ export interface CachedResponse {
   readonly version: number
   readonly validUntil: number
   readonly body: string
+  /** The body's UTF-8 encoding, once the entry has been served again. */
+  encoded?: Buffer
   /** UTF-8 bytes of the body. */
   readonly bytes: number
   readonly etag: string
@@ -40,7 +44,13 @@ export class ResponseCache {
   get(key: string, version: number, now: number): CachedResponse | undefined {
     const entry = this.entries.get(key)
     if (entry === undefined) return undefined
-    if (entry.version === version && now < entry.validUntil) return entry
+    if (entry.version === version && now < entry.validUntil) {
+      if (entry.encoded === undefined && this.bytes + entry.bytes <= this.maxBytes) {
+        entry.encoded = Buffer.from(entry.body, 'utf8')
+        this.bytes += entry.bytes
+      }
+      return entry
+    }
     this.delete(key, entry)
     return undefined
   }
@@ -75,6 +85,6 @@ export class ResponseCache {
 
   private delete(key: string, entry: CachedResponse): void {
     this.entries.delete(key)
-    this.bytes -= entry.bytes + key.length + ENTRY_OVERHEAD
+    this.bytes -= (entry.encoded === undefined ? 0 : entry.bytes) + entry.bytes + key.length + ENTRY_OVERHEAD
   }
 }

@@ -15,7 +15,13 @@ import type { AppContext } from '../context.js'
 import type { Page, PageRequest } from '../db/repositories/page.js'
 import type { Database } from '../db/schema.js'
 import type { Scope } from '../domain/scopes.js'
-import { principalOf } from '../http/access.js'
+import { handOverAdmission, principalOf } from '../http/access.js'
+import type { Admission } from '../http/access.js'
+import { plainPage } from '../http/fast-path.js'
+import { refusalDocument } from '../http/problems.js'
+import { rateLimitHeaderList } from '../domain/rate-limit.js'
+import type { Decision } from '../domain/rate-limit.js'
+import { QuotaExceeded } from '../domain/errors.js'
 import { SECURITY_SCHEME } from '../http/openapi.js'
 import { API_PREFIX } from '../http/problem-types.js'
 import { answerCached } from '../http/cached-read.js'
@@ -63,6 +69,54 @@ export function registerListEndpoint<Item extends TSchema>(
   const totals = new Map<string, KnownTotal>()
   const path = `${API_PREFIX}${endpoint.path}`
   const conditional = conditionalHeaders(CACHE_CONTROL)
+  const fast = app.fastPath
+  const bounds = { maxLimit: LIST_LIMIT.max, maxOffset: LIST_OFFSET.max }
+  const defaults = { limit: LIST_LIMIT.default, offset: LIST_OFFSET.default }
+  const refusals = {
+    burst: refusalDocument('rate-limited', new QuotaExceeded('burst', {}).message, path),
+    daily: refusalDocument('daily-quota-exhausted', new QuotaExceeded('daily', {}).message, path),
+  }
+  // Before routing (src/http/fast-path.ts): a key over its budget, or a page in the cache; the route below answers the rest.
+  fast.get(path, (raw, response, query, at) => {
+    const admission = app.admitAtOnce(raw, endpoint.scope)
+    if (admission === undefined) {
+      fast.pass(raw, response)
+      return
+    }
+    const { principal } = admission
+    const caller = principal
+    const answer = (decision: Decision) => {
+      if (!decision.admitted) {
+        const refusal = decision.refusal ?? 'burst'
+        fast.problem(response, at, { route: path, status: 429, headers: rateLimitHeaderList(decision),
+          body: refusals[refusal](at.id), refusal, caller })
+        return
+      }
+      const page = plainPage(query, defaults, bounds)
+      const scope = `${endpoint.area}:${principal.clubId}`
+      const version = page === undefined || !context.responses.enabled ? undefined : context.changes.version(scope)
+      const entry = page === undefined || version === undefined
+        ? undefined
+        : context.responses.get(`${scope}:${String(page.limit)}:${String(page.offset)}`, version, context.clock.now())
+      if (entry === undefined) {
+        handOverAdmission(raw, { principal, decision })
+        fast.pass(raw, response)
+        return
+      }
+      fast.cached(raw, response, at, { route: path, entry, headers: rateLimitHeaderList(decision), cacheControl: CACHE_CONTROL,
+        vary: 'Authorization', caller })
+    }
+    const { decision } = admission
+    if (decision instanceof Promise) {
+      decision.then(answer, () => {
+        // The store failed: the route's hook answers 503 from the same promise.
+        handOverAdmission(raw, admission satisfies Admission)
+        fast.pass(raw, response)
+      })
+    } else {
+      answer(decision)
+    }
+  })
   app.get(path, {
     config: { access: { scope: endpoint.scope } },
     onSend: conditionalGet(CACHE_CONTROL, 'Authorization'),

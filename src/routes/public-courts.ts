@@ -52,7 +52,13 @@ const UNKNOWN_SLUG = 'tc-rivreside'
 /** Clubs by slug, valid while no club has changed (the `clubs` scope); unknown slugs are not remembered. */
 const MAX_KNOWN_CLUBS = 10_000
 
-function clubLookup(context: AppContext): (slug: string) => Club | Promise<Club> {
+interface ClubLookup {
+  (slug: string): Club | Promise<Club>
+  /** The club when it is known and unchanged, without reading anything. */
+  known(slug: string): Club | undefined
+}
+
+function clubLookup(context: AppContext): ClubLookup {
   const known = new Map<string, { readonly version: number, readonly club: Club }>()
   const load = async (slug: string) => {
     const read = await context.changes.read(context.db, 'clubs', (db) => findClubBySlug(db, slug))
@@ -64,12 +70,46 @@ function clubLookup(context: AppContext): (slug: string) => Club | Promise<Club>
     }
     return club
   }
-  // Synchronous when known: the steady state of a busy booking page waits for nothing.
-  return (slug) => {
+  const peek = (slug: string) => {
     const version = context.responses.enabled ? context.changes.version('clubs') : undefined
     const cached = known.get(slug)
-    return cached !== undefined && cached.version === version ? cached.club : load(slug)
+    return cached !== undefined && cached.version === version ? cached.club : undefined
   }
+  // Synchronous when known: the steady state of a busy booking page waits for nothing.
+  return Object.assign((slug: string) => peek(slug) ?? load(slug), { known: peek })
+}
+
+/** A plain `date=YYYY-MM-DD` or nothing: the queries the courts listing answers before routing. */
+const PLAIN_DATE = /^date=([0-9]{4}-[0-9]{2}-[0-9]{2})$/
+
+/** The CORS headers of the public endpoints, as @fastify/cors writes them on a GET. */
+const CORS_HEADER_LIST = ['access-control-allow-origin', CORS.origin, 'access-control-expose-headers', CORS.exposedHeaders.join(', ')]
+
+/**
+ * The courts listing before routing (src/http/fast-path.ts): a grid in the response cache, charged
+ * to the client's address. Behind TRUST_PROXY the address is the forwarded one, which Fastify
+ * works out: the route answers those, as it does every miss and refusal.
+ */
+function fastCourts(app: FastifyInstance, context: AppContext, clubOf: ClubLookup): void {
+  const fast = app.fastPath
+  const route = `${PUBLIC_PREFIX}/:clubSlug/courts`
+  const limiter = context.publicLimits.listing
+  fast.getWithin(`${PUBLIC_PREFIX}/`, '/courts', (raw, response, query, at) => {
+    const date = query === '' ? undefined : PLAIN_DATE.exec(query)?.[1]
+    const club = context.config.trustProxy !== false || (query !== '' && date === undefined) ? undefined : clubOf.known(at.parameter)
+    const now = context.clock.now()
+    const scope = `courts:${club?.id ?? ''}`
+    const version = club === undefined || !context.responses.enabled ? undefined : context.changes.version(scope)
+    const entry = club === undefined || version === undefined
+      ? undefined
+      : context.responses.get(`${scope}:${club.timezone}:${date ?? localDateOf(now, club.timezone)}`, version, now)
+    if (entry === undefined || limiter.chargeBeforeRouting(raw, raw.socket.remoteAddress ?? '') !== null) {
+      fast.pass(raw, response)
+      return
+    }
+    fast.cached(raw, response, at, { route, entry, headers: CORS_HEADER_LIST, cacheControl: COURTS_CACHE_CONTROL, vary: undefined,
+      caller: undefined })
+  })
 }
 
 /** On the booking endpoint every malformed request is an invalid booking (contract §4). */
@@ -82,6 +122,7 @@ function bookingErrorHandler(error: FastifyError, request: FastifyRequest, reply
 
 export async function publicCourtsRoutes(app: FastifyInstance, context: AppContext): Promise<void> {
   const clubOf = clubLookup(context)
+  fastCourts(app, context, clubOf)
   await app.register(async (scope) => {
     await scope.register(cors, {
       origin: CORS.origin,

@@ -123,6 +123,11 @@ const BEARER = /^Bearer +(\S+) *$/i
  */
 export class ApiKeyAuthenticator {
   private readonly cache = new Map<string, CachedKey>()
+  /**
+   * The same entries by the Authorization header that named them: a client sends the same header
+   * on every request, so the steady state neither parses nor hashes the key again.
+   */
+  private readonly byHeader = new Map<string, CachedKey>()
   private readonly loading = new Map<string, Promise<CachedKey>>()
   private readonly touches = new Set<Promise<void>>()
   private readonly cacheTtlMs: number
@@ -143,13 +148,36 @@ export class ApiKeyAuthenticator {
    * promise hop; a malformed or refused key throws.
    */
   authenticate(authorization: string | undefined): Principal | Promise<Principal> {
+    const known = authorization === undefined ? undefined : this.byHeader.get(authorization)
+    if (known !== undefined && this.clock.now() - known.loadedAt < this.cacheTtlMs) return this.principalOf(known)
     if (authorization === undefined || authorization.trim() === '') throw new InvalidApiKey('missing')
     const key = BEARER.exec(authorization)?.[1]
     if (key === undefined || !isWellFormedApiKey(key)) throw new InvalidApiKey('malformed')
     const hash = hashApiKey(key)
     const cached = this.cache.get(hash)
-    if (cached !== undefined && this.clock.now() - cached.loadedAt < this.cacheTtlMs) return this.principalOf(cached)
-    return this.lookUp(hash).then((entry) => this.principalOf(entry))
+    if (cached !== undefined && this.clock.now() - cached.loadedAt < this.cacheTtlMs) {
+      this.rememberHeader(authorization, cached)
+      return this.principalOf(cached)
+    }
+    return this.lookUp(hash).then((entry) => {
+      this.rememberHeader(authorization, entry)
+      return this.principalOf(entry)
+    })
+  }
+
+  /**
+   * The principal of a key looked up within the cache's lifetime and valid now, or undefined when
+   * authenticate() has to decide (a key not looked up lately, malformed, unknown, revoked or expired).
+   * Never throws and never waits: the answers of src/http/fast-path.ts start here.
+   */
+  known(authorization: string | undefined): Principal | undefined {
+    const entry = authorization === undefined ? undefined : this.byHeader.get(authorization)
+    if (entry === undefined) return undefined
+    const now = this.clock.now()
+    const record = entry.record
+    if (now - entry.loadedAt >= this.cacheTtlMs || record === undefined || record.revokedAt !== null
+      || (record.expiresAt !== null && Date.parse(record.expiresAt) <= now)) return undefined
+    return this.principalOf(entry)
   }
 
   private principalOf(entry: CachedKey): Principal {
@@ -166,6 +194,7 @@ export class ApiKeyAuthenticator {
   /** Forget cached keys, so that a change made in this process applies to the next request. */
   invalidate(): void {
     this.cache.clear()
+    this.byHeader.clear()
   }
 
   /** Waits for pending last_used_at writes. */
@@ -197,6 +226,11 @@ export class ApiKeyAuthenticator {
       if (oldest.done !== true) this.cache.delete(oldest.value)
     }
     this.cache.set(hash, entry)
+  }
+
+  private rememberHeader(authorization: string, entry: CachedKey): void {
+    if (this.byHeader.size >= this.maxCachedKeys) this.byHeader.clear()
+    this.byHeader.set(authorization, entry)
   }
 
   private touch(entry: CachedKey, keyId: string, now: number): void {

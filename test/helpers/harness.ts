@@ -6,7 +6,9 @@
 import { randomUUID } from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
+import type { IncomingMessage, OutgoingHttpHeader, ServerResponse } from 'node:http'
 import type { FastifyInstance, InjectOptions } from 'fastify'
+import lightMyRequest from 'light-my-request'
 import { afterAll, beforeAll, inject } from 'vitest'
 import { buildApp } from '../../src/app.js'
 import { ManualClock } from '../../src/clock.js'
@@ -67,6 +69,8 @@ export interface HarnessOptions {
   readonly database?: TestDatabase
   /** How webhook hosts resolve (a test maps names to the addresses it needs). */
   readonly webhookResolver?: Resolver
+  /** false: no answers before routing (src/http/fast-path.ts); test/fast-path.test.ts compares the two. */
+  readonly fastPath?: false
 }
 
 export async function startHarness(
@@ -94,15 +98,28 @@ export async function startHarness(
   })
   // Every harness app logs at info level into the run's log directory, which the run checks for keys at its end.
   const log = fs.createWriteStream(path.join(inject('serviceLogDir'), `${String(process.pid)}-${randomUUID()}.ndjson`))
-  const app = await buildApp(context, { logDestination: log, lazySerializers: true })
+  const app = await buildApp(context, { logDestination: log, lazySerializers: true,
+    ...(options.fastPath === undefined ? {} : { fastPath: options.fastPath }) })
   await app.ready()
   const document = (await app.inject({ url: '/api/v1/openapi.json' })).json<OpenApiDocument>()
   const openapi = new OpenApiValidator(document)
   const adminOpenapi = new OpenApiValidator((await app.inject({ url: '/api/admin/v1/openapi.json' })).json<OpenApiDocument>())
 
+  // As the server's request listener does: src/http/fast-path.ts first, then Fastify (app.inject would skip the former).
+  // light-my-request reads the headers set through setHeader, so a flat list given to writeHead is set that way.
+  const dispatch = (raw: IncomingMessage, response: ServerResponse) => {
+    const writeHead = response.writeHead.bind(response) as (status: number, headers?: unknown) => ServerResponse
+    response.writeHead = (status: number, headers?: unknown) => {
+      if (!Array.isArray(headers)) return writeHead(status, headers)
+      const list = headers as OutgoingHttpHeader[]
+      for (let i = 0; i < list.length; i += 2) response.setHeader(String(list[i]), list[i + 1] ?? '')
+      return writeHead(status)
+    }
+    app.fastPath.dispatch(raw, response)
+  }
   const request = async (options: RequestOptions): Promise<ApiResponse> => {
     const method = options.method ?? 'GET'
-    const response = await app.inject({
+    const response = await lightMyRequest(dispatch, {
       method,
       url: options.url,
       headers: { ...(options.key === undefined ? {} : { authorization: `Bearer ${options.key}` }), ...options.headers },
