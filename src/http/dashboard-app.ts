@@ -12,9 +12,11 @@ import zlib from 'node:zlib'
 import { createHash } from 'node:crypto'
 import type { FastifyInstance } from 'fastify'
 import type { ContentEncoding, StaticPage } from './static-page.js'
-import { serveStaticPage } from './static-page.js'
+import { fastStaticPage, serveStaticPage } from './static-page.js'
 
 export const DASHBOARD_DIR = fileURLToPath(new URL('../../dist/dashboard/', import.meta.url))
+/** The build's assets are named by their content. */
+const IMMUTABLE = 'public, max-age=31536000, immutable'
 const NOT_BUILT = 'The dashboard has not been built on this installation; run `npm run build`.'
 
 export const DASHBOARD_POLICY = [
@@ -75,11 +77,18 @@ export async function registerDashboardApp(app: FastifyInstance, directory = DAS
   // Outside the API descriptions: pages, not API operations.
   const schema = { hide: true }
   app.get('/dashboard', { config, schema }, page)
+  const assets = new Map([...build?.assets ?? []].map(([name, asset]) => [name, fastStaticPage(app.fastPath, asset, {
+    contentType: asset.headers['content-type'] ?? 'application/octet-stream', cacheControl: IMMUTABLE, missing: '' }, '/dashboard/*')]))
+  app.fastPath.getWithin('/dashboard/assets/', '', (request, response, query, at) => {
+    const asset = assets.get(at.parameter)
+    if (asset === undefined) app.fastPath.pass(request, response)
+    else asset(request, response, query, at)
+  })
   app.get('/dashboard/*', { config, schema }, (request, reply) => {
     const wildcard = (request.params as { '*': string })['*']
     if (!wildcard.startsWith('assets/')) return page(request, reply)
     const asset = build?.assets.get(wildcard.slice('assets/'.length))
     return serveStaticPage(asset, { contentType: asset?.headers['content-type'] ?? 'application/octet-stream',
-      cacheControl: 'public, max-age=31536000, immutable', missing: 'No such file of the dashboard.' })(request, reply)
+      cacheControl: IMMUTABLE, missing: 'No such file of the dashboard.' })(request, reply)
   })
 }

@@ -139,6 +139,15 @@ export class FastPath {
       clubId: answer.caller?.clubId, keyId: answer.caller?.keyId, refusal: undefined })
   }
 
+  /** Any answer, its headers after the request id and `nosniff` (a file: src/http/static-page.ts). */
+  send(response: ServerResponse, at: FastRequest, route: string, status: number, headers: readonly string[], body?: Buffer): void {
+    response.writeHead(status, ['x-request-id', at.id, 'x-content-type-options', 'nosniff', ...headers])
+    response.end(body)
+    this.answered++
+    this.observer({ id: at.id, path: at.path, route, status, started: at.started, clubId: undefined, keyId: undefined,
+      refusal: undefined })
+  }
+
   /** A problem document (already serialised, as the route's serialiser writes it). */
   problem(response: ServerResponse, at: FastRequest, answer: ProblemAnswer): void {
     response.writeHead(answer.status, ['x-request-id', at.id, 'x-content-type-options', 'nosniff', ...answer.headers,

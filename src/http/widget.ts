@@ -18,7 +18,7 @@ import { fileURLToPath } from 'node:url'
 import zlib from 'node:zlib'
 import type { FastifyInstance } from 'fastify'
 import { ProblemError } from './problems.js'
-import { serveStaticPage } from './static-page.js'
+import { fastStaticPage, serveStaticPage } from './static-page.js'
 import type { ContentEncoding, StaticPage } from './static-page.js'
 
 export const WIDGET_DIR = fileURLToPath(new URL('../../dist/widget/v1/', import.meta.url))
@@ -61,10 +61,14 @@ export function registerWidget(app: FastifyInstance, build: WidgetBuild | undefi
   const config = { access: { public: true } } as const
   // A file, not an API operation: outside the API descriptions.
   const schema = { hide: true }
-  app.get(WIDGET_PATH, { config, schema }, serveStaticPage(build?.page, { contentType: SCRIPT,
-    cacheControl: 'public, max-age=300, stale-while-revalidate=86400', missing: NOT_BUILT }))
-  const pinned = serveStaticPage(build?.page, { contentType: SCRIPT, cacheControl: 'public, max-age=31536000, immutable',
-    missing: NOT_BUILT })
+  const latest = { contentType: SCRIPT, cacheControl: 'public, max-age=300, stale-while-revalidate=86400', missing: NOT_BUILT }
+  const immutable = { contentType: SCRIPT, cacheControl: 'public, max-age=31536000, immutable', missing: NOT_BUILT }
+  app.get(WIDGET_PATH, { config, schema }, serveStaticPage(build?.page, latest))
+  const pinned = serveStaticPage(build?.page, immutable)
+  if (build !== undefined) {
+    app.fastPath.get(WIDGET_PATH, fastStaticPage(app.fastPath, build.page, latest, WIDGET_PATH))
+    app.fastPath.get(build.pinnedPath, fastStaticPage(app.fastPath, build.page, immutable, '/widget/v1/:file'))
+  }
   app.get('/widget/v1/:file', { config, schema }, (request, reply) => {
     const { file } = request.params as { file: string }
     if (build === undefined || `/widget/v1/${file}` !== build.pinnedPath) {

@@ -158,8 +158,12 @@ interface Answer { status: number, headers: Record<string, string>, body: Buffer
 
 async function baselineServer({ status, headers, body }: Answer): Promise<{ child: ChildProcess, base: string }> {
   const port = await freePort()
+  // The body in a file of its own: a script argument has a size limit.
+  const file = path.join(os.tmpdir(), `club-platform-bench-body-${randomUUID()}`)
+  fs.writeFileSync(file, body)
   const script = `const http = require('node:http');
-const body = Buffer.from(${JSON.stringify(body.toString('base64'))}, 'base64');
+const body = require('node:fs').readFileSync(${JSON.stringify(file)});
+require('node:fs').rmSync(${JSON.stringify(file)});
 const headers = ${JSON.stringify(headers)};
 http.createServer((req, res) => { req.resume(); req.on('end', () => { res.writeHead(${String(status)}, headers); res.end(body) }) })
   .listen(${String(port)}, '127.0.0.1');`
@@ -180,15 +184,23 @@ http.createServer((req, res) => { req.resume(); req.on('end', () => { res.writeH
   return { child, base }
 }
 
+/** One answer as it came over the wire (node:http: fetch would decode a compressed body). */
 async function sample(base: string, request: Request): Promise<Answer> {
-  const response = await fetch(`${base}${request.path}`, { method: request.method, headers: request.headers,
-    ...(request.body === undefined ? {} : { body: request.body }) })
-  const body = Buffer.from(await response.arrayBuffer())
-  const headers: Record<string, string> = {}
-  response.headers.forEach((value, name) => {
-    if (!['date', 'connection', 'keep-alive', 'transfer-encoding'].includes(name)) headers[name] = value
+  return new Promise((resolve, reject) => {
+    const req = http.request(`${base}${request.path}`, { method: request.method, headers: request.headers }, (response) => {
+      const chunks: Buffer[] = []
+      response.on('data', (chunk: Buffer) => chunks.push(chunk))
+      response.on('end', () => {
+        const headers: Record<string, string> = {}
+        for (const [name, value] of Object.entries(response.headers)) {
+          if (value !== undefined && !['date', 'connection', 'keep-alive', 'transfer-encoding'].includes(name)) headers[name] = String(value)
+        }
+        resolve({ status: response.statusCode ?? 0, headers, body: Buffer.concat(chunks) })
+      })
+    })
+    req.on('error', reject)
+    req.end(request.body)
   })
-  return { status: response.status, headers, body }
 }
 
 async function seed(context: AppContext, now: number, count: number): Promise<Seeded> {
@@ -312,6 +324,19 @@ function scenarios(seeded: Seeded, now: number, dir: string): Scenario[] {
     { name: 'GET /api/v1/public/{club}/courts (12 courts, a full day)', wrk: 'fixed',
       requests: () => ({ method: 'GET', path: `/api/v1/public/${seeded.slugs[1] ?? ''}/courts?date=${tomorrow}`, headers: {} }) },
     bookingScenario(seeded, now, dir),
+    ...staticScenarios(),
+  ]
+}
+
+/** The booking widget and the dashboard's script, as a browser fetches them: brotli, from the precompressed copies. */
+function staticScenarios(): Scenario[] {
+  const browser = { 'accept-encoding': 'gzip, deflate, br' }
+  const script = fs.readdirSync('dist/dashboard/assets').find((name) => name.endsWith('.js'))
+  return [
+    { name: 'GET /widget/v1/club-booking.js (brotli)', wrk: 'fixed',
+      requests: () => ({ method: 'GET', path: '/widget/v1/club-booking.js', headers: browser }) },
+    ...(script === undefined ? [] : [{ name: 'GET /dashboard/assets/index-….js (brotli)', wrk: 'fixed' as const,
+      requests: () => ({ method: 'GET', path: `/dashboard/assets/${script}`, headers: browser }) }]),
   ]
 }
 
