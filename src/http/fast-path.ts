@@ -155,7 +155,8 @@ export class FastPath {
   }
 
   /** Any answer, its headers after the request id and `nosniff` (a file: src/http/static-page.ts). */
-  send(response: ServerResponse, at: FastRequest, route: string, status: number, headers: readonly string[], body?: Buffer): void {
+  send(response: ServerResponse, at: FastRequest, route: string, status: number, headers: readonly string[],
+    body?: Buffer): void {
     response.writeHead(status, ['x-request-id', at.id, 'x-content-type-options', 'nosniff', ...headers])
     response.end(body)
     this.answered++

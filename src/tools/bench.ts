@@ -335,8 +335,10 @@ function staticScenarios(): Scenario[] {
   return [
     { name: 'GET /widget/v1/club-booking.js (brotli)', wrk: 'fixed',
       requests: () => ({ method: 'GET', path: '/widget/v1/club-booking.js', headers: browser }) },
-    ...(script === undefined ? [] : [{ name: 'GET /dashboard/assets/index-….js (brotli)', wrk: 'fixed' as const,
-      requests: () => ({ method: 'GET', path: `/dashboard/assets/${script}`, headers: browser }) }]),
+    ...(script === undefined
+      ? []
+      : [{ name: 'GET /dashboard/assets/index-….js (brotli)', wrk: 'fixed' as const,
+          requests: () => ({ method: 'GET', path: `/dashboard/assets/${script}`, headers: browser }) }]),
   ]
 }
 
