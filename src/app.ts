@@ -1,6 +1,7 @@
 /**
  * Builds the Fastify application from a context. It does not listen: server.ts does, and tests
- * use `app.inject`.
+ * inject requests through its server's request listener (test/helpers/harness.ts), answers
+ * before routing included.
  */
 import http from 'node:http'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'

@@ -16,7 +16,6 @@ import type { Page, PageRequest } from '../db/repositories/page.js'
 import type { Database } from '../db/schema.js'
 import type { Scope } from '../domain/scopes.js'
 import { handOverAdmission, principalOf } from '../http/access.js'
-import type { Admission } from '../http/access.js'
 import { plainPage } from '../http/fast-path.js'
 import { refusalDocument } from '../http/problems.js'
 import { rateLimitHeaderList } from '../domain/rate-limit.js'
@@ -84,12 +83,11 @@ export function registerListEndpoint<Item extends TSchema>(
       return
     }
     const { principal } = admission
-    const caller = principal
     const answer = (decision: Decision) => {
       if (!decision.admitted) {
         const refusal = decision.refusal ?? 'burst'
         fast.problem(response, at, { route: path, status: 429, headers: rateLimitHeaderList(decision),
-          body: refusals[refusal](at.id), refusal, caller })
+          body: refusals[refusal](at.id), refusal, caller: principal })
         return
       }
       const page = plainPage(query, defaults, bounds)
@@ -104,13 +102,13 @@ export function registerListEndpoint<Item extends TSchema>(
         return
       }
       fast.cached(raw, response, at, { route: path, entry, headers: rateLimitHeaderList(decision), cacheControl: CACHE_CONTROL,
-        vary: 'Authorization', caller })
+        vary: 'Authorization', caller: principal })
     }
     const { decision } = admission
     if (decision instanceof Promise) {
       decision.then(answer, () => {
         // The store failed: the route's hook answers 503 from the same promise.
-        handOverAdmission(raw, admission satisfies Admission)
+        handOverAdmission(raw, admission)
         fast.pass(raw, response)
       })
     } else {
