@@ -96,6 +96,17 @@ export class SqliteChangeFeed implements ChangeFeed {
   }
 
   version(scope: string): number | undefined {
+    return this.counter(scope, false)
+  }
+
+  /** After the read, the counter is read afresh: a change committed by another process during the read is never missed. */
+  async read<T>(db: Kysely<Database>, scope: string, query: ReadQuery<T>): Promise<Versioned<T>> {
+    const feed = { version: (at: string) => this.counter(at, false), after: (at: string) => this.counter(at, true) }
+    return db.connection().execute((connection) => readUnchanged(feed, connection, scope, query))
+  }
+
+  /** The scope's counter: as read earlier in this turn, or (`afresh`, or not read yet) as committed now, for the rest of it. */
+  private counter(scope: string, afresh: boolean): number | undefined {
     if (!this.available) return undefined
     try {
       // Prepared on first use: the table exists only once the migrations have run.
@@ -105,29 +116,15 @@ export class SqliteChangeFeed implements ChangeFeed {
         this.turn = new Map()
         setImmediate(this.endTurn)
       }
-      return this.turn.get(scope) ?? this.readVersion(scope)
+      const known = afresh ? undefined : this.turn.get(scope)
+      if (known !== undefined) return known
+      const version = this.statement.get(scope) ?? 0
+      this.turn.set(scope, version)
+      return version
     } catch {
       // The database is unreadable (closed, or the migration is missing): serve nothing cached.
       return undefined
     }
-  }
-
-  /** The counter as committed now (and for the rest of the turn). */
-  private readVersion(scope: string): number | undefined {
-    if (!this.available || this.statement === undefined) return this.version(scope)
-    try {
-      const version = this.statement.get(scope) ?? 0
-      this.turn?.set(scope, version)
-      return version
-    } catch {
-      return undefined
-    }
-  }
-
-  /** After the read, the counter is read afresh: a change committed by another process during the read is never missed. */
-  async read<T>(db: Kysely<Database>, scope: string, query: ReadQuery<T>): Promise<Versioned<T>> {
-    const feed = { version: (at: string) => this.version(at), after: (at: string) => this.readVersion(at) }
-    return db.connection().execute((connection) => readUnchanged(feed, connection, scope, query))
   }
 
   settle(): Promise<void> {

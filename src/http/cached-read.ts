@@ -9,12 +9,26 @@ import type { Kysely } from 'kysely'
 import type { AppContext } from '../context.js'
 import type { Database } from '../db/schema.js'
 import { sendJson } from './conditional.js'
+import type { CachedResponse } from './response-cache.js'
 
 export interface Readout {
   /** What the route's 200 schema serialises. */
   readonly payload: Record<string, unknown>
   /** The clock time at which the answer changes without any write (Infinity: only a write changes it). */
   readonly validUntil: number
+}
+
+/** Where an answer is filed: its scope of change tracking, its key, and the clock time of the request. */
+export interface CacheSlot {
+  readonly scope: string
+  readonly key: string
+  readonly now: number
+}
+
+/** The cached answer, if its scope is unchanged since it was filed (the look-up of answerCached and of src/http/fast-path.ts). */
+export function cachedAnswer(context: AppContext, at: CacheSlot): CachedResponse | undefined {
+  const version = context.responses.enabled ? context.changes.version(at.scope) : undefined
+  return version === undefined ? undefined : context.responses.get(at.key, version, at.now)
 }
 
 /**
@@ -25,12 +39,10 @@ export interface Readout {
 export function answerCached(
   context: AppContext,
   reply: FastifyReply,
-  at: { readonly scope: string, readonly key: string, readonly now: number },
+  at: CacheSlot,
   read: (db: Kysely<Database>, version: number | undefined) => Promise<Readout>,
 ): Promise<FastifyReply> | undefined {
-  const cache = context.responses
-  const version = cache.enabled ? context.changes.version(at.scope) : undefined
-  const hit = version === undefined ? undefined : cache.get(at.key, version, at.now)
+  const hit = cachedAnswer(context, at)
   if (hit === undefined) return readAndAnswer(context, reply, at, read)
   sendJson(reply, hit)
   return undefined

@@ -183,22 +183,21 @@ export class FastPath {
     const mark = url.indexOf('?')
     const path = mark === -1 ? url : url.slice(0, mark)
     const query = mark === -1 ? '' : url.slice(mark + 1)
-    const exact = this.exact.get(path)
-    // A GET has no body to read: its end is consumed now, as Fastify would, rather than discarded after the answer.
-    if (exact !== undefined) {
-      request.resume()
-      exact(request, response, query, { id: requestId(request), path, started: performance.now(), parameter: '' })
-      return true
-    }
-    for (const { prefix, suffix, route } of this.prefixed) {
+    let route = this.exact.get(path)
+    let parameter = ''
+    for (const prefixed of route === undefined ? this.prefixed : []) {
+      const { prefix, suffix } = prefixed
       if (path.length <= prefix.length + suffix.length || !path.startsWith(prefix) || !path.endsWith(suffix)) continue
-      const parameter = path.slice(prefix.length, path.length - suffix.length)
+      parameter = path.slice(prefix.length, path.length - suffix.length)
       if (parameter.includes('/') || parameter.includes('%')) return false
-      request.resume()
-      route(request, response, query, { id: requestId(request), path, started: performance.now(), parameter })
-      return true
+      route = prefixed.route
+      break
     }
-    return false
+    if (route === undefined) return false
+    // A GET has no body to read: its end is consumed now, as Fastify would, rather than discarded after the answer.
+    request.resume()
+    route(request, response, query, { id: requestId(request), path, started: performance.now(), parameter })
+    return true
   }
 }
 

@@ -23,7 +23,8 @@ import type { Decision } from '../domain/rate-limit.js'
 import { QuotaExceeded } from '../domain/errors.js'
 import { SECURITY_SCHEME } from '../http/openapi.js'
 import { API_PREFIX } from '../http/problem-types.js'
-import { answerCached } from '../http/cached-read.js'
+import { answerCached, cachedAnswer } from '../http/cached-read.js'
+import type { CacheSlot } from '../http/cached-read.js'
 import { conditionalGet, conditionalHeaders, IF_NONE_MATCH } from '../http/conditional.js'
 import {
   header, jsonResponse, problemResponse, RATE_LIMIT_HEADERS, REQUEST_ID_HEADER, RETRY_AFTER_HEADER, WWW_AUTHENTICATE_HEADER,
@@ -68,6 +69,11 @@ export function registerListEndpoint<Item extends TSchema>(
   const totals = new Map<string, KnownTotal>()
   const path = `${API_PREFIX}${endpoint.path}`
   const conditional = conditionalHeaders(CACHE_CONTROL)
+  // A club's page of this list: its change-tracking scope and cache key, the same on both paths.
+  const slotOf = (clubId: string, page: PageRequest, now: number): CacheSlot => {
+    const scope = `${endpoint.area}:${clubId}`
+    return { scope, key: `${scope}:${String(page.limit)}:${String(page.offset)}`, now }
+  }
   const fast = app.fastPath
   const bounds = { maxLimit: LIST_LIMIT.max, maxOffset: LIST_OFFSET.max }
   const defaults = { limit: LIST_LIMIT.default, offset: LIST_OFFSET.default }
@@ -91,11 +97,7 @@ export function registerListEndpoint<Item extends TSchema>(
         return
       }
       const page = plainPage(query, defaults, bounds)
-      const scope = `${endpoint.area}:${principal.clubId}`
-      const version = page === undefined || !context.responses.enabled ? undefined : context.changes.version(scope)
-      const entry = page === undefined || version === undefined
-        ? undefined
-        : context.responses.get(`${scope}:${String(page.limit)}:${String(page.offset)}`, version, context.clock.now())
+      const entry = page === undefined ? undefined : cachedAnswer(context, slotOf(principal.clubId, page, context.clock.now()))
       if (entry === undefined) {
         handOverAdmission(raw, { principal, decision })
         fast.pass(raw, response)
@@ -157,8 +159,9 @@ export function registerListEndpoint<Item extends TSchema>(
       const page: PageRequest = { limit: query.limit ?? LIST_LIMIT.default, offset: query.offset ?? LIST_OFFSET.default }
       const clubId = principalOf(request).clubId
       const now = context.clock.now()
-      const scope = `${endpoint.area}:${clubId}`
-      return answerCached(context, reply, { scope, key: `${scope}:${String(page.limit)}:${String(page.offset)}`, now },
+      const slot = slotOf(clubId, page, now)
+      const { scope } = slot
+      return answerCached(context, reply, slot,
         async (db, version) => {
           const known = totals.get(scope)
           const current = known !== undefined && known.version === version && now < known.validUntil

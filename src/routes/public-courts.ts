@@ -14,7 +14,8 @@ import { ClubNotFound, InvalidBooking } from '../domain/errors.js'
 import { localDateOf } from '../domain/zoned-time.js'
 import { API_PREFIX } from '../http/problem-types.js'
 import { ProblemError, problemOf, sendProblem } from '../http/problems.js'
-import { answerCached } from '../http/cached-read.js'
+import { answerCached, cachedAnswer } from '../http/cached-read.js'
+import type { CacheSlot } from '../http/cached-read.js'
 import { conditionalGet, conditionalHeaders, IF_NONE_MATCH } from '../http/conditional.js'
 import { header, jsonResponse, problemResponse, REQUEST_ID_HEADER, RETRY_AFTER_HEADER } from '../http/responses.js'
 import { Reference } from '../schemas/common.js'
@@ -79,6 +80,17 @@ function clubLookup(context: AppContext): ClubLookup {
   return Object.assign((slug: string) => peek(slug) ?? load(slug), { known: peek })
 }
 
+/**
+ * A club's court grid of a day (today in its zone unless given): its change-tracking scope (courts,
+ * holds and bookings share one; the booking windows move with the clock) and cache key, the same
+ * on both paths.
+ */
+function gridSlot(club: Club, date: string | undefined, now: number): CacheSlot & { readonly day: string } {
+  const day = date ?? localDateOf(now, club.timezone)
+  const scope = `courts:${club.id}`
+  return { scope, key: `${scope}:${club.timezone}:${day}`, now, day }
+}
+
 /** A plain `date=YYYY-MM-DD` or nothing: the queries the courts listing answers before routing. */
 const PLAIN_DATE = /^date=([0-9]{4}-[0-9]{2}-[0-9]{2})$/
 
@@ -88,21 +100,17 @@ const CORS_HEADER_LIST = ['access-control-allow-origin', CORS.origin, 'access-co
 /**
  * The courts listing before routing (src/http/fast-path.ts): a grid in the response cache, charged
  * to the client's address. Behind TRUST_PROXY the address is the forwarded one, which Fastify
- * works out: the route answers those, as it does every miss and refusal.
+ * works out: there the route answers every request, as it does every miss and refusal elsewhere.
  */
 function fastCourts(app: FastifyInstance, context: AppContext, clubOf: ClubLookup): void {
+  if (context.config.trustProxy !== false) return
   const fast = app.fastPath
   const route = `${PUBLIC_PREFIX}/:clubSlug/courts`
   const limiter = context.publicLimits.listing
   fast.getWithin(`${PUBLIC_PREFIX}/`, '/courts', (raw, response, query, at) => {
     const date = query === '' ? undefined : PLAIN_DATE.exec(query)?.[1]
-    const club = context.config.trustProxy !== false || (query !== '' && date === undefined) ? undefined : clubOf.known(at.parameter)
-    const now = context.clock.now()
-    const scope = `courts:${club?.id ?? ''}`
-    const version = club === undefined || !context.responses.enabled ? undefined : context.changes.version(scope)
-    const entry = club === undefined || version === undefined
-      ? undefined
-      : context.responses.get(`${scope}:${club.timezone}:${date ?? localDateOf(now, club.timezone)}`, version, now)
+    const club = query !== '' && date === undefined ? undefined : clubOf.known(at.parameter)
+    const entry = club === undefined ? undefined : cachedAnswer(context, gridSlot(club, date, context.clock.now()))
     if (entry === undefined || limiter.chargeBeforeRouting(raw, raw.socket.remoteAddress ?? '') !== null) {
       fast.pass(raw, response)
       return
@@ -175,11 +183,9 @@ export async function publicCourtsRoutes(app: FastifyInstance, context: AppConte
     })
 
     const courtsOf = (club: Club, date: string | undefined, reply: FastifyReply) => {
-      const now = context.clock.now()
-      const day = date ?? localDateOf(now, club.timezone)
-      // Courts, holds and bookings share one scope; the booking windows move with the clock.
-      const scope = `courts:${club.id}`
-      return answerCached(context, reply, { scope, key: `${scope}:${club.timezone}:${day}`, now }, async (db) => {
+      const slot = gridSlot(club, date, context.clock.now())
+      const { day, now } = slot
+      return answerCached(context, reply, slot, async (db) => {
         const read = await courtDay(db, club, day, now)
         return { payload: { date: day, timezone: club.timezone, courts: read.slots, booking_windows: read.windows },
           validUntil: read.validUntil }

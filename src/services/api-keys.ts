@@ -7,6 +7,7 @@ import type { Database } from '../db/schema.js'
 import { displayPrefix, generateApiKey, hashApiKey, isWellFormedApiKey } from '../domain/api-key.js'
 import { parseDateTime } from '../domain/date-time.js'
 import { InvalidApiKey, InvalidRequest, NotFound } from '../domain/errors.js'
+import type { InvalidApiKeyReason } from '../domain/errors.js'
 import { recordAudit } from './admins.js'
 import type { Actor } from './admins.js'
 import type { Scope } from '../domain/scopes.js'
@@ -116,6 +117,14 @@ export interface AuthenticatorOptions {
 
 const BEARER = /^Bearer +(\S+) *$/i
 
+/** Why a looked-up key is refused now, if it is. */
+function refusalOf(record: ApiKeyRecord | undefined, now: number): InvalidApiKeyReason | undefined {
+  if (record === undefined) return 'unknown'
+  if (record.revokedAt !== null) return 'revoked'
+  if (record.expiresAt !== null && Date.parse(record.expiresAt) <= now) return 'expired'
+  return undefined
+}
+
 /**
  * Turns an Authorization header into a Principal. Malformed keys are refused before any look-up;
  * look-ups are cached for at most `cacheTtlMs` (1 s), so a key revoked by another process stops
@@ -174,18 +183,15 @@ export class ApiKeyAuthenticator {
     const entry = authorization === undefined ? undefined : this.byHeader.get(authorization)
     if (entry === undefined) return undefined
     const now = this.clock.now()
-    const record = entry.record
-    if (now - entry.loadedAt >= this.cacheTtlMs || record === undefined || record.revokedAt !== null
-      || (record.expiresAt !== null && Date.parse(record.expiresAt) <= now)) return undefined
+    if (now - entry.loadedAt >= this.cacheTtlMs || refusalOf(entry.record, now) !== undefined) return undefined
     return this.principalOf(entry)
   }
 
   private principalOf(entry: CachedKey): Principal {
     const record = entry.record
-    if (record === undefined) throw new InvalidApiKey('unknown')
     const now = this.clock.now()
-    if (record.revokedAt !== null) throw new InvalidApiKey('revoked')
-    if (record.expiresAt !== null && Date.parse(record.expiresAt) <= now) throw new InvalidApiKey('expired')
+    const refusal = refusalOf(record, now)
+    if (refusal !== undefined || record === undefined) throw new InvalidApiKey(refusal ?? 'unknown')
     this.touch(entry, record.id, now)
     entry.principal ??= { keyId: record.id, clubId: record.clubId, scopes: new Set(record.scopes), limits: record.limits }
     return entry.principal
