@@ -14,11 +14,12 @@ import {
   PostgresAdapter,
   PostgresDialect,
   SqliteDialect,
+  SqliteDriver as KyselySqliteDriver,
   ValueNode,
   sql,
 } from 'kysely'
 import type { KyselyPlugin, LogEvent, SqliteDatabase, PluginTransformQueryArgs, PluginTransformResultArgs, QueryResult,
-  RootOperationNode, Transaction, UnknownRow } from 'kysely'
+  RootOperationNode, SqliteDialectConfig, Transaction, UnknownRow, DatabaseConnection, Driver } from 'kysely'
 import pg from 'pg'
 import type { DatabaseSettings } from '../config.js'
 import type { Database } from './schema.js'
@@ -102,7 +103,7 @@ export function openDatabase(settings: DatabaseSettings, options: OpenDatabaseOp
     database.pragma('busy_timeout = 5000')
     const changes = new SqliteChangeFeed(database)
     const db = new Kysely<Database>({
-      dialect: new SqliteDialect({ database: withStatementCache(database, changes) }),
+      dialect: new TurnTakingSqliteDialect({ database: withStatementCache(database, changes) }),
       plugins: [new SqliteBooleanPlugin()],
       ...(log ? { log } : {}),
     })
@@ -183,6 +184,71 @@ function withStatementCache(database: BetterSqlite3.Database, changes: SqliteCha
       if (!statement.reader || !statement.readonly) changes.wrote()
       return statement
     },
+  }
+}
+
+/**
+ * The one SQLite connection, handed to waiters in the order they asked, one waiter per event-loop
+ * turn. libuv accepts one new connection per turn, and a turn reads every client that has sent a
+ * request: if one turn ran every waiting query (Kysely's own lock wakes all its waiters at once),
+ * a turn of fifty bookings would last 30 ms, and a client connecting to a busy server would wait
+ * fifty such turns, over a second, before its first request was even read. With one query or
+ * transaction per turn, a turn lasts about a millisecond under load, and connections are accepted
+ * and cached answers are served between queries. A query finding the connection free in a turn
+ * in which no other has had it takes it at once.
+ */
+export class ConnectionTurns {
+  private taken = false
+  private readonly waiting: Array<() => void> = []
+
+  async take(): Promise<void> {
+    if (!this.taken) {
+      this.taken = true
+      return
+    }
+    await new Promise<void>((resolve) => this.waiting.push(resolve))
+  }
+
+  /**
+   * The connection is free again, for the next turn: after the event loop has polled again. Freed
+   * at once, it would go to the request read next in this turn, and the next, and every request
+   * that arrived together would again be answered in one turn.
+   */
+  give(): void {
+    setImmediate(this.nextTurn)
+  }
+
+  private readonly nextTurn = (): void => {
+    const next = this.waiting.shift()
+    if (next === undefined) this.taken = false
+    else next()
+  }
+}
+
+class TurnTakingSqliteDialect extends SqliteDialect {
+  private readonly config: SqliteDialectConfig
+
+  constructor(config: SqliteDialectConfig) {
+    super(config)
+    this.config = config
+  }
+
+  override createDriver(): Driver {
+    return new TurnTakingSqliteDriver(this.config)
+  }
+}
+
+class TurnTakingSqliteDriver extends KyselySqliteDriver {
+  private readonly turns = new ConnectionTurns()
+
+  override async acquireConnection(): Promise<DatabaseConnection> {
+    await this.turns.take()
+    return super.acquireConnection()
+  }
+
+  override async releaseConnection(): Promise<void> {
+    await super.releaseConnection()
+    this.turns.give()
   }
 }
 

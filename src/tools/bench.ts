@@ -237,6 +237,15 @@ function missScenario(seeded: Seeded, dir: string, name: string): Scenario {
   const lua = path.join(dir, `miss-${randomUUID()}.lua`)
   fs.writeFileSync(lua, `local keys = {${keys.map((key) => `"${key}"`).join(',')}}
 local lists = {${LISTS.map(([list, size]) => `{"${list}", ${String(size)}}`).join(',')}}
+local threads = 0
+function setup(thread)
+  threads = threads + 1
+  thread:set("id", threads)
+end
+-- Each thread's Lua state starts with the same random seed: unseeded, both threads would ask for the same pages.
+function init()
+  math.randomseed(id * 7919 + os.time())
+end
 request = function()
   local list = lists[math.random(#lists)]
   local path = "/api/v1/" .. list[1] .. "?offset=" .. math.random(0, list[2] - 1)
@@ -279,7 +288,8 @@ function bookingScenario(seeded: Seeded, now: number, dir: string): Scenario {
   // wrk's Lua has no time zones: it gets the instants of every slot hour of the 13 days, computed here.
   const lua = path.join(dir, `book-${randomUUID()}.lua`)
   const hours = days.flatMap((day) => Array.from({ length: 14 }, (_, h) => `{"${at(day, (8 + h) * 60)}","${at(day, (9 + h) * 60)}"}`))
-  fs.writeFileSync(lua, `local slugs = {${seeded.slugs.slice(1).map((slug) => `"${slug}"`).join(',')}}
+  // The script leaves the first club to the requests sent from here (the warm-up and the baseline's sample).
+  fs.writeFileSync(lua, `local slugs = {${seeded.slugs.slice(2).map((slug) => `"${slug}"`).join(',')}}
 local hours = {${hours.join(',')}}
 local n = 0
 local step = 1
@@ -297,7 +307,7 @@ request = function()
   local c = math.floor(n / perClub) % #slugs
   local s = n % perClub
   local hour = hours[math.floor(s / ${String(BOOKABLE_COURTS)}) + 1]
-  local court = string.format("f6000000-0000-4000-8000-%012x", 1 + (s % ${String(BOOKABLE_COURTS)}) + (c + 1) * 1000003)
+  local court = string.format("f6000000-0000-4000-8000-%012x", 1 + (s % ${String(BOOKABLE_COURTS)}) + (c + 2) * 1000003)
   local body = '{"court_id":"' .. court .. '","start_time":"' .. hour[1] .. '","end_time":"' .. hour[2]
     .. '","booker_name":"Bench","booker_email":"w' .. n .. '@example.org"}'
   return wrk.format("POST", "/api/v1/public/" .. slugs[c + 1] .. "/courts/book", { ["Content-Type"] = "application/json" }, body)
