@@ -197,7 +197,7 @@ function withStatementCache(database: BetterSqlite3.Database, changes: SqliteCha
  * and cached answers are served between queries. A query finding the connection free in a turn
  * in which no other has had it takes it at once.
  */
-export class ConnectionTurns {
+class ConnectionTurns {
   private taken = false
   private readonly waiting: Array<() => void> = []
 

@@ -231,20 +231,23 @@ function listScenario(path: string, key: string, name = `GET ${path}`): Scenario
   return { name, wrk: 'fixed', requests: () => ({ method: 'GET', path, headers: auth(key) }) }
 }
 
+/** wrk's setup hook for a Lua script: each thread's state gets its number (1, 2, …) as `thread_number`. */
+const NUMBERED_THREADS = `local threads = 0
+function setup(thread)
+  threads = threads + 1
+  thread:set("thread_number", threads)
+end`
+
 /** Every request a random club, list and offset: with 1,000 clubs the response cache holds almost none of them. */
 function missScenario(seeded: Seeded, dir: string, name: string): Scenario {
   const keys = seeded.keys.slice(1)
   const lua = path.join(dir, `miss-${randomUUID()}.lua`)
   fs.writeFileSync(lua, `local keys = {${keys.map((key) => `"${key}"`).join(',')}}
 local lists = {${LISTS.map(([list, size]) => `{"${list}", ${String(size)}}`).join(',')}}
-local threads = 0
-function setup(thread)
-  threads = threads + 1
-  thread:set("id", threads)
-end
+${NUMBERED_THREADS}
 -- Each thread's Lua state starts with the same random seed: unseeded, both threads would ask for the same pages.
 function init()
-  math.randomseed(id * 7919 + os.time())
+  math.randomseed(thread_number * 7919 + os.time())
 end
 request = function()
   local list = lists[math.random(#lists)]
@@ -292,14 +295,9 @@ function bookingScenario(seeded: Seeded, now: number, dir: string): Scenario {
   fs.writeFileSync(lua, `local slugs = {${seeded.slugs.slice(2).map((slug) => `"${slug}"`).join(',')}}
 local hours = {${hours.join(',')}}
 local n = 0
-local step = 1
-local counter = 1
-function setup(thread)
-  thread:set("first", counter)
-  counter = counter + 1
-end
+${NUMBERED_THREADS}
 function init(args)
-  n = 1000000 * first + tonumber(args[1] or "0")
+  n = 1000000 * thread_number + tonumber(args[1] or "0")
 end
 request = function()
   n = n + 1
