@@ -51,11 +51,25 @@ export function answerCached(
 async function readAndAnswer(
   context: AppContext,
   reply: FastifyReply,
-  at: { readonly key: string, readonly scope: string },
+  at: CacheSlot,
   read: (db: Kysely<Database>, version: number | undefined) => Promise<Readout>,
 ): Promise<FastifyReply> {
+  return sendJson(reply, await readAndFile(context, at, read,
+    (payload) => reply.serializeInput(payload, '200', 'application/json') as string))
+}
+
+/**
+ * Reads, serialises and files an answer (kept if the scope was unchanged during the read), and
+ * returns it as the cache would: the miss of the route and of src/http/fast-path.ts alike.
+ */
+export async function readAndFile(
+  context: AppContext,
+  at: CacheSlot,
+  read: (db: Kysely<Database>, version: number | undefined) => Promise<Readout>,
+  serialize: (payload: Record<string, unknown>) => string,
+): Promise<CachedResponse> {
   const cache = context.responses
   const readout = await context.changes.read(context.db, at.scope, read)
-  const body = reply.serializeInput(readout.value.payload, '200', 'application/json') as string
-  return sendJson(reply, cache.set(at.key, cache.enabled ? readout.version : undefined, readout.value.validUntil, body))
+  const { payload, validUntil } = readout.value
+  return cache.set(at.key, cache.enabled ? readout.version : undefined, validUntil, serialize(payload))
 }

@@ -107,7 +107,7 @@ export class FastPath {
   }
 
   /** `open`: false while the service is stopping or draining, when Fastify's hooks add what that needs. */
-  constructor(private readonly enabled: boolean, private readonly open: () => boolean) {}
+  constructor(private readonly enabled: boolean, readonly open: () => boolean) {}
 
   /** The server's request listener: this path's answer or Fastify's (`fallback`, given by serverFactory). */
   listener(fallback: (request: IncomingMessage, response: ServerResponse) => void): (request: IncomingMessage,

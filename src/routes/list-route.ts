@@ -23,8 +23,9 @@ import type { Decision } from '../domain/rate-limit.js'
 import { QuotaExceeded } from '../domain/errors.js'
 import { SECURITY_SCHEME } from '../http/openapi.js'
 import { API_PREFIX } from '../http/problem-types.js'
-import { answerCached, cachedAnswer } from '../http/cached-read.js'
-import type { CacheSlot } from '../http/cached-read.js'
+import { answerCached, cachedAnswer, readAndFile } from '../http/cached-read.js'
+import type { CacheSlot, Readout } from '../http/cached-read.js'
+import type { CachedResponse } from '../http/response-cache.js'
 import { conditionalGet, conditionalHeaders, IF_NONE_MATCH } from '../http/conditional.js'
 import {
   header, jsonResponse, problemResponse, RATE_LIMIT_HEADERS, REQUEST_ID_HEADER, RETRY_AFTER_HEADER, WWW_AUTHENTICATE_HEADER,
@@ -74,6 +75,25 @@ export function registerListEndpoint<Item extends TSchema>(
     const scope = `${endpoint.area}:${clubId}`
     return { scope, key: `${scope}:${String(page.limit)}:${String(page.offset)}`, now }
   }
+  // The read of a page that is not in the cache, the same on both paths.
+  const readPage = (clubId: string, page: PageRequest, { scope, now }: CacheSlot) => async (db: Kysely<Database>,
+    version: number | undefined): Promise<Readout> => {
+    const known = totals.get(scope)
+    const current = known !== undefined && known.version === version && now < known.validUntil
+    const [result, changesAt] = await Promise.all([
+      endpoint.list(db, clubId, page, now, current ? known.total : undefined),
+      endpoint.changesAt?.(db, clubId, now),
+    ])
+    const validUntil = changesAt ?? Number.POSITIVE_INFINITY
+    // Filed under the version the read started with: if that changed during the read, it never comes back.
+    if (version !== undefined && !current && context.responses.enabled) {
+      if (totals.size >= MAX_KNOWN_TOTALS) totals.clear()
+      totals.set(scope, { version, validUntil, total: result.total })
+    }
+    return { payload: { data: result.rows, meta: { ...page, total: result.total } }, validUntil }
+  }
+  // The route's compiled serialiser of its 200 body, taken from its first answer: until then, misses go to the route.
+  let serialize: ((payload: Record<string, unknown>) => string) | undefined
   const fast = app.fastPath
   const bounds = { maxLimit: LIST_LIMIT.max, maxOffset: LIST_OFFSET.max }
   const defaults = { limit: LIST_LIMIT.default, offset: LIST_OFFSET.default }
@@ -97,14 +117,29 @@ export function registerListEndpoint<Item extends TSchema>(
         return
       }
       const page = plainPage(query, defaults, bounds)
-      const entry = page === undefined ? undefined : cachedAnswer(context, slotOf(principal.clubId, page, context.clock.now()))
-      if (entry === undefined) {
-        handOverAdmission(raw, { principal, decision })
-        fast.pass(raw, response)
+      const slot = page === undefined ? undefined : slotOf(principal.clubId, page, context.clock.now())
+      const send = (entry: CachedResponse) => {
+        fast.cached(raw, response, at, { route: path, entry, headers: rateLimitHeaderList(decision), cacheControl: CACHE_CONTROL,
+          vary: 'Authorization', caller: principal })
+      }
+      const entry = slot === undefined ? undefined : cachedAnswer(context, slot)
+      if (entry !== undefined) {
+        send(entry)
         return
       }
-      fast.cached(raw, response, at, { route: path, entry, headers: rateLimitHeaderList(decision), cacheControl: CACHE_CONTROL,
-        vary: 'Authorization', caller: principal })
+      const toRoute = () => {
+        handOverAdmission(raw, { principal, decision })
+        fast.pass(raw, response)
+      }
+      if (slot === undefined || page === undefined || serialize === undefined) {
+        toRoute()
+        return
+      }
+      // A miss: read and file here. If the read fails, or the service began to stop meanwhile, the route answers.
+      readAndFile(context, slot, readPage(principal.clubId, page, slot), serialize).then((filed) => {
+        if (fast.open()) send(filed)
+        else toRoute()
+      }, toRoute)
     }
     const { decision } = admission
     if (decision instanceof Promise) {
@@ -157,26 +192,10 @@ export function registerListEndpoint<Item extends TSchema>(
     handler: (request, reply) => {
       const query = request.query as ListQuery
       const page: PageRequest = { limit: query.limit ?? LIST_LIMIT.default, offset: query.offset ?? LIST_OFFSET.default }
-      const clubId = principalOf(request).clubId
-      const now = context.clock.now()
-      const slot = slotOf(clubId, page, now)
-      const { scope } = slot
-      return answerCached(context, reply, slot,
-        async (db, version) => {
-          const known = totals.get(scope)
-          const current = known !== undefined && known.version === version && now < known.validUntil
-          const [result, changesAt] = await Promise.all([
-            endpoint.list(db, clubId, page, now, current ? known.total : undefined),
-            endpoint.changesAt?.(db, clubId, now),
-          ])
-          const validUntil = changesAt ?? Number.POSITIVE_INFINITY
-          // Filed under the version the read started with: if that changed during the read, it never comes back.
-          if (version !== undefined && !current && context.responses.enabled) {
-            if (totals.size >= MAX_KNOWN_TOTALS) totals.clear()
-            totals.set(scope, { version, validUntil, total: result.total })
-          }
-          return { payload: { data: result.rows, meta: { ...page, total: result.total } }, validUntil }
-        })
+      const { clubId } = principalOf(request)
+      const slot = slotOf(clubId, page, context.clock.now())
+      serialize ??= reply.getSerializationFunction('200', 'application/json')
+      return answerCached(context, reply, slot, readPage(clubId, page, slot))
     },
   })
 }
