@@ -98,7 +98,7 @@ export async function createContext(config: Config, options: ContextOptions = {}
   const admin = options.role === 'admin'
   // A server observes changes from the start; the command line never needs to.
   if (!admin) await database.changes.start()
-  const apiKeys = new ApiKeyAuthenticator(database.db, clock, options.authenticator)
+  const apiKeys = new ApiKeyAuthenticator(database.db, clock, database.changes, options.authenticator)
   const transport = config.mail.smtpUrl === undefined
     ? fileTransport(path.join(config.dataDir, 'mail'))
     : smtpTransport(config.mail.smtpUrl)

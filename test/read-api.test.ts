@@ -211,6 +211,67 @@ describeEachDatabase('read API', (dialect) => {
       }
     })
 
+    // SQLite reads the committed change of a key; PostgreSQL's arrives as a notification, and there the second above holds.
+    it.runIf(dialect === 'sqlite')('refuses a key revoked by another process from the next request on', async () => {
+      const h = harness.current
+      const revoked = await h.createKey(clubId)
+      h.clock.advance(5_000)
+      expect((await get('/api/v1/groups', revoked.key)).status).toBe(200)
+      await revokeApiKey(h.context.db, revoked.id, h.clock.now())
+      // PostgreSQL delivers the change as a notification: wait for those already sent, not for the clock.
+      await h.context.changes.settle()
+      try {
+        expectUnauthorised(await get('/api/v1/groups', revoked.key), /revoked/)
+      } finally {
+        h.clock.set(START)
+      }
+    })
+
+    it.runIf(dialect === 'sqlite')('reads a key in steady use once, however long it is used, while no key changes', async () => {
+      const h = harness.current
+      const steady = await h.createKey(clubId)
+      await h.context.changes.settle()
+      expect((await get('/api/v1/groups', steady.key)).status).toBe(200)
+      await h.context.apiKeys.flush()
+      await h.context.changes.settle()
+      h.queries.length = 0
+      try {
+        // Each step is past the touch interval: last_used_at is written, and that write is no change of the key.
+        for (let step = 1; step <= 3; step++) {
+          h.clock.advance(61_000)
+          expect((await get('/api/v1/groups', steady.key)).status).toBe(200)
+          await h.context.apiKeys.flush()
+          await h.context.changes.settle()
+        }
+        expect(h.queries.filter((sql) => /^update "api_keys"/i.test(sql))).toHaveLength(3)
+        expect(h.queries.filter((sql) => /^select .* from "api_keys"/i.test(sql))).toHaveLength(0)
+        // Any change of a key, here a new one, makes every key be read again.
+        await h.createKey(clubId)
+        await h.context.changes.settle()
+        expect((await get('/api/v1/groups', steady.key)).status).toBe(200)
+        expect(h.queries.filter((sql) => /^select .* from "api_keys"/i.test(sql))).toHaveLength(1)
+      } finally {
+        h.clock.set(START)
+      }
+    })
+
+    it.runIf(dialect === 'postgres')('reads a key again after a second, the bound of a revocation made elsewhere', async () => {
+      const h = harness.current
+      const key = await h.createKey(clubId)
+      expect((await get('/api/v1/groups', key.key)).status).toBe(200)
+      h.queries.length = 0
+      try {
+        h.clock.advance(999)
+        expect((await get('/api/v1/groups', key.key)).status).toBe(200)
+        expect(h.queries.filter((sql) => /^select .* from "api_keys"/i.test(sql))).toHaveLength(0)
+        h.clock.advance(1)
+        expect((await get('/api/v1/groups', key.key)).status).toBe(200)
+        expect(h.queries.filter((sql) => /^select .* from "api_keys"/i.test(sql))).toHaveLength(1)
+      } finally {
+        h.clock.set(START)
+      }
+    })
+
     it('records last_used_at without a write per request', async () => {
       const h = harness.current
       const fresh = await h.createKey(clubId)

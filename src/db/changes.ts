@@ -27,6 +27,11 @@ import { CHANGE_CHANNEL } from './migrations/0004-change-tracking.js'
 import type { Database } from './schema.js'
 
 export interface ChangeFeed {
+  /**
+   * True when `version` reflects every change committed before the call (SQLite reads the committed
+   * counter); false when changes arrive as notifications shortly after their commit (PostgreSQL).
+   */
+  readonly synchronous: boolean
   /** Starts observing (PostgreSQL: connects and LISTENs; a failure is retried in the background). */
   start(): Promise<void>
   /**
@@ -72,6 +77,7 @@ async function readUnchanged<T>(
 }
 
 export class SqliteChangeFeed implements ChangeFeed {
+  readonly synchronous = true
   private statement: BetterSqlite3.Statement<[string], number | undefined> | undefined
   private available = true
   /** The counters read in this turn of the event loop (src/db/dialect.ts calls `wrote` before every write). */
@@ -148,6 +154,7 @@ export interface PostgresChangeFeedOptions {
 export const CHANGE_FEED_APPLICATION = 'club-platform change feed'
 
 export class PostgresChangeFeed implements ChangeFeed {
+  readonly synchronous = false
   /** Every version handed out comes from this counter, so none is ever reused. */
   private counter = 0
   /** The version of every scope not notified since the connection was (re)established. */

@@ -3,6 +3,8 @@ import type { Kysely } from 'kysely'
 import type { Clock } from '../clock.js'
 import * as keys from '../db/repositories/api-keys.js'
 import type { ApiKeyRecord, LimitOverrides } from '../db/repositories/api-keys.js'
+import type { ChangeFeed } from '../db/changes.js'
+import { KEY_SCOPE } from '../db/migrations/0012-key-change-tracking.js'
 import type { Database } from '../db/schema.js'
 import { displayPrefix, generateApiKey, hashApiKey, isWellFormedApiKey } from '../domain/api-key.js'
 import { parseDateTime } from '../domain/date-time.js'
@@ -98,6 +100,8 @@ export interface Principal {
 interface CachedKey {
   readonly record: ApiKeyRecord | undefined
   readonly loadedAt: number
+  /** The version of the keys' change-tracking scope it was read under (SQLite); undefined: trusted for cacheTtlMs only. */
+  readonly version: number | undefined
   lastUsedAt: number | null
   /** Built on first use and shared by the requests within the cache's lifetime (it is read-only). */
   principal?: Principal
@@ -105,8 +109,8 @@ interface CachedKey {
 
 export interface AuthenticatorOptions {
   /**
-   * How long a looked-up key is trusted before it is read again: bounds how late a revocation made
-   * by another process takes effect.
+   * How long a looked-up key is trusted before it is read again where changes of keys are not read
+   * from the database (PostgreSQL): bounds how late a revocation made by another process takes effect.
    */
   readonly cacheTtlMs?: number
   readonly maxCachedKeys?: number
@@ -126,9 +130,18 @@ function refusalOf(record: ApiKeyRecord | undefined, now: number): InvalidApiKey
 }
 
 /**
- * Turns an Authorization header into a Principal. Malformed keys are refused before any look-up;
- * look-ups are cached for at most `cacheTtlMs` (1 s), so a key revoked by another process stops
- * working within that time, and one revoked or expired in this process at once.
+ * Turns an Authorization header into a Principal. Malformed keys are refused before any look-up.
+ *
+ * - SQLite: a look-up is trusted while no API key has changed since it was read. Every change of a
+ *   key, whichever process makes it, bumps the change-tracking scope `api_keys` (migration 0012),
+ *   and the committed counter is read at most once per event-loop turn: a revoked key is refused
+ *   from the next request on, and a key in steady use is not read again.
+ * - PostgreSQL, whose changes arrive as notifications some time after their commit: a look-up is
+ *   trusted for `cacheTtlMs` (1 s), the bound within which a revocation made elsewhere must take
+ *   effect on every instance (docs/api.md).
+ *
+ * A key revoked in this process is refused at once (`invalidate`), and one that expires at its
+ * expiry, either way.
  */
 export class ApiKeyAuthenticator {
   private readonly cache = new Map<string, CachedKey>()
@@ -143,7 +156,12 @@ export class ApiKeyAuthenticator {
   private readonly maxCachedKeys: number
   private readonly touchIntervalMs: number
 
-  constructor(private readonly db: Kysely<Database>, private readonly clock: Clock, options: AuthenticatorOptions = {}) {
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly clock: Clock,
+    private readonly changes: Pick<ChangeFeed, 'read' | 'version' | 'synchronous'>,
+    options: AuthenticatorOptions = {},
+  ) {
     this.cacheTtlMs = options.cacheTtlMs ?? 1_000
     this.maxCachedKeys = options.maxCachedKeys ?? 10_000
     this.touchIntervalMs = options.touchIntervalMs ?? 60_000
@@ -158,13 +176,13 @@ export class ApiKeyAuthenticator {
    */
   authenticate(authorization: string | undefined): Principal | Promise<Principal> {
     const known = authorization === undefined ? undefined : this.byHeader.get(authorization)
-    if (known !== undefined && this.clock.now() - known.loadedAt < this.cacheTtlMs) return this.principalOf(known)
+    if (known !== undefined && this.trusted(known)) return this.principalOf(known)
     if (authorization === undefined || authorization.trim() === '') throw new InvalidApiKey('missing')
     const key = BEARER.exec(authorization)?.[1]
     if (key === undefined || !isWellFormedApiKey(key)) throw new InvalidApiKey('malformed')
     const hash = hashApiKey(key)
     const cached = this.cache.get(hash)
-    if (cached !== undefined && this.clock.now() - cached.loadedAt < this.cacheTtlMs) {
+    if (cached !== undefined && this.trusted(cached)) {
       this.rememberHeader(authorization, cached)
       return this.principalOf(cached)
     }
@@ -182,9 +200,14 @@ export class ApiKeyAuthenticator {
   known(authorization: string | undefined): Principal | undefined {
     const entry = authorization === undefined ? undefined : this.byHeader.get(authorization)
     if (entry === undefined) return undefined
-    const now = this.clock.now()
-    if (now - entry.loadedAt >= this.cacheTtlMs || refusalOf(entry.record, now) !== undefined) return undefined
+    if (!this.trusted(entry) || refusalOf(entry.record, this.clock.now()) !== undefined) return undefined
     return this.principalOf(entry)
+  }
+
+  /** A look-up is trusted while no key has changed since it was read, or for cacheTtlMs when that cannot be told. */
+  private trusted(entry: CachedKey): boolean {
+    const version = entry.version === undefined ? undefined : this.changes.version(KEY_SCOPE)
+    return version === undefined ? this.clock.now() - entry.loadedAt < this.cacheTtlMs : version === entry.version
   }
 
   private principalOf(entry: CachedKey): Principal {
@@ -211,10 +234,13 @@ export class ApiKeyAuthenticator {
   private async lookUp(hash: string): Promise<CachedKey> {
     const pending = this.loading.get(hash)
     if (pending !== undefined) return pending
-    const load = keys.findApiKeyByHash(this.db, hash).then((record) => {
+    const read = this.changes.read(this.db, KEY_SCOPE, (db) => keys.findApiKeyByHash(db, hash))
+    const load = read.then(({ value: record, version }) => {
       const entry: CachedKey = {
         record,
         loadedAt: this.clock.now(),
+        // Trusted by its version only where versions are read from the database itself.
+        version: this.changes.synchronous ? version : undefined,
         lastUsedAt: record?.lastUsedAt == null ? null : Date.parse(record.lastUsedAt),
       }
       this.remember(hash, entry)

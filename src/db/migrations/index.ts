@@ -10,6 +10,7 @@ import * as bookingLifecycle from './0008-booking-lifecycle.js'
 import * as clubWebsites from './0009-club-websites.js'
 import * as contentEditing from './0010-content-editing.js'
 import * as webhooks from './0011-webhooks.js'
+import * as keyChangeTracking from './0012-key-change-tracking.js'
 
 /** Every migration, in order. Names are permanent: they are recorded in the database. */
 export const migrations: Record<string, Migration> = {
@@ -24,4 +25,5 @@ export const migrations: Record<string, Migration> = {
   '0009-club-websites': clubWebsites,
   '0010-content-editing': contentEditing,
   '0011-webhooks': webhooks,
+  '0012-key-change-tracking': keyChangeTracking,
 }
