@@ -132,7 +132,12 @@ describeEachDatabase('response cache', (dialect) => {
         await h.context.changes.settle()
         return page
       })
-      expect(read.version).toBeUndefined()
+      // The next turn of the event loop reads the counter afresh.
+      await new Promise((resolve) => setImmediate(resolve))
+      // Filed under no version (PostgreSQL: the version moved during the read), or under the version of the
+      // snapshot it read (SQLite), which the change has left: either way, what was read is never served as current.
+      expect(read.version === undefined || read.version !== h.context.changes.version(scope)).toBe(true)
+      if (dialect === 'sqlite') expect(read.value.rows.every((group) => group.description !== 'changed meanwhile')).toBe(true)
       const unchanged = await h.context.changes.read(h.context.db, scope, (db) => listGroups(db, clubId, { limit: 5, offset: 0 }))
       expect(unchanged.version).toBe(h.context.changes.version(scope))
     } finally {

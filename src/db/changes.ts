@@ -8,9 +8,10 @@
  * after the read (`read`), so a change that commits while the query runs is never filed under
  * the old version.
  *
- * - SQLite: the committed counter in data_versions, read with one prepared statement. Before and
- *   after the read run while this process's only connection is held, so no transaction of this
- *   process is half-way through; another process's uncommitted writes are invisible (WAL).
+ * - SQLite: the committed counter in data_versions, read with one prepared statement. A read and
+ *   its counter run in one read transaction while this process's only connection is held, so no
+ *   transaction of this process is half-way through, and the counter is that of the snapshot the
+ *   read saw; another process's uncommitted writes are invisible (WAL).
  *   A scope's counter, once read, holds for the rest of the event loop's turn: the requests
  *   answered in one turn arrived together, so a change another process commits while they are
  *   being answered is concurrent with them. Every statement of this process that writes starts
@@ -80,6 +81,8 @@ export class SqliteChangeFeed implements ChangeFeed {
   readonly synchronous = true
   private statement: BetterSqlite3.Statement<[string], number | undefined> | undefined
   private available = true
+  /** Begins and ends the read transaction of `read` (prepared on first use). */
+  private snapshot: { readonly begin: BetterSqlite3.Statement, readonly end: BetterSqlite3.Statement } | undefined
   /** The counters read in this turn of the event loop (src/db/dialect.ts calls `wrote` before every write). */
   private turn: Map<string, number> | undefined
   private readonly endTurn = () => {
@@ -105,10 +108,29 @@ export class SqliteChangeFeed implements ChangeFeed {
     return this.counter(scope, false)
   }
 
-  /** After the read, the counter is read afresh: a change committed by another process during the read is never missed. */
+  /**
+   * The counter and the read run in one read transaction, on the connection held for them: one
+   * snapshot, so the counter is the version of exactly what the read saw (a change another process
+   * commits meanwhile is not in it, and moves the counter past it), and the database's shared
+   * memory is locked once for all their statements instead of once each.
+   */
   async read<T>(db: Kysely<Database>, scope: string, query: ReadQuery<T>): Promise<Versioned<T>> {
-    const feed = { version: (at: string) => this.counter(at, false), after: (at: string) => this.counter(at, true) }
-    return db.connection().execute((connection) => readUnchanged(feed, connection, scope, query))
+    if (db.isTransaction) {
+      // Within a transaction of its own: the counter before and after, as on PostgreSQL.
+      const feed = { version: (at: string) => this.counter(at, false), after: (at: string) => this.counter(at, true) }
+      return readUnchanged(feed, db, scope, query)
+    }
+    return db.connection().execute(async (connection) => {
+      this.snapshot ??= { begin: this.database.prepare('begin'), end: this.database.prepare('commit') }
+      const { begin, end } = this.snapshot
+      begin.run()
+      try {
+        const version = this.counter(scope, true)
+        return { value: await query(connection, version), version }
+      } finally {
+        end.run()
+      }
+    })
   }
 
   /** The scope's counter: as read earlier in this turn, or (`afresh`, or not read yet) as committed now, for the rest of it. */
