@@ -238,6 +238,13 @@ describe('mail without SMTP', () => {
       expect(eml).toMatch(/^Message-ID: <[0-9a-f-]{36}@club-platform\.invalid>$/m)
       expect(eml).toContain(response.json<{ booking_id: string }>().booking_id)
       expect(eml).toContain('booking.ics')
+      // The directory is made once; cleared by an operator meanwhile, it is made again for the next mail.
+      await fs.rm(dir, { recursive: true })
+      expect((await h.request({ method: 'POST', url: '/api/v1/public/files/courts/book', payload: {
+        court_id: COURT.a, start_time: at('09:00'), end_time: at('10:00'), booker_name: 'F', booker_email: 'f@example.org',
+      } })).status).toBe(201)
+      expect(await h.context.mail.runOnce()).toBe(1)
+      expect((await fs.readdir(dir)).filter((file) => file.endsWith('.eml'))).toHaveLength(1)
     } finally {
       await h.close()
     }

@@ -90,13 +90,25 @@ export function smtpTransport(smtpUrl: string): MailTransport {
 
 export function fileTransport(directory: string): MailTransport {
   const transporter = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'windows' })
+  // Made once, and again only when a write finds it gone (an operator cleared the data directory).
+  let made: Promise<unknown> | undefined
+  const write = async (file: string, bytes: Buffer) => {
+    made ??= fs.mkdir(directory, { recursive: true })
+    await made
+    await fs.writeFile(`${file}.tmp`, bytes)
+  }
   return {
     description: `files in ${directory}`,
     async send(mail) {
       const info = await transporter.sendMail(message(mail)) as { message: Buffer }
-      await fs.mkdir(directory, { recursive: true })
       const file = path.join(directory, `${mail.id}.eml`)
-      await fs.writeFile(`${file}.tmp`, info.message)
+      try {
+        await write(file, info.message)
+      } catch (error) {
+        made = undefined
+        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error
+        await write(file, info.message)
+      }
       await fs.rename(`${file}.tmp`, file)
     },
     close() {
