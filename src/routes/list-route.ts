@@ -139,7 +139,11 @@ export function registerListEndpoint<Item extends TSchema>(
       readAndFile(context, slot, readPage(principal.clubId, page, slot), serialize).then((filed) => {
         if (fast.open()) send(filed)
         else toRoute()
-      }, toRoute)
+      }, toRoute).catch((error: unknown) => {
+        // Not expected (the answer is written from filed bytes); the client must not wait for ever, nor the process fail.
+        app.log.error({ err: error, route: path }, 'answering a list page before routing failed')
+        response.destroy()
+      })
     }
     const { decision } = admission
     if (decision instanceof Promise) {
