@@ -112,14 +112,10 @@ export class SqliteChangeFeed implements ChangeFeed {
    * The counter and the read run in one read transaction, on the connection held for them: one
    * snapshot, so the counter is the version of exactly what the read saw (a change another process
    * commits meanwhile is not in it, and moves the counter past it), and the database's shared
-   * memory is locked once for all their statements instead of once each.
+   * memory is locked once for all their statements instead of once each. `db` is the root, never a
+   * transaction: the transaction begun here is the read's own.
    */
   async read<T>(db: Kysely<Database>, scope: string, query: ReadQuery<T>): Promise<Versioned<T>> {
-    if (db.isTransaction) {
-      // Within a transaction of its own: the counter before and after, as on PostgreSQL.
-      const feed = { version: (at: string) => this.counter(at, false), after: (at: string) => this.counter(at, true) }
-      return readUnchanged(feed, db, scope, query)
-    }
     return db.connection().execute(async (connection) => {
       this.snapshot ??= { begin: this.database.prepare('begin'), end: this.database.prepare('commit') }
       const { begin, end } = this.snapshot
