@@ -9,9 +9,14 @@ export interface StartedServer {
   readonly logs: string[]
 }
 
-/** Starts it on a free port (PORT=0) and resolves once `processes` of them (WORKERS) listen. */
-export async function startServer(env: Record<string, string>, processes = 1): Promise<StartedServer> {
-  const child = spawn(process.execPath, ['dist/server.js'], { env: { ...process.env, PORT: '0', LOG_LEVEL: 'info', ...env } })
+/**
+ * Starts it on a free port (PORT=0) and resolves once `processes` of them (WORKERS) listen;
+ * `nodeOptions` go to node before the script.
+ */
+export async function startServer(env: Record<string, string>, processes = 1, nodeOptions: readonly string[] = []):
+Promise<StartedServer> {
+  const child = spawn(process.execPath, [...nodeOptions, 'dist/server.js'], { env: { ...process.env, PORT: '0', LOG_LEVEL: 'info',
+    ...env } })
   const logs: string[] = []
   let buffer = ''
   const url = await new Promise<string>((resolve, reject) => {
