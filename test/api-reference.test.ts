@@ -10,7 +10,7 @@ import zlib from 'node:zlib'
 import { describe, expect, it } from 'vitest'
 import { buildApp } from '../src/app.js'
 import { REFERENCE_PAGE_FILE, REFERENCE_PAGE_TITLE } from '../src/http/api-reference.js'
-import { chooseEncoding } from '../src/http/static-page.js'
+import { chooseEncoding, encodingChooser } from '../src/http/static-page.js'
 import { useHarness } from './helpers/harness.js'
 
 const DOCS = '/api/v1/docs'
@@ -37,6 +37,21 @@ describe('choosing a content encoding', () => {
   it('offers only what was built', () => {
     expect(chooseEncoding('br, gzip', new Set(['gzip'] as const))).toBe('gzip')
     expect(chooseEncoding('br', new Set())).toBeUndefined()
+  })
+
+  it('answers the same when it remembers its answers per header, past the headers it keeps', () => {
+    const choose = encodingChooser(both)
+    const gzipOnly = encodingChooser(new Set(['gzip'] as const))
+    // 300 distinct headers, each asked three times, interleaved: the remembered answers are cleared on the way.
+    const headers = Array.from({ length: 300 }, (_, i) => i % 3 === 0
+      ? `br;q=0.${String(i % 10)}, gzip;q=0.5`
+      : i % 3 === 1 ? `deflate, x-gzip;q=0.${String(i)}` : `identity;q=${String(i)}`)
+    for (let round = 0; round < 3; round++) {
+      for (const header of [...headers, undefined, '', 'br', 'identity']) {
+        expect(choose(header)).toBe(chooseEncoding(header, both))
+        expect(gzipOnly(header)).toBe(chooseEncoding(header, new Set(['gzip'] as const)))
+      }
+    }
   })
 })
 
