@@ -81,9 +81,11 @@ export function rateLimitHeaderList(decision: Decision): string[] {
     'x-ratelimit-day-limit', quota,
     'x-ratelimit-day-remaining', dayRemaining,
     'x-ratelimit-day-reset', String(dayReset / 1000),
-    'ratelimit-policy', `"burst";q=${capacity};w=${String(Math.ceil(limits.capacity / limits.refillPerSecond))}, "daily";q=${quota};w=86400`,
-    'ratelimit', `"burst";r=${remaining};t=${String(Math.max(0, Math.ceil((fullAt - now) / 1000)))}, `
-    + `"daily";r=${dayRemaining};t=${String(Math.ceil((dayReset - now) / 1000))}`,
+    // Joined, not concatenated: flat strings, which Node's header check reads without flattening them first.
+    'ratelimit-policy', ['"burst";q=', capacity, ';w=', String(Math.ceil(limits.capacity / limits.refillPerSecond)),
+      ', "daily";q=', quota, ';w=86400'].join(''),
+    'ratelimit', ['"burst";r=', remaining, ';t=', String(Math.max(0, Math.ceil((fullAt - now) / 1000))), ', "daily";r=',
+      dayRemaining, ';t=', String(Math.ceil((dayReset - now) / 1000))].join(''),
   ]
   if (!decision.admitted) list.push('retry-after', String(retryAfterSeconds(decision)))
   return list

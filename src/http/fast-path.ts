@@ -37,7 +37,8 @@ let idCount = 0
 function freshId(): string {
   if (idCount % 65_536 === 0) idHead = randomUUID().slice(0, 23)
   idCount = (idCount + 1) % 0x1000000000000
-  return `${idHead}-${idCount.toString(16).padStart(12, '0')}`
+  // Joined: a flat string (see rateLimitHeaderList).
+  return [idHead, idCount.toString(16).padStart(12, '0')].join('-')
 }
 
 /** One request this path answered, for the metrics and the request log (src/app.ts). */
