@@ -47,7 +47,7 @@ describe('choosing a content encoding', () => {
       ? `br;q=0.${String(i % 10)}, gzip;q=0.5`
       : i % 3 === 1 ? `deflate, x-gzip;q=0.${String(i)}` : `identity;q=${String(i)}`)
     for (let round = 0; round < 3; round++) {
-      for (const header of [...headers, undefined, '', 'br', 'identity']) {
+      for (const header of [...headers, undefined, '', 'br', 'identity', `${' '.repeat(200)}gzip`, `br;q=0, ${'x'.repeat(200)}, gzip`]) {
         expect(choose(header)).toBe(chooseEncoding(header, both))
         expect(gzipOnly(header)).toBe(chooseEncoding(header, new Set(['gzip'] as const)))
       }

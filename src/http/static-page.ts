@@ -120,6 +120,8 @@ export function chooseEncoding(
 
 /** Distinct Accept-Encoding headers remembered per page; a page's browsers send a handful. */
 const REMEMBERED_HEADERS = 64
+/** Longer headers are parsed every time: what a page remembers stays within 64 × 128 characters. */
+const REMEMBERED_LENGTH = 128
 
 /**
  * chooseEncoding for one page's encodings, remembering its answer per header: parsing the
@@ -130,6 +132,7 @@ ContentEncoding | undefined {
   const chosen = new Map<string, ContentEncoding | 'identity'>()
   return (acceptEncoding) => {
     if (acceptEncoding === undefined) return undefined
+    if (acceptEncoding.length > REMEMBERED_LENGTH) return chooseEncoding(acceptEncoding, available)
     let encoding = chosen.get(acceptEncoding)
     if (encoding === undefined) {
       if (chosen.size >= REMEMBERED_HEADERS) chosen.clear()
