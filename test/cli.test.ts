@@ -371,8 +371,10 @@ describe('club-platform as a real process', () => {
       expect((await signedIn.json() as { clubs: { slug: string, role: string }[] }).clubs).toEqual([expect.objectContaining({ slug: 'demo',
         role: 'owner' })])
       // Without SMTP the mail is a file in the data directory, with the same link.
-      await expect.poll(async () => (await fs.readdir(path.join(dataDir, 'mail')).catch(() => [])).length, { timeout: 5_000 }).toBe(1)
-      const [file = ''] = await fs.readdir(path.join(dataDir, 'mail'))
+      // A mail is written as `….eml.tmp` and renamed when complete: only the renamed file is the mail.
+      const mails = async () => (await fs.readdir(path.join(dataDir, 'mail')).catch(() => [])).filter((name) => name.endsWith('.eml'))
+      await expect.poll(async () => (await mails()).length, { timeout: 5_000 }).toBe(1)
+      const [file = ''] = await mails()
       expect((await fs.readFile(path.join(dataDir, 'mail', file), 'utf8')).replace(/=\r\n/g, '')).toContain(link?.[2] ?? '?')
       server.kill('SIGTERM')
       expect(await exited).toBe(0)
