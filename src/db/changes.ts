@@ -4,9 +4,9 @@
  * `courts:<club id>`, `clubs`, …), whichever process or path made it.
  *
  * A version is a number that changes whenever the scope's data may have changed. An answer read
- * from the database is cacheable under a version only if the version was the same before and
- * after the read (`read`), so a change that commits while the query runs is never filed under
- * the old version.
+ * from the database (`read`) is filed under the version of what it read, so a change that commits
+ * while the query runs is never filed under the old version: on SQLite the counter of the read's
+ * own snapshot, on PostgreSQL the version if it was the same before and after the read.
  *
  * - SQLite: the committed counter in data_versions, read with one prepared statement. A read and
  *   its counter run in one read transaction while this process's only connection is held, so no
@@ -62,19 +62,6 @@ export type ReadQuery<T> = (db: Kysely<Database>, version: number | undefined) =
 export interface Versioned<T> {
   readonly value: T
   readonly version: number | undefined
-}
-
-/** A read, and the version it may be filed under: the scope's version if it was the same before and after. */
-async function readUnchanged<T>(
-  feed: Pick<ChangeFeed, 'version'> & { readonly after?: (scope: string) => number | undefined },
-  db: Kysely<Database>,
-  scope: string,
-  query: ReadQuery<T>,
-): Promise<Versioned<T>> {
-  const before = feed.version(scope)
-  const value = await query(db, before)
-  const after = feed.after === undefined ? feed.version(scope) : feed.after(scope)
-  return { value, version: before === after ? before : undefined }
 }
 
 export class SqliteChangeFeed implements ChangeFeed {
@@ -207,8 +194,11 @@ export class PostgresChangeFeed implements ChangeFeed {
     return this.versions.get(scope) ?? this.baseline
   }
 
-  read<T>(db: Kysely<Database>, scope: string, query: ReadQuery<T>): Promise<Versioned<T>> {
-    return readUnchanged(this, db, scope, query)
+  /** The read, filed under the scope's version only if it was the same before and after it. */
+  async read<T>(db: Kysely<Database>, scope: string, query: ReadQuery<T>): Promise<Versioned<T>> {
+    const before = this.version(scope)
+    const value = await query(db, before)
+    return { value, version: before === this.version(scope) ? before : undefined }
   }
 
   async settle(): Promise<void> {
