@@ -1,9 +1,15 @@
 /**
  * Each list query must be an index range scan of one club in the order the API returns, on both
- * databases: no full scan, no sort step. Checked on the exact SQL the endpoints run.
+ * databases: no full scan, no sort step. Checked on the exact SQL the endpoints run. The mail
+ * worker's claim reads only the batch it claims, however many mails wait.
  */
+import { randomUUID } from 'node:crypto'
+import type { Kysely } from 'kysely'
 import { sql } from 'kysely'
 import { expect, it } from 'vitest'
+import { claimDueMails } from '../src/db/repositories/outbox.js'
+import type { Database } from '../src/db/schema.js'
+import { isoForDb } from '../src/db/values.js'
 import { importClubData } from '../src/services/import.js'
 import { describeEachDatabase } from './helpers/databases.js'
 import { clubFixture } from './helpers/fixtures.js'
@@ -59,22 +65,83 @@ describeEachDatabase('list query plans', (dialect) => {
     expect(plan, next?.sql).not.toMatch(/\bSort\b|TEMP B-TREE|Seq Scan|SCAN news\b(?! USING)/)
   })
 
-  async function explain(query: string, parameters: readonly unknown[]): Promise<string> {
-    const db = harness.current.context.db
-    if (dialect === 'sqlite') {
-      const rows = await db.executeQuery<{ detail: string }>(
-        { sql: `explain query plan ${query}`, parameters, query: { kind: 'RawNode' } as never, queryId: { queryId: 'plan' } })
-      return rows.rows.map((row) => row.detail).join('\n')
-    }
-    // On small test tables a sequential or bitmap scan plus a sort is cheapest. Forbid them: a Sort or Seq
-    // Scan that remains means no index can serve the query in order.
-    return db.transaction().execute(async (trx) => {
-      await sql`set local enable_seqscan = off`.execute(trx)
-      await sql`set local enable_bitmapscan = off`.execute(trx)
-      await sql`set local enable_sort = off`.execute(trx)
-      const rows = await trx.executeQuery<{ 'QUERY PLAN': string }>(
-        { sql: `explain ${query}`, parameters, query: { kind: 'RawNode' } as never, queryId: { queryId: 'plan' } })
-      return rows.rows.map((row) => row['QUERY PLAN']).join('\n')
-    })
-  }
+  const explain = (query: string, parameters: readonly unknown[]) =>
+    explainOn(harness.current.context.db, dialect, query, parameters)
 })
+
+describeEachDatabase('the mail worker\'s claim', (dialect) => {
+  const harness = useHarness(dialect, async (h) => {
+    const club = await h.createClub('busy')
+    const mail = (status: 'pending' | 'sending' | 'sent', minutes: number) => {
+      const id = randomUUID()
+      const at = new Date(START + minutes * 60_000).toISOString()
+      return { id, club_id: club.id, booking_id: null, message_id: `<${id}@busy.example>`, recipient_name: 'Guest',
+        recipient_email: `${id}@example.org`, subject: 'Booking', text_body: 'text', html_body: '<p>html</p>', ics: null, status,
+        attempts: status === 'pending' ? 0 : 1, next_attempt_at: at, locked_until: status === 'sending' ? at : null, created_at: at }
+    }
+    // A backlog as a booking burst leaves it: many pending, some sent, one abandoned by a dead worker, one held by a live one.
+    const rows = [
+      ...Array.from({ length: 300 }, (_, i) => mail('pending', -300 + i)),
+      ...Array.from({ length: 200 }, (_, i) => mail('sent', -600 + i)),
+      ...Array.from({ length: 20 }, (_, i) => mail('pending', 5 + i)),
+      { ...mail('sending', -1), next_attempt_at: new Date(START - 3_600_000).toISOString(), subject: 'abandoned' },
+      { ...mail('sending', 1), subject: 'held' },
+    ]
+    for (let i = 0; i < rows.length; i += 100) await h.context.db.insertInto('mail_outbox').values(rows.slice(i, i + 100)).execute()
+    if (dialect === 'postgres') await sql`analyze`.execute(h.context.db)
+  })
+
+  it('claims the abandoned mail, then the oldest due ones, reading by index range and primary key', async () => {
+    const h = harness.current
+    h.statements.length = 0
+    const claimed = await claimDueMails(h.context.db, START, START + 15_000, 10)
+    expect(claimed.map((mail) => mail.subject)).toEqual(['abandoned', ...Array.from({ length: 9 }, () => 'Booking')])
+    const due = claimed.slice(1).map((mail) => Date.parse(isoForDb(mail.next_attempt_at)))
+    expect(due).toEqual(Array.from({ length: 9 }, (_, i) => START + (-300 + i) * 60_000))
+    expect(claimed.every((mail) => mail.status === 'sending' && mail.attempts >= 1)).toBe(true)
+
+    const selects = h.statements.filter((statement) => /^select/i.test(statement.sql))
+    const update = h.statements.find((statement) => /^update/i.test(statement.sql))
+    expect(selects).toHaveLength(2)
+    for (const select of selects) {
+      const plan = await explainOn(h.context.db, dialect, select.sql, select.parameters)
+      expect(plan, select.sql).toContain('mail_outbox_due_idx')
+      expect(plan, select.sql).not.toMatch(/\bSort\b|TEMP B-TREE|Seq Scan|SCAN mail_outbox\b(?! USING)|MULTI-INDEX OR/)
+    }
+    const plan = await explainOn(h.context.db, dialect, update?.sql ?? '', update?.parameters ?? [])
+    expect(plan, update?.sql).toMatch(dialect === 'sqlite' ? /sqlite_autoindex_mail_outbox_1 \(id=\?\)/ : /mail_outbox_pkey/)
+    expect(plan, update?.sql).not.toMatch(/mail_outbox_due_idx|Seq Scan|MULTI-INDEX OR/)
+  })
+
+  it('leaves mails not yet due and mails under a live lease alone', async () => {
+    const h = harness.current
+    while ((await claimDueMails(h.context.db, START, START + 15_000, 10)).length > 0);
+    const rows = await h.context.db.selectFrom('mail_outbox').select(['status', 'subject', 'locked_until', 'attempts'])
+      .where('status', '!=', 'sent').execute()
+    const lease = (row: { locked_until: string | Date | null }) =>
+      row.locked_until === null ? null : Date.parse(isoForDb(row.locked_until))
+    const byState = (status: string, until: number | null) => rows.filter((row) => row.status === status && lease(row) === until)
+    expect(byState('sending', START + 15_000)).toHaveLength(301)
+    expect(byState('pending', null)).toHaveLength(20)
+    expect(byState('sending', START + 60_000).map((row) => [row.subject, row.attempts])).toEqual([['held', 1]])
+    expect(rows).toHaveLength(322)
+  })
+})
+
+async function explainOn(db: Kysely<Database>, dialect: 'sqlite' | 'postgres', query: string, parameters: readonly unknown[]): Promise<string> {
+  if (dialect === 'sqlite') {
+    const rows = await db.executeQuery<{ detail: string }>(
+      { sql: `explain query plan ${query}`, parameters, query: { kind: 'RawNode' } as never, queryId: { queryId: 'plan' } })
+    return rows.rows.map((row) => row.detail).join('\n')
+  }
+  // On small test tables a sequential or bitmap scan plus a sort is cheapest. Forbid them: a Sort or Seq
+  // Scan that remains means no index can serve the query in order.
+  return db.transaction().execute(async (trx) => {
+    await sql`set local enable_seqscan = off`.execute(trx)
+    await sql`set local enable_bitmapscan = off`.execute(trx)
+    await sql`set local enable_sort = off`.execute(trx)
+    const rows = await trx.executeQuery<{ 'QUERY PLAN': string }>(
+      { sql: `explain ${query}`, parameters, query: { kind: 'RawNode' } as never, queryId: { queryId: 'plan' } })
+    return rows.rows.map((row) => row['QUERY PLAN']).join('\n')
+  })
+}

@@ -8,33 +8,46 @@ import { isoForDb } from '../values.js'
 export type OutboxRow = Selectable<MailOutboxTable>
 
 /**
- * Marks up to `limit` due mails as being sent by this instance until `leaseUntil`: pending mails
- * whose time has come, and mails whose previous sender's lease ran out (it crashed mid-send).
- * PostgreSQL skips rows another instance is claiming; the update re-checks the condition, so a
- * row claimed meanwhile by another process (SQLite) is not claimed twice.
+ * Marks up to `limit` due mails as being sent by this instance until `leaseUntil`: mails whose
+ * previous sender's lease ran out (it crashed mid-send) first, then pending mails whose time has
+ * come, oldest first. PostgreSQL skips rows another instance is claiming; the update re-checks the
+ * condition, so a row claimed meanwhile by another process (SQLite) is not claimed twice.
+ *
+ * Each read is one range of the (status, next_attempt_at) index, and the update finds its rows by
+ * primary key: the cost of a claim is the size of the batch, however many mails wait. (One query
+ * with both conditions OR-ed made SQLite read and sort every waiting mail, and its update, seeing
+ * the same OR, did the same: 1.6 ms a claim with 4,500 mails waiting after a booking burst.)
  */
 export async function claimDueMails(db: Kysely<Database>, now: number, leaseUntil: number, limit: number): Promise<OutboxRow[]> {
   const at = isoForDb(now)
   const postgres = dialectOf(db) === 'postgres'
   return db.transaction().execute(async (trx) => {
-    let due = trx.selectFrom('mail_outbox').select('id')
-      .where((eb) => eb.or([
-        eb.and([eb('status', '=', 'pending'), eb('next_attempt_at', '<=', at)]),
-        eb.and([eb('status', '=', 'sending'), eb('locked_until', '<=', at)]),
-      ]))
+    let abandoned = trx.selectFrom('mail_outbox').select('id')
+      .where('status', '=', 'sending').where('locked_until', '<=', at)
       .orderBy('next_attempt_at').limit(limit)
-    if (postgres) due = due.forUpdate().skipLocked()
-    const ids = (await due.execute()).map((row) => row.id)
+    if (postgres) abandoned = abandoned.forUpdate().skipLocked()
+    const ids = (await abandoned.execute()).map((row) => row.id)
+    if (ids.length < limit) {
+      let pending = trx.selectFrom('mail_outbox').select('id')
+        .where('status', '=', 'pending').where('next_attempt_at', '<=', at)
+        .orderBy('next_attempt_at').limit(limit - ids.length)
+      if (postgres) pending = pending.forUpdate().skipLocked()
+      ids.push(...(await pending.execute()).map((row) => row.id))
+    }
     if (ids.length === 0) return []
-    return trx.updateTable('mail_outbox')
+    const claimed = await trx.updateTable('mail_outbox')
       .set((eb) => ({ status: 'sending', locked_until: isoForDb(leaseUntil), attempts: eb('attempts', '+', 1) }))
       .where('id', 'in', ids)
-      .where((eb) => eb.or([
-        eb.and([eb('status', '=', 'pending'), eb('next_attempt_at', '<=', at)]),
-        eb.and([eb('status', '=', 'sending'), eb('locked_until', '<=', at)]),
-      ]))
+      // Still due: the time that counts is the pending mail's next attempt, or the sending mail's lease. Written as one
+      // expression no index serves, so that the primary key is the only way to the rows.
+      .where((eb) => eb(eb.case()
+        .when('status', '=', 'pending').then(eb.ref('next_attempt_at'))
+        .when('status', '=', 'sending').then(eb.ref('locked_until'))
+        .end(), '<=', at))
       .returningAll()
       .execute()
+    const order = new Map(ids.map((id, i) => [id, i]))
+    return claimed.sort((a, b) => (order.get(a.id) ?? 0) - (order.get(b.id) ?? 0))
   })
 }
 
