@@ -15,7 +15,9 @@ import type { ChangeFeed } from './db/changes.js'
 import { ResponseCache } from './http/response-cache.js'
 import path from 'node:path'
 import { ClientRateLimiter } from './http/client-rate-limit.js'
-import { fileTransport, smtpTransport } from './mail/transport.js'
+import { threadedTransport } from './mail/transport-thread.js'
+import { transportFor } from './mail/transport.js'
+import type { TransportTarget } from './mail/transport.js'
 import { MailWorker } from './mail/worker.js'
 import { RetentionSchedule } from './services/personal-data.js'
 import { MemoryLimiterStore } from './limits/memory-store.js'
@@ -84,6 +86,8 @@ export interface ContextOptions {
   readonly role?: 'server' | 'admin'
   /** Apply pending migrations before returning (the server does; the command line's `migrate` does it explicitly). */
   readonly migrate?: boolean
+  /** Compose and send mail on a thread of its own (the server does; see mail/transport-thread.ts). */
+  readonly mailThread?: boolean
 }
 
 export async function createContext(config: Config, options: ContextOptions = {}): Promise<AppContext> {
@@ -99,9 +103,10 @@ export async function createContext(config: Config, options: ContextOptions = {}
   // A server observes changes from the start; the command line never needs to.
   if (!admin) await database.changes.start()
   const apiKeys = new ApiKeyAuthenticator(database.db, clock, database.changes, options.authenticator)
-  const transport = config.mail.smtpUrl === undefined
-    ? fileTransport(path.join(config.dataDir, 'mail'))
-    : smtpTransport(config.mail.smtpUrl)
+  const target: TransportTarget = config.mail.smtpUrl === undefined
+    ? { kind: 'files', directory: path.join(config.dataDir, 'mail') }
+    : { kind: 'smtp', url: config.mail.smtpUrl }
+  const transport = options.mailThread === true ? threadedTransport(target) : transportFor(target)
   const mail = new MailWorker(database.db, clock, transport, config.mail.from, options.mailWorker)
   const webhookTargets: TargetPolicy = { allowPrivateNetworks: config.webhooks.allowPrivateNetworks,
     resolve: options.webhookResolver ?? systemResolver }

@@ -1,6 +1,7 @@
 /**
  * Where mail goes: an SMTP relay (SMTP_URL) through nodemailer, or, without one, `.eml` files in
  * DATA_DIR/mail named after the outbox id (a resend overwrites its file rather than adding one).
+ * The server runs its transport on a thread of its own (transport-thread.ts).
  */
 import fs from 'node:fs/promises'
 import path from 'node:path'
@@ -18,9 +19,24 @@ export interface OutgoingMail {
   readonly ics: string | null
 }
 
+/** Where mail goes, as data: what a transport is made from, on this thread or on another. */
+export type TransportTarget = { readonly kind: 'smtp', readonly url: string } | { readonly kind: 'files', readonly directory: string }
+
+export function transportFor(target: TransportTarget): MailTransport {
+  return target.kind === 'smtp' ? smtpTransport(target.url) : fileTransport(target.directory)
+}
+
+export function describeTarget(target: TransportTarget): string {
+  if (target.kind === 'files') return `files in ${target.directory}`
+  const url = new URL(target.url)
+  return `SMTP ${url.hostname}:${url.port === '' ? (url.protocol === 'smtps:' ? '465' : '587') : url.port}`
+}
+
 export interface MailTransport {
   readonly description: string
   send(mail: OutgoingMail): Promise<void>
+  /** No mail has come for a while: let go of what is held for a flow of mail (the next send takes it up again). */
+  idle?(): void
   close(): void
 }
 
@@ -78,7 +94,7 @@ export function smtpTransport(smtpUrl: string): MailTransport {
     socketTimeout: 30_000,
   })
   return {
-    description: `SMTP ${url.hostname}:${url.port === '' ? (secure ? '465' : '587') : url.port}`,
+    description: describeTarget({ kind: 'smtp', url: smtpUrl }),
     async send(mail) {
       await transporter.sendMail(message(mail))
     },
@@ -98,7 +114,7 @@ export function fileTransport(directory: string): MailTransport {
     await fs.writeFile(`${file}.tmp`, bytes)
   }
   return {
-    description: `files in ${directory}`,
+    description: describeTarget({ kind: 'files', directory }),
     async send(mail) {
       const info = await transporter.sendMail(message(mail)) as { message: Buffer }
       const file = path.join(directory, `${mail.id}.eml`)

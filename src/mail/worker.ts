@@ -4,7 +4,9 @@
  * 1 min, 2 min … capped at 2 h, about 16 hours in all); or failed for good (a 5xx answer from the
  * relay, or attempts exhausted), visible in `club-platform mail list --failed`.
  *
- * Mails go out over one pooled SMTP connection while there are mails to send (see transport.ts).
+ * Mails go out over one pooled SMTP connection while there are mails to send (see transport.ts). The
+ * server composes and sends them on a thread of its own, which ends after a minute without mail
+ * (transport-thread.ts).
  *
  * Leases are short (15 s) and renewed every third of that while the batch is in hand (a heartbeat),
  * so a slow relay never loses a live worker its mails, and the mails a killed process held are
@@ -29,6 +31,8 @@ export interface MailWorkerOptions {
 }
 
 export const DEFAULT_LEASE_MS = 15_000
+/** After this long without a mail to send, the transport lets go of what it holds (the mail thread ends). */
+export const IDLE_RELEASE_MS = 60_000
 export const RETRY_BASE_MS = 30_000
 export const RETRY_CAP_MS = 2 * 3_600_000
 
@@ -53,6 +57,9 @@ export class MailWorker {
   private held: { readonly ids: readonly string[], readonly until: number } = { ids: [], until: 0 }
   /** stop() was called: finish the mail in hand, hand back the rest of the batch. */
   private stopRequested = false
+  /** When a round last found mail to send, and whether the transport was let go since. */
+  private lastBusyAt: number
+  private released = false
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -66,6 +73,7 @@ export class MailWorker {
     this.leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS
     this.maxAttempts = options.maxAttempts ?? 15
     this.onError = options.onError ?? (() => undefined)
+    this.lastBusyAt = clock.now()
     this.loop = new PollingLoop(async () => await this.runOnce() === this.batchSize, this.pollMs, (error) => {
       this.onError(error, 'claiming mail')
     })
@@ -106,7 +114,15 @@ export class MailWorker {
   async runOnce(): Promise<number> {
     const now = this.clock.now()
     const claimed = await claimDueMails(this.db, now, now + this.leaseMs, this.batchSize)
-    if (claimed.length === 0) return 0
+    if (claimed.length === 0) {
+      if (!this.released && now - this.lastBusyAt >= IDLE_RELEASE_MS) {
+        this.released = true
+        this.transport.idle?.()
+      }
+      return 0
+    }
+    this.lastBusyAt = now
+    this.released = false
     this.held = { ids: claimed.map((mail) => mail.id), until: now + this.leaseMs }
     const heartbeat = setInterval(() => {
       this.renewLeases().catch((error: unknown) => {
