@@ -3,7 +3,7 @@
  * server process and a real SMTP server show a confirmation arriving through it, and a relay's
  * permanent refusal recorded as final (the relay's code crosses the thread). The transport as
  * built shows that a thread that dies fails only the send in hand, and that the next send gets a
- * new thread; the worker lets the thread go after a minute without mail.
+ * new thread; the worker lets the thread go after ten seconds without mail.
  */
 import { randomUUID } from 'node:crypto'
 import fs from 'node:fs'
@@ -190,7 +190,7 @@ describeEachDatabase('the mail worker, idle', (dialect) => {
     await setUpCourts(h, 'riverside')
   })
 
-  it('lets its transport go after a minute without mail, not before, and only once until mail comes again', async () => {
+  it('lets its transport go after ten seconds without mail, not before, and only once until mail comes again', async () => {
     const h = harness.current
     const transport = new CountingTransport()
     const worker = new MailWorker(h.context.db, h.clock, transport, 'Club <club@example.org>')

@@ -5,7 +5,7 @@
  * relay, or attempts exhausted), visible in `club-platform mail list --failed`.
  *
  * Mails go out over one pooled SMTP connection while there are mails to send (see transport.ts). The
- * server composes and sends them on a thread of its own, which ends after a minute without mail
+ * server composes and sends them on a thread of its own, which ends after ten seconds without mail
  * (transport-thread.ts).
  *
  * Leases are short (15 s) and renewed every third of that while the batch is in hand (a heartbeat),
@@ -32,7 +32,7 @@ export interface MailWorkerOptions {
 
 export const DEFAULT_LEASE_MS = 15_000
 /** After this long without a mail to send, the transport lets go of what it holds (the mail thread ends). */
-export const IDLE_RELEASE_MS = 60_000
+export const IDLE_RELEASE_MS = 10_000
 export const RETRY_BASE_MS = 30_000
 export const RETRY_CAP_MS = 2 * 3_600_000
 
