@@ -1,12 +1,16 @@
 /**
  * The one SQLite connection is handed to waiting queries one per event-loop turn, in the order
  * they asked (ConnectionTurns in src/db/dialect.ts), so that a server busy with queued queries
- * still accepts connections and answers between them.
+ * still accepts connections and answers between them. Its transactions take the write lock as
+ * they begin, so that another process's commit cannot fail them halfway.
  */
+import fs from 'node:fs'
 import net from 'node:net'
+import os from 'node:os'
+import path from 'node:path'
 import { sql } from 'kysely'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { openDatabase } from '../src/db/dialect.js'
+import { loadSqliteDriver, openDatabase } from '../src/db/dialect.js'
 import type { DatabaseHandle } from '../src/db/dialect.js'
 
 describe('the SQLite connection, taken in turns', () => {
@@ -71,6 +75,40 @@ describe('the SQLite connection, taken in turns', () => {
       expect(events.indexOf('accepted')).toBeLessThan(10)
     } finally {
       await new Promise((resolve) => server.close(resolve))
+    }
+  })
+})
+
+describe('a SQLite transaction', () => {
+  it('holds the write lock from its first statement: another connection cannot commit between its read and its write', async () => {
+    const directory = fs.mkdtempSync(path.join(os.tmpdir(), 'club-platform-immediate-'))
+    const file = path.join(directory, 'db.sqlite')
+    const handle = openDatabase({ kind: 'sqlite', file })
+    const other = new (loadSqliteDriver().Database)(file)
+    try {
+      other.pragma('busy_timeout = 0')
+      await sql`create table counter (n integer not null)`.execute(handle.db)
+      await sql`insert into counter values (0)`.execute(handle.db)
+      const attempts: string[] = []
+      await handle.db.transaction().execute(async (trx) => {
+        const { rows } = await sql<{ n: number }>`select n from counter`.execute(trx)
+        // Another writer (the command line, say) tries to commit in between, and is refused at once: the lock is held.
+        try {
+          other.prepare('update counter set n = n + 100').run()
+          attempts.push('committed')
+        } catch (error) {
+          attempts.push((error as { code?: string }).code ?? 'failed')
+        }
+        await sql`update counter set n = ${(rows[0]?.n ?? 0) + 1}`.execute(trx)
+      })
+      expect(attempts).toEqual(['SQLITE_BUSY'])
+      // Begun deferred, the other connection's commit would have gone through, and this transaction's write would have
+      // failed with SQLITE_BUSY_SNAPSHOT.
+      expect(other.prepare('select n from counter').get()).toEqual({ n: 1 })
+    } finally {
+      other.close()
+      await handle.close()
+      fs.rmSync(directory, { recursive: true, force: true })
     }
   })
 })

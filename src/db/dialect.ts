@@ -7,7 +7,7 @@ import fs from 'node:fs'
 import { createRequire } from 'node:module'
 import path from 'node:path'
 import type BetterSqlite3 from 'better-sqlite3'
-import { Kysely, PostgresAdapter, PostgresDialect, SqliteDialect, SqliteDriver as KyselySqliteDriver, sql } from 'kysely'
+import { CompiledQuery, Kysely, PostgresAdapter, PostgresDialect, SqliteDialect, SqliteDriver as KyselySqliteDriver, sql } from 'kysely'
 import type { LogEvent, SqliteDatabase, SqliteDialectConfig, Transaction, DatabaseConnection, Driver } from 'kysely'
 import pg from 'pg'
 import type { DatabaseSettings } from '../config.js'
@@ -273,6 +273,17 @@ class TurnTakingSqliteDriver extends KyselySqliteDriver {
     await super.releaseConnection()
     this.turns.give()
   }
+
+  /**
+   * Every transaction takes the database's write lock as it begins. Begun deferred, a transaction
+   * that read and then wrote failed (SQLITE_BUSY_SNAPSHOT) when another process (the command
+   * line) had committed in between; begun immediate, a writer in another process waits for it, and
+   * it for them (busy_timeout). This process has one connection and runs one transaction at a time
+   * anyway.
+   */
+  override async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('begin immediate'))
+  }
 }
 
 type TextParser = (value: string) => unknown
@@ -320,15 +331,12 @@ export function descNullsLast(dialect: DialectName) {
 /**
  * Serialises the bookings of one court, so that the overlap check and the insert see the same
  * state. PostgreSQL locks the court's row (other courts book in parallel; the exclusion constraint
- * bookings_no_overlap is the guarantee beneath). SQLite takes the database write lock at once —
- * what BEGIN IMMEDIATE would do — so a writer in another process waits (busy_timeout) instead of
- * failing halfway through the transaction.
+ * bookings_no_overlap is the guarantee beneath). On SQLite the transaction holds the database's
+ * write lock from its beginning (TurnTakingSqliteDriver): there is nothing more to take.
  */
 export async function lockCourtForBooking(trx: Transaction<Database>, courtId: string): Promise<void> {
   if (dialectOf<Database>(trx) === 'postgres') {
     await trx.selectFrom('courts').select('id').where('id', '=', courtId).forUpdate().execute()
-  } else {
-    await trx.updateTable('courts').set((eb) => ({ slot_minutes: eb.ref('slot_minutes') })).where('id', '=', courtId).execute()
   }
 }
 
