@@ -7,6 +7,7 @@
  */
 import { randomUUID } from 'node:crypto'
 import type { Kysely } from 'kysely'
+import { compiledOnce } from '../db/compiled.js'
 import type { Database } from '../db/schema.js'
 import { isoForDb } from '../db/values.js'
 
@@ -47,9 +48,11 @@ export function messageId(): string {
 }
 
 /** The enabled endpoints of a club, with the types each receives. */
+const subscribersQuery = compiledOnce((db, clubId: string) => db.selectFrom('webhook_endpoints').select(['id', 'event_types'])
+  .where('club_id', '=', clubId).where('enabled', '=', true))
+
 export async function subscribers(db: Kysely<Database>, clubId: string): Promise<{ id: string, types: ReadonlySet<string> }[]> {
-  const rows = await db.selectFrom('webhook_endpoints').select(['id', 'event_types'])
-    .where('club_id', '=', clubId).where('enabled', '=', true).execute()
+  const rows = await subscribersQuery.execute(db, clubId)
   return rows.map((row) => ({ id: row.id, types: new Set(JSON.parse(row.event_types) as string[]) }))
 }
 

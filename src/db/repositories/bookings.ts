@@ -4,6 +4,7 @@
  */
 import { sql } from 'kysely'
 import type { Kysely } from 'kysely'
+import { compiledOnce } from '../compiled.js'
 import type { BookingStatus, CancelledBy, Database } from '../schema.js'
 import { chunks, isoForDb, isoFromDb, isoFromDbOrNull } from '../values.js'
 
@@ -20,9 +21,13 @@ export interface BookingRules {
   readonly guestsMayBook: boolean
 }
 
+// The statements of a booking's transaction are compiled once (compiled.ts).
+const rulesQuery = compiledOnce((db, clubId: string) => db.selectFrom('clubs').select(['cancellation_deadline_minutes',
+  'booking_retention_days', 'privacy_url', 'max_open_bookings_per_email', 'guests_may_book']).where('id', '=', clubId))
+
 export async function bookingRulesOf(db: Kysely<Database>, clubId: string): Promise<BookingRules> {
-  const row = await db.selectFrom('clubs').select(['cancellation_deadline_minutes', 'booking_retention_days', 'privacy_url',
-    'max_open_bookings_per_email', 'guests_may_book']).where('id', '=', clubId).executeTakeFirstOrThrow()
+  const [row] = await rulesQuery.execute(db, clubId)
+  if (row === undefined) throw new Error(`no club ${clubId}`)
   return { cancellationDeadlineMinutes: row.cancellation_deadline_minutes, retentionDays: row.booking_retention_days,
     privacyUrl: row.privacy_url, maxOpenPerEmail: row.max_open_bookings_per_email, guestsMayBook: Boolean(row.guests_may_book) }
 }
@@ -42,27 +47,32 @@ export async function updateBookingRules(db: Kysely<Database>, clubId: string, r
 }
 
 /** Confirmed bookings of an address at a club that have not ended yet. */
+const openBookingsQuery = compiledOnce((db, clubId: string, email: string, endsAfter: string) => db.selectFrom('bookings')
+  .select((eb) => eb.fn.countAll<number | string>().as('n'))
+  .where('club_id', '=', clubId).where('booker_email', '=', email).where('status', '=', 'confirmed').where('ends_at', '>', endsAfter))
+
 export async function countOpenBookings(db: Kysely<Database>, clubId: string, email: string, now: number): Promise<number> {
-  const row = await db.selectFrom('bookings').select((eb) => eb.fn.countAll<number | string>().as('n'))
-    .where('club_id', '=', clubId).where('booker_email', '=', email).where('status', '=', 'confirmed')
-    .where('ends_at', '>', isoForDb(now))
-    .executeTakeFirstOrThrow()
-  return Number(row.n)
+  const [row] = await openBookingsQuery.execute(db, clubId, email, isoForDb(now))
+  return Number(row?.n ?? 0)
 }
 
 /**
  * Bookings made with an address since an instant, at any club and whatever became of them: a
  * booking cancelled at once still sent a mail.
  */
+const bookingsMadeQuery = compiledOnce((db, email: string, since: string) => db.selectFrom('bookings')
+  .select((eb) => eb.fn.countAll<number | string>().as('n')).where('booker_email', '=', email).where('created_at', '>', since))
+
 export async function countBookingsMadeSince(db: Kysely<Database>, email: string, since: number): Promise<number> {
-  const row = await db.selectFrom('bookings').select((eb) => eb.fn.countAll<number | string>().as('n'))
-    .where('booker_email', '=', email).where('created_at', '>', isoForDb(since))
-    .executeTakeFirstOrThrow()
-  return Number(row.n)
+  const [row] = await bookingsMadeQuery.execute(db, email, isoForDb(since))
+  return Number(row?.n ?? 0)
 }
 
+const memberQuery = compiledOnce((db, clubId: string, email: string) => db.selectFrom('members').select('id')
+  .where('club_id', '=', clubId).where('email', '=', email))
+
 export async function findMemberId(db: Kysely<Database>, clubId: string, email: string): Promise<string | undefined> {
-  const row = await db.selectFrom('members').select('id').where('club_id', '=', clubId).where('email', '=', email).executeTakeFirst()
+  const [row] = await memberQuery.execute(db, clubId, email)
   return row?.id
 }
 
@@ -79,12 +89,17 @@ export interface NewBooking {
   readonly manageTokenHash: string
 }
 
+const insertBookingQuery = compiledOnce((db, id: string, clubId: string, courtId: string, start: string, end: string,
+  bookerName: string, bookerEmail: string, memberId: string | null, notes: string | null, createdAt: string,
+  manageTokenHash: string) => db.insertInto('bookings').values({
+  id, club_id: clubId, court_id: courtId, starts_at: start, ends_at: end, booker_name: bookerName, booker_email: bookerEmail,
+  member_id: memberId, notes, created_at: createdAt, manage_token_hash: manageTokenHash,
+}))
+
 export async function insertBooking(db: Kysely<Database>, booking: NewBooking, now: number): Promise<void> {
-  await db.insertInto('bookings').values({
-    id: booking.id, club_id: booking.clubId, court_id: booking.courtId, starts_at: isoForDb(booking.start),
-    ends_at: isoForDb(booking.end), booker_name: booking.bookerName, booker_email: booking.bookerEmail,
-    member_id: booking.memberId, notes: booking.notes, created_at: isoForDb(now), manage_token_hash: booking.manageTokenHash,
-  }).execute()
+  await insertBookingQuery.execute(db, booking.id, booking.clubId, booking.courtId, isoForDb(booking.start),
+    isoForDb(booking.end), booking.bookerName, booking.bookerEmail, booking.memberId, booking.notes, isoForDb(now),
+    booking.manageTokenHash)
 }
 
 export interface BookingRequestRecord {

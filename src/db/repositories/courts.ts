@@ -4,6 +4,7 @@ import type { Insertable, Kysely, Selectable, Transaction } from 'kysely'
 import { courtNameKey } from '../../domain/court.js'
 import type { StoredOccupancy } from '../../domain/booking-rules.js'
 import type { Interval, OpeningHours } from '../../domain/slots.js'
+import { compiledOnce } from '../compiled.js'
 import type { CourtHoldsTable, CourtsTable, Database } from '../schema.js'
 import { chunks, isoForDb, isoFromDb } from '../values.js'
 
@@ -47,9 +48,11 @@ export async function listCourts(db: Kysely<Database>, clubId: string): Promise<
   return rows.map(toCourt)
 }
 
+const courtQuery = compiledOnce((db, clubId: string, courtId: string) => db.selectFrom('courts').select(COURT_COLUMNS)
+  .where('club_id', '=', clubId).where('id', '=', courtId))
+
 export async function findCourt(db: Kysely<Database>, clubId: string, courtId: string): Promise<Court | undefined> {
-  const row = await db.selectFrom('courts').select(COURT_COLUMNS).where('club_id', '=', clubId).where('id', '=', courtId)
-    .executeTakeFirst()
+  const [row] = await courtQuery.execute(db, clubId, courtId)
   return row === undefined ? undefined : toCourt(row)
 }
 
@@ -126,6 +129,27 @@ const interval = (row: { starts_at: Date | string | null, ends_at: Date | string
   end: Date.parse(isoFromDb(row.ends_at ?? '')),
 })
 
+function holdsQuery(db: Kysely<Database>, clubId: string, courtIds: string[], to: string, from: string) {
+  return db.selectFrom('court_holds')
+    .select(['court_id', 'kind', 'starts_at', 'ends_at', 'weekday', 'start_time', 'end_time', 'valid_from', 'valid_until'])
+    .where('club_id', '=', clubId).where('court_id', 'in', courtIds)
+    .where((eb) => eb.or([
+      eb('weekday', 'is not', null),
+      eb.and([eb('starts_at', '<', to), eb('ends_at', '>', from)]),
+    ]))
+}
+
+function bookingsQuery(db: Kysely<Database>, clubId: string, courtIds: string[], to: string, from: string) {
+  return db.selectFrom('bookings').select(['court_id', 'starts_at', 'ends_at'])
+    .where('club_id', '=', clubId).where('court_id', 'in', courtIds)
+    .where('starts_at', '<', to).where('ends_at', '>', from).where('status', '=', 'confirmed')
+}
+
+const courtHoldsQuery = compiledOnce((db, clubId: string, courtId: string, to: string, from: string) =>
+  holdsQuery(db, clubId, [courtId], to, from))
+const courtBookingsQuery = compiledOnce((db, clubId: string, courtId: string, to: string, from: string) =>
+  bookingsQuery(db, clubId, [courtId], to, from))
+
 /**
  * What occupies each of the courts during a window: one-off holds and confirmed bookings that overlap it,
  * and every weekly hold (the caller decides on which dates those apply).
@@ -142,20 +166,13 @@ export async function occupancyOf(
   if (courtIds.length === 0) return result
   const from = isoForDb(window.start)
   const to = isoForDb(window.end)
-  const [holds, bookings] = await Promise.all([
-    db.selectFrom('court_holds')
-      .select(['court_id', 'kind', 'starts_at', 'ends_at', 'weekday', 'start_time', 'end_time', 'valid_from', 'valid_until'])
-      .where('club_id', '=', clubId).where('court_id', 'in', [...courtIds])
-      .where((eb) => eb.or([
-        eb('weekday', 'is not', null),
-        eb.and([eb('starts_at', '<', to), eb('ends_at', '>', from)]),
-      ]))
-      .execute(),
-    db.selectFrom('bookings').select(['court_id', 'starts_at', 'ends_at'])
-      .where('club_id', '=', clubId).where('court_id', 'in', [...courtIds])
-      .where('starts_at', '<', to).where('ends_at', '>', from).where('status', '=', 'confirmed')
-      .execute(),
-  ])
+  const [courtId] = courtIds
+  // One court (a booking's check) runs the statements compiled once; a day of all courts builds them for its list.
+  const [holds, bookings] = courtIds.length === 1 && courtId !== undefined
+    ? await Promise.all([courtHoldsQuery.execute(db, clubId, courtId, to, from),
+        courtBookingsQuery.execute(db, clubId, courtId, to, from)])
+    : await Promise.all([holdsQuery(db, clubId, [...courtIds], to, from).execute(),
+        bookingsQuery(db, clubId, [...courtIds], to, from).execute()])
   for (const hold of holds) {
     const entry = result.get(hold.court_id)
     if (entry === undefined) continue

@@ -1,6 +1,7 @@
 /** The mail outbox: claiming due mails (safely across instances), recording outcomes, and listing. */
 import { randomUUID } from 'node:crypto'
 import type { Kysely, Selectable } from 'kysely'
+import { compiledOnce } from '../compiled.js'
 import { dialectOf } from '../dialect.js'
 import type { Database, MailOutboxTable, MailStatus } from '../schema.js'
 import { isoForDb } from '../values.js'
@@ -77,9 +78,11 @@ export async function releaseMails(db: Kysely<Database>, ids: readonly string[],
     .where('id', 'in', [...ids]).where('status', '=', 'sending').execute()
 }
 
+const markSentQuery = compiledOnce((db, id: string, at: string) => db.updateTable('mail_outbox')
+  .set({ status: 'sent', sent_at: at, locked_until: null, last_error: null }).where('id', '=', id))
+
 export async function markSent(db: Kysely<Database>, id: string, now: number): Promise<void> {
-  await db.updateTable('mail_outbox').set({ status: 'sent', sent_at: isoForDb(now), locked_until: null, last_error: null })
-    .where('id', '=', id).execute()
+  await markSentQuery.execute(db, id, isoForDb(now))
 }
 
 export async function markRetry(db: Kysely<Database>, id: string, nextAttemptAt: number, error: string): Promise<void> {
@@ -171,14 +174,19 @@ export function senderDomain(from: string): string {
 }
 
 /** Queues a mail for the worker, in the caller's transaction if it passes one; returns its id. */
+// Compiled once (compiled.ts): a booking's transaction writes one.
+const insertMailQuery = compiledOnce((db, id: string, clubId: string | null, bookingId: string | null, messageId: string,
+  recipientName: string, recipientEmail: string, subject: string, text: string, html: string, ics: string | null, at: string) =>
+  db.insertInto('mail_outbox').values({
+    id, club_id: clubId, booking_id: bookingId, message_id: messageId, recipient_name: recipientName,
+    recipient_email: recipientEmail, subject, text_body: text, html_body: html, ics, status: 'pending', attempts: 0,
+    next_attempt_at: at, created_at: at,
+  }))
+
 export async function insertMail(db: Kysely<Database>, mail: NewMail, from: string, now: number): Promise<string> {
   const id = randomUUID()
-  await db.insertInto('mail_outbox').values({
-    id, club_id: mail.clubId, booking_id: mail.bookingId, message_id: `<${id}@${senderDomain(from)}>`,
-    recipient_name: mail.recipientName, recipient_email: mail.recipientEmail, subject: mail.subject.replace(/[\r\n\t]+/g, ' '),
-    text_body: mail.text, html_body: mail.html, ics: mail.ics, status: 'pending', attempts: 0, next_attempt_at: isoForDb(now),
-    created_at: isoForDb(now),
-  }).execute()
+  await insertMailQuery.execute(db, id, mail.clubId, mail.bookingId, `<${id}@${senderDomain(from)}>`, mail.recipientName,
+    mail.recipientEmail, mail.subject.replace(/[\r\n\t]+/g, ' '), mail.text, mail.html, mail.ics, isoForDb(now))
   return id
 }
 
