@@ -191,7 +191,8 @@ function readBoolean(env: Env, variable: string): boolean {
 function readServiceUrl(env: Env, variable: string, scheme: RegExp, expected: string): string | undefined {
   const value = nonEmpty(env[variable])
   if (value === undefined) return undefined
-  if (!scheme.test(value)) throw new ConfigError(variable, expected, value)
+  // The scheme, and a URL at all: `smtp://[relay` has the scheme and no host.
+  if (!scheme.test(value) || !URL.canParse(value)) throw new ConfigError(variable, expected, value)
   return value
 }
 

@@ -135,6 +135,8 @@ describe('configuration', () => {
     [{ WORKERS: 'many' }, 'WORKERS'],
     [{ OPS_ALLOW: 'everyone' }, 'OPS_ALLOW'],
     [{ REDIS_URL: 'localhost:6379' }, 'REDIS_URL'],
+    [{ REDIS_URL: 'redis://[relay' }, 'REDIS_URL'],
+    [{ SMTP_URL: 'smtp://user:secret@[relay:587' }, 'SMTP_URL'],
     // The response cache lives in the heap: one that cannot hold it twice over is refused, not run into the ground.
     [{ RESPONSE_CACHE_MB: '64', NODE_OPTIONS: '--max-old-space-size=128' }, 'RESPONSE_CACHE_MB'],
   ])('stops the server with one line naming the variable: %o', async (env, variable) => {
