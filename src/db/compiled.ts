@@ -1,9 +1,9 @@
 /**
  * Queries compiled once. Kysely builds a query's operation tree (copying it at every step) and
- * compiles it to SQL on every call: for the small indexed statements of a booking, that costs
- * the event loop more than SQLite takes to run them. `compiledOnce` builds the query once per
- * database kind, with a marker in the place of each argument, and from then on runs that SQL with
- * the call's values in the markers' places.
+ * compiles it to SQL on every call: for the small indexed statements of a booking, a fifth of its
+ * time on the event loop, two thirds of what SQLite takes to run them. `compiledOnce` builds the
+ * query once per database kind, with a marker in the place of each argument, and from then on
+ * runs that SQL with the call's values in the markers' places.
  *
  * The builder must not look at its arguments' values (no branch on them, no conversion): what it
  * returns must have one shape whatever they are. An argument that does not arrive in the
