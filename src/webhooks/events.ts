@@ -47,10 +47,10 @@ export function messageId(): string {
   return `msg_${randomUUID().replaceAll('-', '')}`
 }
 
-/** The enabled endpoints of a club, with the types each receives. */
 const subscribersQuery = compiledOnce((db, clubId: string) => db.selectFrom('webhook_endpoints').select(['id', 'event_types'])
   .where('club_id', '=', clubId).where('enabled', '=', true))
 
+/** The enabled endpoints of a club, with the types each receives. */
 export async function subscribers(db: Kysely<Database>, clubId: string): Promise<{ id: string, types: ReadonlySet<string> }[]> {
   const rows = await subscribersQuery.execute(db, clubId)
   return rows.map((row) => ({ id: row.id, types: new Set(JSON.parse(row.event_types) as string[]) }))

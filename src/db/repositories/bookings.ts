@@ -46,23 +46,23 @@ export async function updateBookingRules(db: Kysely<Database>, clubId: string, r
   await db.updateTable('clubs').set(changes).where('id', '=', clubId).execute()
 }
 
-/** Confirmed bookings of an address at a club that have not ended yet. */
 const openBookingsQuery = compiledOnce((db, clubId: string, email: string, endsAfter: string) => db.selectFrom('bookings')
   .select((eb) => eb.fn.countAll<number | string>().as('n'))
   .where('club_id', '=', clubId).where('booker_email', '=', email).where('status', '=', 'confirmed').where('ends_at', '>', endsAfter))
 
+/** Confirmed bookings of an address at a club that have not ended yet. */
 export async function countOpenBookings(db: Kysely<Database>, clubId: string, email: string, now: number): Promise<number> {
   const [row] = await openBookingsQuery.execute(db, clubId, email, isoForDb(now))
   return Number(row?.n ?? 0)
 }
 
+const bookingsMadeQuery = compiledOnce((db, email: string, since: string) => db.selectFrom('bookings')
+  .select((eb) => eb.fn.countAll<number | string>().as('n')).where('booker_email', '=', email).where('created_at', '>', since))
+
 /**
  * Bookings made with an address since an instant, at any club and whatever became of them: a
  * booking cancelled at once still sent a mail.
  */
-const bookingsMadeQuery = compiledOnce((db, email: string, since: string) => db.selectFrom('bookings')
-  .select((eb) => eb.fn.countAll<number | string>().as('n')).where('booker_email', '=', email).where('created_at', '>', since))
-
 export async function countBookingsMadeSince(db: Kysely<Database>, email: string, since: number): Promise<number> {
   const [row] = await bookingsMadeQuery.execute(db, email, isoForDb(since))
   return Number(row?.n ?? 0)

@@ -173,7 +173,6 @@ export function senderDomain(from: string): string {
   return /@([A-Za-z0-9.-]+)>?\s*$/.exec(from)?.[1] ?? 'club-platform.invalid'
 }
 
-/** Queues a mail for the worker, in the caller's transaction if it passes one; returns its id. */
 // Compiled once (compiled.ts): a booking's transaction writes one.
 const insertMailQuery = compiledOnce((db, id: string, clubId: string | null, bookingId: string | null, messageId: string,
   recipientName: string, recipientEmail: string, subject: string, text: string, html: string, ics: string | null, at: string) =>
@@ -183,6 +182,7 @@ const insertMailQuery = compiledOnce((db, id: string, clubId: string | null, boo
     next_attempt_at: at, created_at: at,
   }))
 
+/** Queues a mail for the worker, in the caller's transaction if it passes one; returns its id. */
 export async function insertMail(db: Kysely<Database>, mail: NewMail, from: string, now: number): Promise<string> {
   const id = randomUUID()
   await insertMailQuery.execute(db, id, mail.clubId, mail.bookingId, `<${id}@${senderDomain(from)}>`, mail.recipientName,
