@@ -38,8 +38,10 @@ interface Template<Row> {
   readonly slots: readonly number[]
 }
 
+/** `arity`: how many arguments follow `db` (given when `build` takes them as a rest parameter). */
 export function compiledOnce<Args extends readonly Argument[], Row>(
   build: (db: Kysely<Database>, ...args: Args) => Compilable<Row>,
+  arity = build.length - 1,
 ): CompiledOnce<Args, Row> {
   const templates = new Map<DialectName, Template<Row>>()
   const compile = (db: Kysely<Database>, ...args: Args): CompiledQuery<Row> => {
@@ -60,7 +62,7 @@ export function compiledOnce<Args extends readonly Argument[], Row>(
     },
     reference: (db, ...args) => build(db, ...args).compile(),
   }
-  everyCompiledQuery.push({ arity: build.length - 1, query: compiled as unknown as CompiledOnce<Argument[], unknown> })
+  everyCompiledQuery.push({ arity, query: compiled as unknown as CompiledOnce<Argument[], unknown> })
   return compiled
 }
 
