@@ -30,6 +30,11 @@ export interface Config {
   /** Bytes of serialised responses kept in memory (RESPONSE_CACHE_MB); 0 turns the cache off. */
   readonly responseCacheBytes: number
   /**
+   * Threads that read list pages missing from the response cache (READER_THREADS; SQLite in a file
+   * only, see src/routes/list-readers.ts); 0 reads them on the event loop.
+   */
+  readonly readerThreads: number
+  /**
    * The service's public base URL (PUBLIC_URL; default http://HOST:PORT): every link the service
    * hands out (sign-in, invitations) is built from it, never from a request's Host header, and
    * state-changing dashboard requests must come from its origin.
@@ -128,6 +133,7 @@ export function readConfig(env: Env = process.env): Config {
     workers: readWorkers(env.WORKERS),
     trustProxy: readTrustProxy(env.TRUST_PROXY),
     responseCacheBytes: readInteger(env, 'RESPONSE_CACHE_MB', 32, 0, 4096) * 1024 * 1024,
+    readerThreads: readInteger(env, 'READER_THREADS', 2, 0, 16),
     publicUrl: readPublicUrl(env),
     dashboard: {
       sessionIdleMs: readInteger(env, 'SESSION_IDLE_HOURS', 12, 1, 24 * 30) * 3_600_000,

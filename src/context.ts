@@ -19,6 +19,7 @@ import { threadedTransport } from './mail/transport-thread.js'
 import { transportFor } from './mail/transport.js'
 import type { TransportTarget } from './mail/transport.js'
 import { MailWorker } from './mail/worker.js'
+import { ListReaders } from './routes/list-readers.js'
 import { RetentionSchedule } from './services/personal-data.js'
 import { MemoryLimiterStore } from './limits/memory-store.js'
 import { RedisLimiterStore } from './limits/redis-store.js'
@@ -59,6 +60,8 @@ export interface AppContext {
   readonly changes: ChangeFeed
   /** Serialised answers of the read endpoints, valid while `changes` reports their data unchanged. */
   readonly responses: ResponseCache
+  /** Threads reading list pages missing from `responses` (src/routes/list-readers.ts); undefined: read on the event loop. */
+  readonly readers: ListReaders | undefined
   readonly poolStats: () => PoolStats | undefined
   /** Work started by requests and finished after their answers; close() waits for it. */
   readonly background: BackgroundTasks
@@ -88,6 +91,13 @@ export interface ContextOptions {
   readonly migrate?: boolean
   /** Compose and send mail on a thread of its own (the server does; see mail/transport-thread.ts). */
   readonly mailThread?: boolean
+  /**
+   * Read list pages missing from the cache on `config.readerThreads` threads (the server does; SQLite in a
+   * file only; see routes/list-readers.ts).
+   */
+  readonly readerThreads?: boolean
+  /** The reader threads' code, when not the running module (the in-process tests run the sources and give the built one). */
+  readonly readerModule?: URL
 }
 
 export async function createContext(config: Config, options: ContextOptions = {}): Promise<AppContext> {
@@ -118,6 +128,10 @@ export async function createContext(config: Config, options: ContextOptions = {}
     : new RedisLimiterStore({ url: config.rateLimit.redisUrl, keyPrefix: config.rateLimit.redisKeyPrefix, lazy: admin,
         ...(options.limiterClock === undefined ? {} : { clock: options.limiterClock }) })
   const background = new BackgroundTasks()
+  const { database: settings } = config
+  const readers = options.readerThreads === true && config.readerThreads > 0 && settings.kind === 'sqlite' && settings.file !== ':memory:'
+    ? new ListReaders(settings.file, config.readerThreads, options.readerModule)
+    : undefined
   const retention = new RetentionSchedule(database.db, clock)
   return {
     config,
@@ -133,6 +147,7 @@ export async function createContext(config: Config, options: ContextOptions = {}
     limiter,
     changes: database.changes,
     responses: new ResponseCache(config.responseCacheBytes),
+    readers,
     poolStats: () => database.poolStats(),
     lifecycle: { draining: false },
     background,
@@ -144,6 +159,7 @@ export async function createContext(config: Config, options: ContextOptions = {}
     },
     async close() {
       await background.settled()
+      readers?.close()
       await retention.stop()
       await webhooks.stop()
       await mail.stop()

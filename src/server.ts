@@ -138,7 +138,7 @@ async function supervise(config: Config, argv: readonly string[]): Promise<void>
 }
 
 async function serve(config: Config, withDemo: boolean): Promise<void> {
-  const context = await createContext(config, { migrate: cluster.isPrimary, mailThread: true })
+  const context = await createContext(config, { migrate: cluster.isPrimary, mailThread: true, readerThreads: true })
   let app: FastifyInstance | undefined
   try {
     const demo = withDemo
@@ -153,9 +153,13 @@ async function serve(config: Config, withDemo: boolean): Promise<void> {
     context.webhooks.reportTo(app.log)
     context.webhooks.start()
     context.retention.reportTo(app.log)
+    const log = app.log
+    context.readers?.reportTo((error) => {
+      log.warn({ err: error }, 'a list reader thread ended; the pages it had in hand were read on the event loop')
+    })
     context.retention.start()
-    app.log.info({ database: context.databaseDriver, mail: context.mail.transportDescription, limiter: context.limiter.kind },
-      'serving')
+    app.log.info({ database: context.databaseDriver, mail: context.mail.transportDescription, limiter: context.limiter.kind,
+      listReaderThreads: context.readers?.size ?? 0 }, 'serving')
     if (demo !== undefined) printDemo(demo, address.replace('://[::1]', '://localhost').replace('://127.0.0.1', '://localhost'))
   } catch (error) {
     await shutdown(app, context, config)

@@ -21,6 +21,8 @@ export interface OpenDatabaseOptions {
   /** Called after every query; tests use it to prove that a request touched no table. */
   readonly onQuery?: (event: LogEvent) => void
   readonly poolSize?: number
+  /** SQLite: open the file read-only, as it is (a reader thread's connection; the server's own connection set it up). */
+  readonly readonly?: boolean
 }
 
 export interface PoolStats {
@@ -84,10 +86,12 @@ export function openDatabase(settings: DatabaseSettings, options: OpenDatabaseOp
   if (settings.kind === 'sqlite') {
     if (settings.file !== ':memory:') fs.mkdirSync(path.dirname(settings.file), { recursive: true })
     const driver = loadSqliteDriver()
-    const database = new driver.Database(settings.file)
-    database.pragma('journal_mode = WAL')
-    database.pragma('synchronous = NORMAL')
-    database.pragma('foreign_keys = ON')
+    const database = new driver.Database(settings.file, { readonly: options.readonly === true })
+    if (options.readonly !== true) {
+      database.pragma('journal_mode = WAL')
+      database.pragma('synchronous = NORMAL')
+      database.pragma('foreign_keys = ON')
+    }
     // Writers from other processes (the command line) wait instead of failing at once.
     database.pragma('busy_timeout = 5000')
     const changes = new SqliteChangeFeed(database)

@@ -68,8 +68,14 @@ export async function readAndFile(
   read: (db: Kysely<Database>, version: number | undefined) => Promise<Readout>,
   serialize: (payload: Record<string, unknown>) => string,
 ): Promise<CachedResponse> {
-  const cache = context.responses
   const readout = await context.changes.read(context.db, at.scope, read)
   const { payload, validUntil } = readout.value
-  return cache.set(at.key, cache.enabled ? readout.version : undefined, validUntil, serialize(payload))
+  return fileAnswer(context, at, readout.version, validUntil, serialize(payload))
+}
+
+/** Files a serialised answer read under `version` (kept only if that is known), and returns it as the cache would. */
+export function fileAnswer(context: AppContext, at: CacheSlot, version: number | undefined, validUntil: number,
+  body: string): CachedResponse {
+  const cache = context.responses
+  return cache.set(at.key, cache.enabled ? version : undefined, validUntil, body)
 }

@@ -41,6 +41,20 @@ export function createMetrics(context: AppContext): Metrics {
   const pool = new Gauge({ name: 'db_pool_connections', labelNames: ['state'], registers: [registry],
     help: 'PostgreSQL pool connections, by state: total, idle, and waiting (requests queued for a connection that no idle one '
       + 'can take).' })
+  const { readers } = context
+  if (readers !== undefined) {
+    new Gauge({ name: 'list_reader_threads', help: 'Threads ready to read list pages missing from the response cache.',
+      registers: [registry], collect() {
+        this.set(readers.ready)
+      } })
+    new Counter({ name: 'list_reader_reads_total', labelNames: ['outcome'], registers: [registry],
+      help: 'List pages read on the reader threads, by outcome: read, or failed (the route read it on the event loop).',
+      collect() {
+        this.reset()
+        this.inc({ outcome: 'read' }, readers.counts.read)
+        this.inc({ outcome: 'failed' }, readers.counts.failed)
+      } })
+  }
   return {
     registry,
     async scrape() {

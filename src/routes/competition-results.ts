@@ -1,7 +1,5 @@
 import type { FastifyInstance } from 'fastify'
 import type { AppContext } from '../context.js'
-import { listCompetitionResults } from '../db/repositories/listings.js'
-import { CompetitionResult, CompetitionResultList } from '../schemas/competition-result.js'
 import { registerListEndpoint } from './list-route.js'
 
 export function competitionResultsRoutes(app: FastifyInstance, context: AppContext): void {
@@ -12,9 +10,6 @@ export function competitionResultsRoutes(app: FastifyInstance, context: AppConte
     description: 'The club\'s competition results, by competition date (newest first, undated last), then by the '
       + 'time they were recorded (newest first), then by id.',
     scope: 'read:competition_results',
-    item: CompetitionResult,
-    envelope: CompetitionResultList,
     area: 'competition_results',
-    list: (db, clubId, page, _now, knownTotal) => listCompetitionResults(db, clubId, page, knownTotal),
   })
 }

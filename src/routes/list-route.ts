@@ -1,18 +1,18 @@
 /**
  * The shape shared by the four authenticated list endpoints: a scope, the list query, the list
- * envelope, and the documented problem responses. A resource module supplies its item schema
- * and one repository function.
+ * envelope, and the documented problem responses. A resource module names its list's area; what
+ * the list reads, and its schemas, are in src/routes/list-reads.ts.
  *
  * Answers are served from the response cache while the club's data in the listed table is
  * unchanged (src/db/changes.ts); a miss reads the page (and the count, unless the count for that
- * version is known), serialises it with the route's compiled schema and files it.
+ * version is known), serialises it with the route's compiled schema and files it. Before routing,
+ * a miss is read and serialised on a reader thread when one is ready (src/routes/list-readers.ts).
  */
 import { Type } from '@sinclair/typebox'
-import type { TSchema, Static } from '@sinclair/typebox'
 import type { FastifyInstance } from 'fastify'
 import type { Kysely } from 'kysely'
 import type { AppContext } from '../context.js'
-import type { Page, PageRequest } from '../db/repositories/page.js'
+import type { PageRequest } from '../db/repositories/page.js'
 import type { Database } from '../db/schema.js'
 import type { Scope } from '../domain/scopes.js'
 import { handOverAdmission, principalOf } from '../http/access.js'
@@ -23,7 +23,7 @@ import type { Decision } from '../domain/rate-limit.js'
 import { QuotaExceeded } from '../domain/errors.js'
 import { SECURITY_SCHEME } from '../http/openapi.js'
 import { API_PREFIX } from '../http/problem-types.js'
-import { answerCached, cachedAnswer, readAndFile } from '../http/cached-read.js'
+import { answerCached, cachedAnswer, fileAnswer, readAndFile } from '../http/cached-read.js'
 import type { CacheSlot, Readout } from '../http/cached-read.js'
 import type { CachedResponse } from '../http/response-cache.js'
 import { conditionalGet, conditionalHeaders, IF_NONE_MATCH } from '../http/conditional.js'
@@ -31,30 +31,21 @@ import {
   header, jsonResponse, problemResponse, RATE_LIMIT_HEADERS, REQUEST_ID_HEADER, RETRY_AFTER_HEADER, WWW_AUTHENTICATE_HEADER,
 } from '../http/responses.js'
 import { LIST_LIMIT, LIST_OFFSET, ListQuery, Reference } from '../schemas/common.js'
+import { LIST_READS, readListPage } from './list-reads.js'
+import type { KnownTotal, ListArea } from './list-reads.js'
 
 const VARY_HEADER = header(Type.String({ description: 'Always `Authorization`: the answer depends on the key.',
   examples: ['Authorization'] }), { required: true })
 
-export interface ListEndpoint<Item extends TSchema> {
+export interface ListEndpoint {
   readonly path: string
   readonly operationId: string
   readonly summary: string
   readonly description: string
   readonly scope: Scope
-  readonly item: Item
-  /** The item's list envelope (`GroupList`), registered with app.addSchema. */
-  readonly envelope: TSchema
-  /** The change-tracking area of the listed table (migration 0004). */
-  readonly area: string
-  readonly list: ListQueryFunction<Static<Item>>
-  /** The first moment after `now` at which the listing changes with the clock alone (scheduled news). */
-  readonly changesAt?: (db: Kysely<Database>, clubId: string, now: number) => Promise<number | undefined>
+  /** The change-tracking area of the listed table (migration 0004), and what the list reads (src/routes/list-reads.ts). */
+  readonly area: ListArea
 }
-
-export type ListQueryFunction<Row>
-  = (db: Kysely<Database>, clubId: string, page: PageRequest, now: number, knownTotal: number | undefined) => Promise<Page<Row>>
-
-interface KnownTotal { readonly version: number, readonly validUntil: number, readonly total: number }
 
 /** Private: one club's data must never sit in a shared cache. no-cache: revalidate (cheaply, 304) every time. */
 const CACHE_CONTROL = 'private, no-cache'
@@ -62,12 +53,14 @@ const CACHE_CONTROL = 'private, no-cache'
 /** Counts are a few bytes each; past this many the map starts again. */
 const MAX_KNOWN_TOTALS = 100_000
 
-export function registerListEndpoint<Item extends TSchema>(
-  app: FastifyInstance,
-  context: AppContext,
-  endpoint: ListEndpoint<Item>,
-): void {
+export function registerListEndpoint(app: FastifyInstance, context: AppContext, endpoint: ListEndpoint): void {
+  const read = LIST_READS[endpoint.area]
   const totals = new Map<string, KnownTotal>()
+  const remember = (scope: string, counted: KnownTotal) => {
+    if (!context.responses.enabled) return
+    if (totals.size >= MAX_KNOWN_TOTALS) totals.clear()
+    totals.set(scope, counted)
+  }
   const path = `${API_PREFIX}${endpoint.path}`
   const conditional = conditionalHeaders(CACHE_CONTROL)
   // A club's page of this list: its change-tracking scope and cache key, the same on both paths.
@@ -75,22 +68,13 @@ export function registerListEndpoint<Item extends TSchema>(
     const scope = `${endpoint.area}:${clubId}`
     return { scope, key: `${scope}:${String(page.limit)}:${String(page.offset)}`, now }
   }
-  // The read of a page that is not in the cache, the same on both paths.
+  // The read of a page that is not in the cache, the same on both paths (and on the reader threads).
   const readPage = (clubId: string, page: PageRequest, { scope, now }: CacheSlot) => async (db: Kysely<Database>,
     version: number | undefined): Promise<Readout> => {
-    const known = totals.get(scope)
-    const current = known !== undefined && known.version === version && now < known.validUntil
-    const [result, changesAt] = await Promise.all([
-      endpoint.list(db, clubId, page, now, current ? known.total : undefined),
-      endpoint.changesAt?.(db, clubId, now),
-    ])
-    const validUntil = changesAt ?? Number.POSITIVE_INFINITY
+    const { payload, validUntil, counted } = await readListPage(read, db, clubId, page, now, totals.get(scope), version)
     // Filed under the version the read started with: if that changed during the read, it never comes back.
-    if (version !== undefined && !current && context.responses.enabled) {
-      if (totals.size >= MAX_KNOWN_TOTALS) totals.clear()
-      totals.set(scope, { version, validUntil, total: result.total })
-    }
-    return { payload: { data: result.rows, meta: { ...page, total: result.total } }, validUntil }
+    if (counted !== undefined) remember(scope, counted)
+    return { payload, validUntil }
   }
   // The route's compiled serialiser of its 200 body, taken from its first answer: until then, misses go to the route.
   let serialize: ((payload: Record<string, unknown>) => string) | undefined
@@ -131,12 +115,27 @@ export function registerListEndpoint<Item extends TSchema>(
         handOverAdmission(raw, { principal, decision })
         fast.pass(raw, response)
       }
-      if (slot === undefined || page === undefined || serialize === undefined) {
+      if (slot === undefined || page === undefined) {
         toRoute()
         return
       }
-      // A miss: read and file here. If the read fails, or the service began to stop meanwhile, the route answers.
-      readAndFile(context, slot, readPage(principal.clubId, page, slot), serialize).then((filed) => {
+      // A miss: read and file here, on a reader thread if one is ready (src/routes/list-readers.ts), else on the event
+      // loop. If the read fails, or the service began to stop meanwhile, the route answers.
+      const onThread = context.readers?.read({ area: endpoint.area, scope: slot.scope, clubId: principal.clubId, ...page,
+        now: slot.now, known: totals.get(slot.scope) })
+      let filing: Promise<CachedResponse>
+      if (onThread !== undefined) {
+        filing = onThread.then(({ version, validUntil, counted, body }) => {
+          if (counted !== undefined) remember(slot.scope, counted)
+          return fileAnswer(context, slot, version, validUntil, body)
+        })
+      } else if (serialize !== undefined) {
+        filing = readAndFile(context, slot, readPage(principal.clubId, page, slot), serialize)
+      } else {
+        toRoute()
+        return
+      }
+      filing.then((filed) => {
         if (fast.open()) send(filed)
         else toRoute()
       }, toRoute).catch((error: unknown) => {
@@ -171,7 +170,7 @@ export function registerListEndpoint<Item extends TSchema>(
       querystring: ListQuery,
       headers: IF_NONE_MATCH,
       response: {
-        200: jsonResponse('The page and the number of matching records.', Reference(endpoint.envelope),
+        200: jsonResponse('The page and the number of matching records.', Reference(read.envelope),
           { ...RATE_LIMIT_HEADERS, ...conditional, vary: VARY_HEADER }),
         304: { description: 'The copy named in If-None-Match is current. Counts as a call.', type: 'null',
           headers: { ...REQUEST_ID_HEADER, ...RATE_LIMIT_HEADERS, ...conditional, vary: VARY_HEADER } },

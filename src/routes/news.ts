@@ -1,7 +1,5 @@
 import type { FastifyInstance } from 'fastify'
 import type { AppContext } from '../context.js'
-import { listNews, nextPublication } from '../db/repositories/listings.js'
-import { News, NewsList } from '../schemas/news.js'
 import { registerListEndpoint } from './list-route.js'
 
 export function newsRoutes(app: FastifyInstance, context: AppContext): void {
@@ -11,11 +9,6 @@ export function newsRoutes(app: FastifyInstance, context: AppContext): void {
     summary: 'News',
     description: 'The club\'s published news (publication time set and not in the future), newest first, then by id.',
     scope: 'read:news',
-    item: News,
-    envelope: NewsList,
     area: 'news',
-    list: listNews,
-    // An item scheduled for later appears at its publication time, not when a cached page happens to go.
-    changesAt: nextPublication,
   })
 }

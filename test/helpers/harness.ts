@@ -6,6 +6,7 @@
 import { randomUUID } from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
+import { pathToFileURL } from 'node:url'
 import type { IncomingMessage, OutgoingHttpHeader, ServerResponse } from 'node:http'
 import type { FastifyInstance, InjectOptions } from 'fastify'
 import lightMyRequest from 'light-my-request'
@@ -71,7 +72,15 @@ export interface HarnessOptions {
   readonly webhookResolver?: Resolver
   /** false: no answers before routing (src/http/fast-path.ts); test/fast-path.test.ts compares the two. */
   readonly fastPath?: false
+  /**
+   * Read list pages missing from the cache on threads (READER_THREADS, SQLite only), as the server
+   * does; the threads run this module (default: the built src/routes/list-readers.ts).
+   */
+  readonly readerThreads?: URL | true
 }
+
+/** The reader threads' code as the server runs it (a thread cannot run the TypeScript sources). */
+export const BUILT_READER_MODULE = pathToFileURL(path.resolve('dist/routes/list-readers.js'))
 
 export async function startHarness(
   dialect: DialectName,
@@ -91,6 +100,10 @@ export async function startHarness(
     ...(options.redisOnHarnessClock === true ? { limiterClock: clock } : {}),
     ...(options.webhookResolver === undefined ? {} : { webhookResolver: options.webhookResolver }),
     webhookWorker: { random: () => 0.5 },
+    ...(options.readerThreads === undefined
+      ? {}
+      : { readerThreads: true,
+          readerModule: options.readerThreads === true ? BUILT_READER_MODULE : options.readerThreads }),
     onQuery: (event) => {
       queries.push(event.query.sql)
       statements.push({ sql: event.query.sql, parameters: event.query.parameters })

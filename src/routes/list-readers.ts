@@ -1,0 +1,280 @@
+/**
+ * List pages missing from the response cache, read and serialised on threads beside the event
+ * loop. On SQLite a miss spends most of its time in the query (a page of 50 rows of a 1 GB
+ * database costs some hundreds of microseconds, mostly reading pages that SQLite's cache does not
+ * hold) and in serialising it; one thread did all of it, and the second core stood idle. Here the
+ * event loop checks the key and the budget, looks in the cache, and sends the read to a thread;
+ * the thread answers with the serialised page and the data version it read under, and the event
+ * loop files and sends it.
+ *
+ * Each thread has its own read-only connection to the database file. A read runs as on the event
+ * loop (src/routes/list-reads.ts, in a read transaction with the scope's counter: src/db/changes.ts),
+ * so the version a page is filed under is the one of the snapshot it was read from, and a change
+ * committed by any connection before the read began is in it (WAL). The serialiser is compiled as
+ * Fastify compiles the route's (fast-json-stringify, the same schemas): test/fast-path.test.ts
+ * holds every answer equal to the route's. Only SQLite in a file: PostgreSQL's queries do not hold
+ * the event loop, and an in-memory database cannot be opened twice.
+ *
+ * One module, both sides: imported, it offers `ListReaders`; started as a thread (with the file in
+ * `workerData`), it serves reads. The threads start with the first miss; until one is ready (it
+ * loads its modules, opens the database and compiles its serialisers: 0.1–0.5 s), misses are read
+ * on the event loop, so no request waits for a thread. A thread that dies fails the reads in hand
+ * (the route reads those pages on the event loop) and the next miss starts another. After ten
+ * seconds without a miss the threads end, their memory with them.
+ */
+import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads'
+import type { MessagePort } from 'node:worker_threads'
+import { SerializerSelector } from '@fastify/fast-json-stringify-compiler'
+import { openDatabase } from '../db/dialect.js'
+import { Reference } from '../schemas/common.js'
+import { LIST_READS, LIST_SHARED_SCHEMAS, readListPage } from './list-reads.js'
+import type { KnownTotal, ListArea } from './list-reads.js'
+
+export interface PageRead {
+  readonly area: ListArea
+  /** The scope of change tracking (`groups:<club id>`). */
+  readonly scope: string
+  readonly clubId: string
+  readonly limit: number
+  readonly offset: number
+  /** The clock time of the request. */
+  readonly now: number
+  /** The list's total as last counted, if known. */
+  readonly known: KnownTotal | undefined
+}
+
+export interface PageReadResult {
+  /** The data version the page was read under (undefined: changes could not be observed). */
+  readonly version: number | undefined
+  readonly validUntil: number
+  /** The total, when this read counted it. */
+  readonly counted: KnownTotal | undefined
+  /** The page as the route's 200 schema serialises it. */
+  readonly body: string
+}
+
+interface ReadRequest { readonly id: number, readonly read: PageRead }
+type ReadReply = { readonly id: number, readonly result: PageReadResult } | { readonly id: number, readonly error: string }
+interface ThreadData { readonly listReaderFile: string }
+
+/** The threads end after this long without a read (checked at this interval). */
+const IDLE_RELEASE_MS = 10_000
+
+/**
+ * A thread's young generation: a page at a time (tens of kilobytes) needs little, and the default
+ * grows to 16 MiB semi-spaces under load. The old generation keeps V8's default (see the mail
+ * thread: a limit reached there can end the process).
+ */
+const RESOURCE_LIMITS = { maxYoungGenerationSizeMb: 8 }
+
+/**
+ * `count` threads reading `file`; a read goes to the ready thread with the fewest in hand. `module`
+ * is the thread's code: this module, built (the in-process tests, which run the sources, give its
+ * path in dist/).
+ */
+export class ListReaders {
+  private readonly slots: (ReaderThread | undefined)[]
+  private readsSinceCheck = 0
+  /** Set when a thread ended before it was ready: no thread starts again until the next check. */
+  private startsHeld = false
+  private readonly checks: NodeJS.Timeout
+  private report: (error: Error) => void = () => undefined
+  /** Reads answered by a thread, and reads that failed there (the route read those on the event loop). */
+  readonly counts = { read: 0, failed: 0 }
+
+  constructor(private readonly file: string, count: number, private readonly module: URL = new URL(import.meta.url)) {
+    this.slots = Array.from({ length: count }, () => undefined)
+    this.checks = setInterval(() => {
+      this.check()
+    }, IDLE_RELEASE_MS).unref()
+  }
+
+  /** How many threads read at most. */
+  get size(): number {
+    return this.slots.length
+  }
+
+  /** The threads running now, ready or starting. */
+  get threads(): Worker[] {
+    return this.slots.flatMap((slot) => (slot === undefined || slot.stopped ? [] : [slot.worker]))
+  }
+
+  /** How many threads are ready to read. */
+  get ready(): number {
+    return this.slots.filter((slot) => slot !== undefined && !slot.stopped && slot.ready).length
+  }
+
+  /** Where a thread that failed is reported (the server's log). */
+  reportTo(report: (error: Error) => void): void {
+    this.report = report
+  }
+
+  /**
+   * A ready thread's read of the page, or undefined when no thread is ready: the caller reads it on
+   * the event loop, so that no request waits for a thread to start (some 100 ms to half a second).
+   * Starts the threads that are not running.
+   */
+  read(read: PageRead): Promise<PageReadResult> | undefined {
+    this.readsSinceCheck++
+    let chosen: ReaderThread | undefined
+    for (const [i, slot] of this.slots.entries()) {
+      if (slot === undefined || slot.stopped) this.start(i)
+      else if (slot.ready && (chosen === undefined || slot.inHand < chosen.inHand)) chosen = slot
+    }
+    return chosen?.read(read).then((result) => {
+      this.counts.read++
+      return result
+    }, (error: unknown) => {
+      this.counts.failed++
+      throw error
+    })
+  }
+
+  /**
+   * Every ten seconds: ends the threads if no read came since the last check and none is in hand
+   * (the next read starts them again), and lets threads start again after one ended before it was
+   * ready.
+   */
+  check(): void {
+    const idle = this.readsSinceCheck === 0 && this.slots.every((slot) => slot === undefined || slot.inHand === 0)
+    this.readsSinceCheck = 0
+    this.startsHeld = false
+    if (idle) this.release()
+  }
+
+  close(): void {
+    clearInterval(this.checks)
+    this.release()
+  }
+
+  private start(slot: number): void {
+    if (this.startsHeld) return
+    this.slots[slot] = new ReaderThread(this.module, this.file, (error, ready) => {
+      if (!ready) this.startsHeld = true
+      this.report(error)
+    })
+  }
+
+  private release(): void {
+    for (const [i, slot] of this.slots.entries()) {
+      slot?.close()
+      this.slots[i] = undefined
+    }
+  }
+}
+
+class ReaderThread {
+  readonly worker: Worker
+  private readonly waiting = new Map<number, { resolve: (result: PageReadResult) => void, reject: (error: Error) => void }>()
+  private next = 0
+  /** Once the thread has opened the database and compiled its serialisers. */
+  ready = false
+  stopped = false
+
+  /** `failed`: the thread failed or ended unasked, and whether it had been ready. */
+  constructor(module: URL, file: string, private readonly failed: (error: Error, ready: boolean) => void) {
+    const data: ThreadData = { listReaderFile: file }
+    this.worker = new Worker(module, { workerData: data, resourceLimits: RESOURCE_LIMITS })
+    // Holds the process open only while a read waits for its answer.
+    this.worker.unref()
+    this.worker.on('message', (reply: ReadReply | 'ready') => {
+      if (reply === 'ready') {
+        this.ready = true
+        return
+      }
+      const waiter = this.waiting.get(reply.id)
+      if (waiter === undefined) return
+      this.settled(reply.id)
+      if ('error' in reply) waiter.reject(new Error(reply.error))
+      else waiter.resolve(reply.result)
+    })
+    this.worker.on('error', (error) => {
+      this.fail(new Error(`a list reader thread failed: ${error.message}`))
+    })
+    this.worker.on('exit', (code) => {
+      this.fail(new Error(`a list reader thread stopped (exit code ${String(code)})`))
+    })
+  }
+
+  get inHand(): number {
+    return this.waiting.size
+  }
+
+  read(read: PageRead): Promise<PageReadResult> {
+    const id = this.next++
+    return new Promise((resolve, reject) => {
+      if (this.waiting.size === 0) this.worker.ref()
+      this.waiting.set(id, { resolve, reject })
+      const request: ReadRequest = { id, read }
+      this.worker.postMessage(request)
+    })
+  }
+
+  /** The thread ends once the reads in hand are answered. */
+  close(): void {
+    this.stopped = true
+    this.worker.postMessage('close')
+  }
+
+  private settled(id: number): void {
+    this.waiting.delete(id)
+    if (this.waiting.size === 0) this.worker.unref()
+  }
+
+  private fail(error: Error): void {
+    if (!this.stopped) this.failed(error, this.ready)
+    this.stopped = true
+    const waiting = [...this.waiting.values()]
+    this.waiting.clear()
+    this.worker.unref()
+    for (const waiter of waiting) waiter.reject(error)
+  }
+}
+
+/** The thread's side: its own read-only connection, and the routes' serialisers compiled from the same schemas. */
+function serve(port: MessagePort, file: string): void {
+  const handle = openDatabase({ kind: 'sqlite', file }, { readonly: true })
+  const schemas = Object.fromEntries([...LIST_SHARED_SCHEMAS, ...Object.values(LIST_READS).flatMap((read) => [read.item,
+    read.envelope])].map((schema) => [schema.$id ?? '', schema]))
+  // As Fastify compiles a route's 200 body: its shared schemas and no options (the app sets no serializerOpts).
+  const compile = SerializerSelector()(schemas, undefined)
+  const serializers = new Map(Object.entries(LIST_READS).map(([area, read]) => [area, compile({ schema: Reference(read.envelope),
+    method: 'GET', url: `/${area}`, httpStatus: '200' })]))
+  port.postMessage('ready')
+  let inHand = 0
+  let closing = false
+  const end = () => {
+    port.close()
+    void handle.close()
+  }
+  port.on('message', (message: ReadRequest | 'close') => {
+    if (message === 'close') {
+      closing = true
+      if (inHand === 0) end()
+      return
+    }
+    const { id, read } = message
+    inHand++
+    const page = { limit: read.limit, offset: read.offset }
+    const list = LIST_READS[read.area]
+    handle.changes.read(handle.db, read.scope, (db, version) => readListPage(list, db, read.clubId, page, read.now, read.known,
+      version)).then(({ value, version }) => {
+      const serialize = serializers.get(read.area)
+      if (serialize === undefined) throw new Error(`no list is read under ${read.area}`)
+      const reply: ReadReply = { id, result: { version, validUntil: value.validUntil, counted: value.counted,
+        body: serialize(value.payload) } }
+      port.postMessage(reply)
+    }).catch((error: unknown) => {
+      const reply: ReadReply = { id, error: error instanceof Error ? error.message : String(error) }
+      port.postMessage(reply)
+    }).finally(() => {
+      inHand--
+      if (closing && inHand === 0) end()
+    })
+  })
+}
+
+const started = workerData as Partial<ThreadData> | null
+if (!isMainThread && parentPort !== null && typeof started?.listReaderFile === 'string') {
+  serve(parentPort, started.listReaderFile)
+}
