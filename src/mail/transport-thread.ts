@@ -11,13 +11,14 @@
  * fails the sends in hand, as a relay that dropped its connection does: the outbox retries them,
  * and the next send starts a new thread.
  */
-import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads'
-import type { MessagePort } from 'node:worker_threads'
+import { isMainThread, parentPort, workerData } from 'node:worker_threads'
+import type { MessagePort, Worker } from 'node:worker_threads'
+import { RequestThread } from '../request-thread.js'
+import type { Reply } from '../request-thread.js'
 import { describeTarget, transportFor } from './transport.js'
 import type { MailTransport, OutgoingMail, TransportTarget } from './transport.js'
 
-interface SendRequest { readonly id: number, readonly mail: OutgoingMail }
-interface SendReply { readonly id: number, readonly error?: { readonly message: string, readonly responseCode?: number } }
+type SendRequest = { readonly id: number, readonly request: OutgoingMail }
 interface ThreadData { readonly mailTransportTarget: TransportTarget }
 
 /**
@@ -61,64 +62,19 @@ export class ThreadedTransport implements MailTransport {
   }
 }
 
-class TransportThread {
-  readonly worker: Worker
-  private readonly waiting = new Map<number, { resolve: () => void, reject: (error: Error) => void }>()
-  private next = 0
-  stopped = false
+/** The relay's code travels with a failure: a 5xx is final (isPermanentMailError), anything else is retried. */
+interface SendFailure { readonly message: string, readonly responseCode?: number }
 
+class TransportThread extends RequestThread<OutgoingMail, undefined, SendFailure> {
   constructor(target: TransportTarget) {
     const data: ThreadData = { mailTransportTarget: target }
-    this.worker = new Worker(new URL(import.meta.url), { workerData: data, resourceLimits: RESOURCE_LIMITS })
-    // Holds the process open only while a send waits for its answer.
-    this.worker.unref()
-    this.worker.on('message', (reply: SendReply) => {
-      const waiter = this.waiting.get(reply.id)
-      if (waiter === undefined) return
-      this.settled(reply.id)
-      if (reply.error === undefined) {
-        waiter.resolve()
-        return
-      }
-      // The relay's code travels with the message: a 5xx is final (isPermanentMailError), anything else is retried.
-      const { message, responseCode } = reply.error
-      waiter.reject(Object.assign(new Error(message), responseCode === undefined ? {} : { responseCode }))
-    })
-    this.worker.on('error', (error) => {
-      this.fail(new Error(`the mail thread failed: ${error.message}`))
-    })
-    this.worker.on('exit', (code) => {
-      this.fail(new Error(`the mail thread stopped (exit code ${String(code)})`))
-    })
+    super({ module: new URL(import.meta.url), data, resourceLimits: RESOURCE_LIMITS, name: 'the mail thread',
+      failed: ({ message, responseCode }) => Object.assign(new Error(message),
+        responseCode === undefined ? {} : { responseCode }) })
   }
 
-  send(mail: OutgoingMail): Promise<void> {
-    const id = this.next++
-    return new Promise((resolve, reject) => {
-      if (this.waiting.size === 0) this.worker.ref()
-      this.waiting.set(id, { resolve, reject })
-      const request: SendRequest = { id, mail }
-      this.worker.postMessage(request)
-    })
-  }
-
-  /** The transport closes its connection; the thread ends when nothing is left to do. */
-  close(): void {
-    this.stopped = true
-    this.worker.postMessage('close')
-  }
-
-  private settled(id: number): void {
-    this.waiting.delete(id)
-    if (this.waiting.size === 0) this.worker.unref()
-  }
-
-  private fail(error: Error): void {
-    this.stopped = true
-    const waiting = [...this.waiting.values()]
-    this.waiting.clear()
-    this.worker.unref()
-    for (const waiter of waiting) waiter.reject(error)
+  async send(mail: OutgoingMail): Promise<void> {
+    await this.request(mail)
   }
 }
 
@@ -134,12 +90,12 @@ function serve(port: MessagePort, target: TransportTarget): void {
       port.close()
       return
     }
-    transport.send(message.mail).then(() => {
-      port.postMessage({ id: message.id } satisfies SendReply)
+    transport.send(message.request).then(() => {
+      port.postMessage({ id: message.id, answer: undefined } satisfies Reply<undefined, SendFailure>)
     }, (error: unknown) => {
       const code = (error as { responseCode?: unknown } | null)?.responseCode
-      port.postMessage({ id: message.id, error: { message: error instanceof Error ? error.message : String(error),
-        ...(typeof code === 'number' ? { responseCode: code } : {}) } } satisfies SendReply)
+      port.postMessage({ id: message.id, failure: { message: error instanceof Error ? error.message : String(error),
+        ...(typeof code === 'number' ? { responseCode: code } : {}) } } satisfies Reply<undefined, SendFailure>)
     })
   })
 }

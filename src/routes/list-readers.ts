@@ -22,10 +22,12 @@
  * (the route reads those pages on the event loop) and the next miss starts another. After ten
  * seconds without a miss the threads end, their memory with them.
  */
-import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads'
-import type { MessagePort } from 'node:worker_threads'
+import { isMainThread, parentPort, workerData } from 'node:worker_threads'
+import type { MessagePort, Worker } from 'node:worker_threads'
 import { SerializerSelector } from '@fastify/fast-json-stringify-compiler'
 import { openDatabase } from '../db/dialect.js'
+import { RequestThread } from '../request-thread.js'
+import type { Reply } from '../request-thread.js'
 import { Reference } from '../schemas/common.js'
 import { LIST_READS, LIST_SHARED_SCHEMAS, readListPage } from './list-reads.js'
 import type { KnownTotal, ListArea } from './list-reads.js'
@@ -53,8 +55,8 @@ export interface PageReadResult {
   readonly body: string
 }
 
-interface ReadRequest { readonly id: number, readonly read: PageRead }
-type ReadReply = { readonly id: number, readonly result: PageReadResult } | { readonly id: number, readonly error: string }
+interface ReadRequest { readonly id: number, readonly request: PageRead }
+type ReadReply = Reply<PageReadResult, string>
 interface ThreadData { readonly listReaderFile: string }
 
 /** The threads end after this long without a read (checked at this interval). */
@@ -121,7 +123,7 @@ export class ListReaders {
       if (slot === undefined || slot.stopped) this.start(i)
       else if (slot.ready && (chosen === undefined || slot.inHand < chosen.inHand)) chosen = slot
     }
-    return chosen?.read(read).then((result) => {
+    return chosen?.request(read).then((result) => {
       this.counts.read++
       return result
     }, (error: unknown) => {
@@ -163,71 +165,20 @@ export class ListReaders {
   }
 }
 
-class ReaderThread {
-  readonly worker: Worker
-  private readonly waiting = new Map<number, { resolve: (result: PageReadResult) => void, reject: (error: Error) => void }>()
-  private next = 0
+class ReaderThread extends RequestThread<PageRead, PageReadResult, string> {
   /** Once the thread has opened the database and compiled its serialisers. */
   ready = false
-  stopped = false
 
-  /** `failed`: the thread failed or ended unasked, and whether it had been ready. */
-  constructor(module: URL, file: string, private readonly failed: (error: Error, ready: boolean) => void) {
+  /** `ended`: the thread failed or ended unasked, and whether it had been ready. */
+  constructor(module: URL, file: string, ended: (error: Error, ready: boolean) => void) {
     const data: ThreadData = { listReaderFile: file }
-    this.worker = new Worker(module, { workerData: data, resourceLimits: RESOURCE_LIMITS })
-    // Holds the process open only while a read waits for its answer.
-    this.worker.unref()
-    this.worker.on('message', (reply: ReadReply | 'ready') => {
-      if (reply === 'ready') {
-        this.ready = true
-        return
-      }
-      const waiter = this.waiting.get(reply.id)
-      if (waiter === undefined) return
-      this.settled(reply.id)
-      if ('error' in reply) waiter.reject(new Error(reply.error))
-      else waiter.resolve(reply.result)
-    })
-    this.worker.on('error', (error) => {
-      this.fail(new Error(`a list reader thread failed: ${error.message}`))
-    })
-    this.worker.on('exit', (code) => {
-      this.fail(new Error(`a list reader thread stopped (exit code ${String(code)})`))
-    })
-  }
-
-  get inHand(): number {
-    return this.waiting.size
-  }
-
-  read(read: PageRead): Promise<PageReadResult> {
-    const id = this.next++
-    return new Promise((resolve, reject) => {
-      if (this.waiting.size === 0) this.worker.ref()
-      this.waiting.set(id, { resolve, reject })
-      const request: ReadRequest = { id, read }
-      this.worker.postMessage(request)
-    })
-  }
-
-  /** The thread ends once the reads in hand are answered. */
-  close(): void {
-    this.stopped = true
-    this.worker.postMessage('close')
-  }
-
-  private settled(id: number): void {
-    this.waiting.delete(id)
-    if (this.waiting.size === 0) this.worker.unref()
-  }
-
-  private fail(error: Error): void {
-    if (!this.stopped) this.failed(error, this.ready)
-    this.stopped = true
-    const waiting = [...this.waiting.values()]
-    this.waiting.clear()
-    this.worker.unref()
-    for (const waiter of waiting) waiter.reject(error)
+    super({ module, data, resourceLimits: RESOURCE_LIMITS, name: 'a list reader thread', failed: (message) => new Error(message),
+      other: (message) => {
+        if (message === 'ready') this.ready = true
+      },
+      ended: (error) => {
+        ended(error, this.ready)
+      } })
   }
 }
 
@@ -253,7 +204,7 @@ function serve(port: MessagePort, file: string): void {
       if (inHand === 0) end()
       return
     }
-    const { id, read } = message
+    const { id, request: read } = message
     inHand++
     const page = { limit: read.limit, offset: read.offset }
     const list = LIST_READS[read.area]
@@ -261,11 +212,11 @@ function serve(port: MessagePort, file: string): void {
       version)).then(({ value, version }) => {
       const serialize = serializers.get(read.area)
       if (serialize === undefined) throw new Error(`no list is read under ${read.area}`)
-      const reply: ReadReply = { id, result: { version, validUntil: value.validUntil, counted: value.counted,
+      const reply: ReadReply = { id, answer: { version, validUntil: value.validUntil, counted: value.counted,
         body: serialize(value.payload) } }
       port.postMessage(reply)
     }).catch((error: unknown) => {
-      const reply: ReadReply = { id, error: error instanceof Error ? error.message : String(error) }
+      const reply: ReadReply = { id, failure: error instanceof Error ? error.message : String(error) }
       port.postMessage(reply)
     }).finally(() => {
       inHand--
