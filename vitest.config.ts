@@ -6,11 +6,11 @@ export default defineConfig({
     globalSetup: ['test/global-setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
-    // Each file creates its own databases. Three workers on two cores: the suites spend part of their time waiting
-    // for server processes, relays and leases, and a third keeps both cores busy (the whole suite on this kind of
-    // machine: 454 s with three, 490 s with two).
+    // Each file creates its own databases; two workers fit the two cores. (Three made the whole suite 454 s instead of
+    // 490 s, but on a slow machine the third's load pushed 100 simultaneous bookings past PostgreSQL's 2 s wait for a
+    // pool connection in test/mail-crash.test.ts: 503s.)
     pool: 'forks',
     // --expose-gc: the limiter's memory test measures the heap after a collection.
-    poolOptions: { forks: { maxForks: 3, minForks: 1, execArgv: ['--expose-gc'] } },
+    poolOptions: { forks: { maxForks: 2, minForks: 1, execArgv: ['--expose-gc'] } },
   },
 })
