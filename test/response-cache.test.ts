@@ -176,7 +176,7 @@ describe('response cache bounds', () => {
   it('keeps at most its byte budget, oldest out first, and refuses what it cannot hold', () => {
     const cache = new ResponseCache(10_000)
     const body = 'x'.repeat(3_000)
-    for (const key of ['a', 'b', 'c', 'd']) cache.set(key, 1, Number.POSITIVE_INFINITY, body)
+    for (const key of ['a', 'b', 'c', 'd', 'd']) cache.set(key, 1, Number.POSITIVE_INFINITY, body)
     expect(cache.size.bytes).toBeLessThanOrEqual(10_000)
     expect(cache.get('a', 1, 0)).toBeUndefined()
     expect(cache.get('d', 1, 0)?.body).toBe(body)
@@ -189,5 +189,28 @@ describe('response cache bounds', () => {
     expect(huge.etag).toMatch(/^"/)
     expect(cache.get('huge', 1, 0)).toBeUndefined()
     expect(new ResponseCache(0).enabled).toBe(false)
+  })
+
+  it('files every page while it has room, and once full a page on its second miss only', () => {
+    const cache = new ResponseCache(10_000)
+    const body = 'x'.repeat(3_000)
+    for (const key of ['a', 'b', 'c']) cache.set(key, 1, Number.POSITIVE_INFINITY, body)
+    expect(['a', 'b', 'c'].map((key) => cache.get(key, 1, 0)?.body), 'filed at once while there is room').toEqual([body, body, body])
+    const once = cache.set('d', 1, Number.POSITIVE_INFINITY, body)
+    expect(once.body, 'a page not filed is answered all the same').toBe(body)
+    expect(cache.get('d', 1, 0), 'a first miss of a full cache').toBeUndefined()
+    expect(cache.get('a', 1, 0), 'and it pushed out nothing').toBeDefined()
+    cache.set('d', 1, Number.POSITIVE_INFINITY, body)
+    expect(cache.get('d', 1, 0)?.body, 'its second miss').toBe(body)
+    expect(cache.size.bytes).toBeLessThanOrEqual(10_000)
+    // A stream of pages asked for once: the doorkeeper forgets them, and none is filed.
+    for (let i = 0; i < 40_000; i++) cache.set(`once ${String(i)}`, 1, Number.POSITIVE_INFINITY, body)
+    expect(cache.get('once 39999', 1, 0)).toBeUndefined()
+    expect(cache.get('d', 1, 0), 'the page asked for again is still there').toBeDefined()
+    // A page missed again after more than two generations of other misses counts as a first miss again.
+    cache.set('once 0', 1, Number.POSITIVE_INFINITY, body)
+    expect(cache.get('once 0', 1, 0)).toBeUndefined()
+    cache.set('once 39999', 1, Number.POSITIVE_INFINITY, body)
+    expect(cache.get('once 39999', 1, 0)?.body, 'missed again within the window').toBe(body)
   })
 })

@@ -5,7 +5,8 @@
  * cache can never answer with data that has changed; it only saves the queries and serialisation
  * of answers that have not.
  *
- * Bounded by the bytes of the bodies it holds; when full, the oldest entries go first. Bodies are
+ * Bounded by the bytes of the bodies it holds; when full, the oldest entries go first, and a new
+ * page is filed only on its second miss among the last few thousand (`admits`). Bodies are
  * kept as strings: they live in the garbage-collected heap, which compacts, where a churn of
  * Buffers of every size fragments the native heap and the process keeps the pages. An entry served
  * a second time keeps its UTF-8 bytes as well (counted in the bound): a socket takes a Buffer as it
@@ -27,9 +28,22 @@ export interface CachedResponse {
 /** Overhead per entry beyond the body (key, object, Buffer header), for the size bound. */
 const ENTRY_OVERHEAD = 256
 
+/** How many missed keys (by hash) the full cache remembers in each of its two generations. */
+const REMEMBERED_MISSES = 8_192
+
+/** FNV-1a of the key's UTF-16 code units, as a 32-bit signed integer (a small integer to V8: no allocation). */
+function hashOf(key: string): number {
+  let hash = 0x811c9dc5
+  for (let i = 0; i < key.length; i++) hash = Math.imul(hash ^ key.charCodeAt(i), 0x01000193)
+  return hash | 0
+}
+
 export class ResponseCache {
   private readonly entries = new Map<string, CachedResponse>()
   private bytes = 0
+  /** Hashes of keys missed while the cache was full: the newer generation, and the one before it. */
+  private missed = new Set<number>()
+  private missedBefore = new Set<number>()
 
   constructor(private readonly maxBytes: number) {}
 
@@ -59,7 +73,7 @@ export class ResponseCache {
   set(key: string, version: number | undefined, validUntil: number, serialised: string): CachedResponse {
     const encoded = Buffer.from(serialised, 'utf8')
     const cost = encoded.length + key.length + ENTRY_OVERHEAD
-    const kept = version !== undefined && cost <= this.maxBytes
+    const kept = version !== undefined && cost <= this.maxBytes && this.admits(key, cost)
     // A serialiser builds its output by concatenation: a rope of many pieces, several times the size of
     // the text. Kept as it is, the cache would hold far more than it counts; a copy decoded from the
     // bytes is one flat string. An answer that is not kept is sent as it is.
@@ -81,6 +95,28 @@ export class ResponseCache {
   clear(): void {
     this.entries.clear()
     this.bytes = 0
+    this.missed.clear()
+    this.missedBefore.clear()
+  }
+
+  /**
+   * Whether a page read now is filed. While there is room, every page is. Once full, a page is
+   * filed on its second miss among the last 8,192 to 16,384 (a doorkeeper, as in TinyLFU): a
+   * stream of pages asked for once each (a crawler paging through a long list, a thousand clubs'
+   * random pages) would otherwise push out the pages that are asked for again and again. Such a
+   * stream is no cheaper to serve for it (docs/performance.md, step 24): what it saves is the
+   * other pages' hits.
+   */
+  private admits(key: string, cost: number): boolean {
+    if (this.bytes + cost <= this.maxBytes) return true
+    const hash = hashOf(key)
+    if (this.missed.delete(hash) || this.missedBefore.delete(hash)) return true
+    if (this.missed.size >= REMEMBERED_MISSES) {
+      this.missedBefore = this.missed
+      this.missed = new Set()
+    }
+    this.missed.add(hash)
+    return false
   }
 
   private delete(key: string, entry: CachedResponse): void {
