@@ -22,7 +22,6 @@ import { MailWorker } from './mail/worker.js'
 import { ListReaders } from './routes/list-readers.js'
 import { RetentionSchedule } from './services/personal-data.js'
 import { MemoryLimiterStore } from './limits/memory-store.js'
-import { RedisLimiterStore } from './limits/redis-store.js'
 import type { LimiterStore } from './limits/store.js'
 import type { MailWorkerOptions } from './mail/worker.js'
 import { systemResolver } from './webhooks/sender.js'
@@ -125,7 +124,9 @@ export async function createContext(config: Config, options: ContextOptions = {}
   options.webhookWorker)
   const limiter: LimiterStore = config.rateLimit.redisUrl === undefined
     ? await MemoryLimiterStore.open(clock, admin ? undefined : path.join(config.dataDir, 'rate-limits.json'))
-    : new RedisLimiterStore({ url: config.rateLimit.redisUrl, keyPrefix: config.rateLimit.redisKeyPrefix, lazy: admin,
+    // ioredis is loaded with Redis only: a server that limits in its own memory does without it (docs/performance.md, step 25).
+    : new (await import('./limits/redis-store.js')).RedisLimiterStore({ url: config.rateLimit.redisUrl,
+        keyPrefix: config.rateLimit.redisKeyPrefix, lazy: admin,
         ...(options.limiterClock === undefined ? {} : { clock: options.limiterClock }) })
   const background = new BackgroundTasks()
   const { database: settings } = config

@@ -23,8 +23,9 @@
  */
 import type BetterSqlite3 from 'better-sqlite3'
 import type { Kysely } from 'kysely'
-import pg from 'pg'
+import type pg from 'pg'
 import { CHANGE_CHANNEL } from './migrations/0004-change-tracking.js'
+import { loadPostgresDriver } from './postgres-driver.js'
 import type { Database } from './schema.js'
 
 export interface ChangeFeed {
@@ -217,7 +218,8 @@ export class PostgresChangeFeed implements ChangeFeed {
 
   private async connect(): Promise<void> {
     if (this.client !== undefined || this.retry !== undefined) return
-    const client = new pg.Client({ connectionString: this.options.connectionString, connectionTimeoutMillis: 2_000,
+    const { Client } = loadPostgresDriver()
+    const client = new Client({ connectionString: this.options.connectionString, connectionTimeoutMillis: 2_000,
       application_name: CHANGE_FEED_APPLICATION })
     this.client = client
     client.on('notification', (message) => {

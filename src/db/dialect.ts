@@ -9,8 +9,9 @@ import path from 'node:path'
 import type BetterSqlite3 from 'better-sqlite3'
 import { CompiledQuery, Kysely, PostgresAdapter, PostgresDialect, SqliteDialect, SqliteDriver as KyselySqliteDriver, sql } from 'kysely'
 import type { LogEvent, SqliteDatabase, SqliteDialectConfig, Transaction, DatabaseConnection, Driver } from 'kysely'
-import pg from 'pg'
+import type pg from 'pg'
 import type { DatabaseSettings } from '../config.js'
+import { loadPostgresDriver } from './postgres-driver.js'
 import type { Database } from './schema.js'
 import { PostgresChangeFeed, SqliteChangeFeed } from './changes.js'
 import type { ChangeFeed } from './changes.js'
@@ -114,7 +115,8 @@ export function openDatabase(settings: DatabaseSettings, options: OpenDatabaseOp
       },
     }
   }
-  const pool = new pg.Pool({
+  const { Pool } = loadPostgresDriver()
+  const pool = new Pool({
     connectionString: settings.url,
     max: options.poolSize ?? 10,
     // Fail fast instead of queueing requests behind a database that does not answer.
@@ -291,12 +293,14 @@ class TurnTakingSqliteDriver extends KyselySqliteDriver {
 }
 
 type TextParser = (value: string) => unknown
-const defaultTypeParser = pg.types.getTypeParser.bind(pg.types) as (oid: number, format: 'text') => TextParser
+let defaultTypeParser: ((oid: number, format: 'text') => TextParser) | undefined
 
 /** DATE stays 'YYYY-MM-DD' (the default parser makes a local-midnight Date); bigint counts become numbers. */
 function typeParser(oid: number): TextParser {
   if (oid === PG_OID_DATE) return (value) => value
   if (oid === PG_OID_INT8) return Number
+  const { types } = loadPostgresDriver()
+  defaultTypeParser ??= types.getTypeParser.bind(types) as (oid: number, format: 'text') => TextParser
   return defaultTypeParser(oid, 'text')
 }
 

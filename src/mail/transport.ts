@@ -4,9 +4,18 @@
  * The server runs its transport on a thread of its own (transport-thread.ts).
  */
 import fs from 'node:fs/promises'
+import { createRequire } from 'node:module'
 import path from 'node:path'
-import nodemailer from 'nodemailer'
+import type nodemailer from 'nodemailer'
 import type { SendMailOptions, Transporter } from 'nodemailer'
+
+/**
+ * nodemailer, loaded when a transport is first made: the server's event loop, whose mail goes
+ * through the transport's thread, does without its 3 MiB of heap (docs/performance.md, step 25).
+ */
+function loadNodemailer(): typeof nodemailer {
+  return createRequire(import.meta.url)('nodemailer') as typeof nodemailer
+}
 
 export interface OutgoingMail {
   readonly id: string
@@ -72,7 +81,7 @@ function message(mail: OutgoingMail): SendMailOptions {
 export function smtpTransport(smtpUrl: string): MailTransport {
   const url = new URL(smtpUrl)
   const secure = url.protocol === 'smtps:'
-  const transporter: Transporter = nodemailer.createTransport({
+  const transporter: Transporter = loadNodemailer().createTransport({
     host: url.hostname,
     port: url.port === '' ? (secure ? 465 : 587) : Number(url.port),
     secure,
@@ -105,7 +114,7 @@ export function smtpTransport(smtpUrl: string): MailTransport {
 }
 
 export function fileTransport(directory: string): MailTransport {
-  const transporter = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'windows' })
+  const transporter = loadNodemailer().createTransport({ streamTransport: true, buffer: true, newline: 'windows' })
   // Made once, and again only when a write finds it gone (an operator cleared the data directory).
   let made: Promise<unknown> | undefined
   const write = async (file: string, bytes: Buffer) => {

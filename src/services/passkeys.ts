@@ -6,8 +6,7 @@
  * ceremony another began; each is used once.
  */
 import { randomUUID } from 'node:crypto'
-import { generateAuthenticationOptions, generateRegistrationOptions, verifyAuthenticationResponse,
-  verifyRegistrationResponse } from '@simplewebauthn/server'
+import type * as SimpleWebAuthn from '@simplewebauthn/server'
 import type { AuthenticationResponseJSON, PublicKeyCredentialCreationOptionsJSON,
   PublicKeyCredentialRequestOptionsJSON, RegistrationResponseJSON } from '@simplewebauthn/server'
 import type { Kysely } from 'kysely'
@@ -27,6 +26,15 @@ function relyingParty(settings: DashboardSettings): { rpID: string, origin: stri
   return { rpID: settings.publicUrl.hostname, origin: settings.publicUrl.origin }
 }
 
+/**
+ * @simplewebauthn/server and the certificate parsers it brings, loaded with the first ceremony: a
+ * server whose administrators do not use passkeys does without their 4 MiB of heap
+ * (docs/performance.md, step 25).
+ */
+function webauthn(): Promise<typeof SimpleWebAuthn> {
+  return import('@simplewebauthn/server')
+}
+
 function base64url(bytes: Uint8Array): string {
   return Buffer.from(bytes).toString('base64url')
 }
@@ -35,6 +43,7 @@ function base64url(bytes: Uint8Array): string {
 export async function registrationOptions(db: Kysely<Database>, clock: Clock, settings: DashboardSettings,
   person: { adminId: string, email: string }): Promise<{ challengeId: string, options: PublicKeyCredentialCreationOptionsJSON }> {
   const existing = await admins.passkeysOf(db, person.adminId)
+  const { generateRegistrationOptions } = await webauthn()
   const options = await generateRegistrationOptions({
     rpName: RP_NAME, rpID: relyingParty(settings).rpID, userName: person.email,
     userID: new TextEncoder().encode(person.adminId), attestationType: 'none',
@@ -59,6 +68,7 @@ export async function addPasskey(db: Kysely<Database>, clock: Clock, settings: D
     throw new InvalidToken('This passkey ceremony is unknown or expired; start again.')
   }
   const { rpID, origin } = relyingParty(settings)
+  const { verifyRegistrationResponse } = await webauthn()
   let verified
   try {
     verified = await verifyRegistrationResponse({ response: input.response, expectedChallenge: challenge.challenge,
@@ -81,6 +91,7 @@ export async function addPasskey(db: Kysely<Database>, clock: Clock, settings: D
 /** The options for signing in with any passkey of this service (the browser offers the person's own). */
 export async function authenticationOptions(db: Kysely<Database>, clock: Clock, settings: DashboardSettings):
 Promise<{ challengeId: string, options: PublicKeyCredentialRequestOptionsJSON }> {
+  const { generateAuthenticationOptions } = await webauthn()
   const options = await generateAuthenticationOptions({ rpID: relyingParty(settings).rpID, userVerification: 'preferred' })
   const challengeId = randomUUID()
   const now = clock.now()
@@ -100,6 +111,7 @@ export async function signInWithPasskey(db: Kysely<Database>, clock: Clock, sett
   const passkey = typeof input.response.id === 'string' ? await admins.findPasskey(db, input.response.id) : undefined
   if (passkey === undefined) throw refused()
   const { rpID, origin } = relyingParty(settings)
+  const { verifyAuthenticationResponse } = await webauthn()
   let verified
   try {
     verified = await verifyAuthenticationResponse({ response: input.response, expectedChallenge: challenge.challenge,
