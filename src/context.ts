@@ -97,6 +97,8 @@ export interface ContextOptions {
   readonly readerThreads?: boolean
   /** The reader threads' code, when not the running module (the in-process tests run the sources and give the built one). */
   readonly readerModule?: URL
+  /** Misses within a second that start the reader threads (default `MISSES_TO_START`, routes/list-readers.ts). */
+  readonly readerStartAfter?: number
 }
 
 export async function createContext(config: Config, options: ContextOptions = {}): Promise<AppContext> {
@@ -131,7 +133,9 @@ export async function createContext(config: Config, options: ContextOptions = {}
   const background = new BackgroundTasks()
   const { database: settings } = config
   const readers = options.readerThreads === true && config.readerThreads > 0 && settings.kind === 'sqlite' && settings.file !== ':memory:'
-    ? new ListReaders(settings.file, config.readerThreads, options.readerModule)
+    ? new ListReaders(settings.file, config.readerThreads, { clock,
+        ...(options.readerModule === undefined ? {} : { module: options.readerModule }),
+        ...(options.readerStartAfter === undefined ? {} : { startAfter: options.readerStartAfter }) })
     : undefined
   const retention = new RetentionSchedule(database.db, clock)
   return {

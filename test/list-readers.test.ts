@@ -13,11 +13,13 @@
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
+import { ManualClock } from '../src/clock.js'
 import { readConfig } from '../src/config.js'
 import { createContext } from '../src/context.js'
 import type { AppContext } from '../src/context.js'
 import type * as ListReadersModule from '../src/routes/list-readers.js'
 import type { ListReaders, PageRead } from '../src/routes/list-readers.js'
+import { MISSES_TO_START } from '../src/routes/list-readers.js'
 import type { ListArea } from '../src/routes/list-reads.js'
 import { createApiKey } from '../src/services/api-keys.js'
 import { createClub } from '../src/services/clubs.js'
@@ -55,7 +57,7 @@ describe('list reader threads, as built', () => {
 
   /** Readers whose threads are all ready: the first read finds none ready and starts them. */
   const readyReaders = async (count: number) => {
-    const readers = new (await load()).ListReaders(file, count)
+    const readers = new (await load()).ListReaders(file, count, { startAfter: 1 })
     expect(readers.read(pageRead('groups'))).toBeUndefined()
     expect(readers.threads).toHaveLength(count)
     await expect.poll(() => readers.ready, { timeout: 10_000 }).toBe(count)
@@ -97,6 +99,36 @@ describe('list reader threads, as built', () => {
         .where('published_at', '>', new Date(START).toISOString()).orderBy('published_at').executeTakeFirstOrThrow()
       expect(news.validUntil).toBe(Date.parse(String(next_.published_at)))
       expect(readers.counts).toEqual({ read: 4, failed: 0 })
+    } finally {
+      readers.close()
+    }
+  })
+
+  it('starts its threads only once misses come often, counting them afresh each second of its clock', async () => {
+    const module = await load()
+    const clock = new ManualClock(START)
+    const readers = new module.ListReaders(file, 2, { clock })
+    try {
+      const misses = (count: number) => {
+        for (let i = 0; i < count; i++) expect(readers.read(pageRead('groups', i))).toBeUndefined()
+      }
+      // One short of the default within a second: every miss is left to the event loop, and no thread starts.
+      misses(module.MISSES_TO_START - 2)
+      clock.advance(999)
+      misses(1)
+      expect(readers.threads).toHaveLength(0)
+      // The next second counts from nothing: as many again start nothing either.
+      clock.advance(1)
+      misses(module.MISSES_TO_START - 1)
+      expect(readers.threads).toHaveLength(0)
+      // The last one of the second's quota starts them (it is still read on the event loop).
+      misses(1)
+      expect(readers.threads).toHaveLength(2)
+      await expect.poll(() => readers.ready, { timeout: 10_000 }).toBe(2)
+      // Threads that run read every miss, however rare.
+      clock.advance(5_000)
+      expect((JSON.parse((await readOn(readers, pageRead('groups'))).body) as Body).data).toHaveLength(5)
+      expect(readers.counts).toEqual({ read: 1, failed: 0 })
     } finally {
       readers.close()
     }
@@ -155,7 +187,7 @@ describe('list reader threads, as built', () => {
 
   it('does not start a thread again before the next check when one ended before it was ready', async () => {
     // A thread that ends as it starts, as one whose database cannot be opened would.
-    const readers = new (await load()).ListReaders(file, 2, new URL('data:text/javascript,process.exit(3)'))
+    const readers = new (await load()).ListReaders(file, 2, { module: new URL('data:text/javascript,process.exit(3)'), startAfter: 1 })
     const reported: Error[] = []
     readers.reportTo((error) => reported.push(error))
     try {
@@ -210,20 +242,28 @@ describe('the server process', () => {
     const { key } = await createApiKey(context.db, context.clock, { clubId: club.id, name: 'site', expiresAt: null,
       scopes: ['read:events'] })
     await context.close()
-    const server = await startServer({ ...database.env, DATABASE_URL: '', READER_THREADS: '3' })
+    // A bucket that holds the burst below.
+    const server = await startServer({ ...database.env, DATABASE_URL: '', READER_THREADS: '3', RATE_LIMIT_CAPACITY: '1000' })
     try {
       const serving = () => server.logs.map((line) => JSON.parse(line) as { msg?: string, listReaderThreads?: number })
         .find((entry) => entry.msg === 'serving')?.listReaderThreads
       await expect.poll(serving).toBe(3)
       const events = (offset: number) => fetch(`${server.url}/api/v1/events?offset=${String(offset)}`,
         { headers: { authorization: `Bearer ${key}` } })
-      // The first request reads the key (the route answers it); the first miss starts the threads and is read on the event loop.
+      // The first request reads the key (the route answers it); a lone miss is read on the event loop and starts no thread.
       for (const offset of [0, 1]) expect((await events(offset)).status).toBe(200)
       const metrics = async () => await (await fetch(`${server.url}/metrics`)).text()
+      expect(await metrics()).toMatch(/^list_reader_threads 0$/m)
+      await new Promise((resolve) => setTimeout(resolve, 1_000))
+      expect(await metrics()).toMatch(/^list_reader_threads 0$/m)
+      // A burst of misses starts them.
+      const burst = await Promise.all(Array.from({ length: MISSES_TO_START }, (_, i) => events(100 + i)))
+      expect(burst.map((response) => response.status)).toEqual(Array(MISSES_TO_START).fill(200))
       await expect.poll(metrics, { timeout: 10_000 }).toMatch(/^list_reader_threads 3$/m)
       // Three misses, while the threads are ready: each read on one.
+      const before = Number(/^list_reader_reads_total\{outcome="read"\} (\d+)$/m.exec(await metrics())?.[1])
       for (const offset of [2, 3, 4]) expect((await events(offset)).status).toBe(200)
-      await expect.poll(metrics).toMatch(/^list_reader_reads_total\{outcome="read"\} 3$/m)
+      await expect.poll(metrics).toMatch(new RegExp(`^list_reader_reads_total\\{outcome="read"\\} ${String(before + 3)}$`, 'm'))
       expect(await metrics()).toMatch(/^list_reader_reads_total\{outcome="failed"\} 0$/m)
     } finally {
       await stopServer(server)

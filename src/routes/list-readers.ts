@@ -16,15 +16,18 @@
  * the event loop, and an in-memory database cannot be opened twice.
  *
  * One module, both sides: imported, it offers `ListReaders`; started as a thread (with the file in
- * `workerData`), it serves reads. The threads start with the first miss; until one is ready (it
- * loads its modules, opens the database and compiles its serialisers: 0.1–0.5 s), misses are read
- * on the event loop, so no request waits for a thread. A thread that dies fails the reads in hand
- * (the route reads those pages on the event loop) and the next miss starts another. After ten
- * seconds without a miss the threads end, their memory with them.
+ * `workerData`), it serves reads. The threads start once misses come often (`MISSES_TO_START`
+ * within a second); until then, and until one is ready (it loads its modules, opens the database
+ * and compiles its serialisers: 0.1–0.5 s), misses are read on the event loop, so no request waits
+ * for a thread. A thread that dies fails the reads in hand (the route reads those pages on the
+ * event loop) and the next miss starts another. After ten seconds without a miss the threads end,
+ * their memory with them.
  */
 import { isMainThread, parentPort, workerData } from 'node:worker_threads'
 import type { MessagePort, Worker } from 'node:worker_threads'
 import { SerializerSelector } from '@fastify/fast-json-stringify-compiler'
+import type { Clock } from '../clock.js'
+import { systemClock } from '../clock.js'
 import { openDatabase } from '../db/dialect.js'
 import { RequestThread } from '../request-thread.js'
 import type { Reply } from '../request-thread.js'
@@ -63,19 +66,37 @@ interface ThreadData { readonly listReaderFile: string }
 const IDLE_RELEASE_MS = 10_000
 
 /**
+ * How many misses within one second of the clock start the threads. Fewer are read on the event
+ * loop, where one costs well under a millisecond, while starting two threads costs 0.75–1 s of CPU
+ * and some 50 MiB for as long as they run (docs/performance.md, step 26): a club's site whose pages
+ * miss after each change of its data never needs them, a stream of misses starts them at once.
+ */
+export const MISSES_TO_START = 100
+
+export interface ListReadersOptions {
+  /** The threads' code: this module, built (the in-process tests, which run the sources, give its path in dist/). */
+  readonly module?: URL
+  readonly clock?: Clock
+  /** Misses within one second of the clock that start the threads (default MISSES_TO_START; 1: the first miss). */
+  readonly startAfter?: number
+}
+
+/**
  * A thread's young generation: a page at a time (tens of kilobytes) needs little, and the default
  * grows to 16 MiB semi-spaces under load. The old generation keeps V8's default (see the mail
  * thread: a limit reached there can end the process).
  */
 const RESOURCE_LIMITS = { maxYoungGenerationSizeMb: 8 }
 
-/**
- * `count` threads reading `file`; a read goes to the ready thread with the fewest in hand. `module`
- * is the thread's code: this module, built (the in-process tests, which run the sources, give its
- * path in dist/).
- */
+/** `count` threads reading `file`; a read goes to the ready thread with the fewest in hand. */
 export class ListReaders {
   private readonly slots: (ReaderThread | undefined)[]
+  private readonly module: URL
+  private readonly clock: Clock
+  private readonly startAfter: number
+  /** The misses counted towards starting the threads, since the clock time `secondFrom`. */
+  private secondFrom = Number.NEGATIVE_INFINITY
+  private missesInSecond = 0
   private readsSinceCheck = 0
   /** Set when a thread ended before it was ready: no thread starts again until the next check. */
   private startsHeld = false
@@ -84,7 +105,10 @@ export class ListReaders {
   /** Reads answered by a thread, and reads that failed there (the route read those on the event loop). */
   readonly counts = { read: 0, failed: 0 }
 
-  constructor(private readonly file: string, count: number, private readonly module: URL = new URL(import.meta.url)) {
+  constructor(private readonly file: string, count: number, options: ListReadersOptions = {}) {
+    this.module = options.module ?? new URL(import.meta.url)
+    this.clock = options.clock ?? systemClock
+    this.startAfter = options.startAfter ?? MISSES_TO_START
     this.slots = Array.from({ length: count }, () => undefined)
     this.checks = setInterval(() => {
       this.check()
@@ -114,14 +138,16 @@ export class ListReaders {
   /**
    * A ready thread's read of the page, or undefined when no thread is ready: the caller reads it on
    * the event loop, so that no request waits for a thread to start (some 100 ms to half a second).
-   * Starts the threads that are not running.
+   * Starts the threads that are not running, once misses come often enough (`startAfter`).
    */
   read(read: PageRead): Promise<PageReadResult> | undefined {
     this.readsSinceCheck++
+    const wanted = this.countMiss()
     let chosen: ReaderThread | undefined
     for (const [i, slot] of this.slots.entries()) {
-      if (slot === undefined || slot.stopped) this.start(i)
-      else if (slot.ready && (chosen === undefined || slot.inHand < chosen.inHand)) chosen = slot
+      if (slot === undefined || slot.stopped) {
+        if (wanted) this.start(i)
+      } else if (slot.ready && (chosen === undefined || slot.inHand < chosen.inHand)) chosen = slot
     }
     return chosen?.request(read).then((result) => {
       this.counts.read++
@@ -147,6 +173,17 @@ export class ListReaders {
   close(): void {
     clearInterval(this.checks)
     this.release()
+  }
+
+  /** Counts a miss in the clock's current second; true once that second has `startAfter` of them. */
+  private countMiss(): boolean {
+    const now = this.clock.now()
+    if (now < this.secondFrom || now - this.secondFrom >= 1_000) {
+      this.secondFrom = now
+      this.missesInSecond = 0
+    }
+    this.missesInSecond++
+    return this.missesInSecond >= this.startAfter
   }
 
   private start(slot: number): void {
