@@ -115,7 +115,7 @@ export function openDatabase(settings: DatabaseSettings, options: OpenDatabaseOp
       },
     }
   }
-  const { Pool } = loadPostgresDriver()
+  const { Pool, types } = loadPostgresDriver()
   const pool = new Pool({
     connectionString: settings.url,
     max: options.poolSize ?? 10,
@@ -125,7 +125,7 @@ export function openDatabase(settings: DatabaseSettings, options: OpenDatabaseOp
     statement_timeout: 5_000,
     // The server-side timeout cannot help when the server or the network hangs; this one can.
     query_timeout: 6_000,
-    types: { getTypeParser: typeParser as typeof pg.types.getTypeParser },
+    types: { getTypeParser: typeParserOver(types) as typeof pg.types.getTypeParser },
   })
   // A client losing its connection must not crash the process: idle ones report on the pool, busy
   // ones on themselves (their query fails and becomes a 503); the pool replaces them either way.
@@ -293,15 +293,18 @@ class TurnTakingSqliteDriver extends KyselySqliteDriver {
 }
 
 type TextParser = (value: string) => unknown
-let defaultTypeParser: ((oid: number, format: 'text') => TextParser) | undefined
 
-/** DATE stays 'YYYY-MM-DD' (the default parser makes a local-midnight Date); bigint counts become numbers. */
-function typeParser(oid: number): TextParser {
-  if (oid === PG_OID_DATE) return (value) => value
-  if (oid === PG_OID_INT8) return Number
-  const { types } = loadPostgresDriver()
-  defaultTypeParser ??= types.getTypeParser.bind(types) as (oid: number, format: 'text') => TextParser
-  return defaultTypeParser(oid, 'text')
+/**
+ * node-postgres's parsers, but DATE stays 'YYYY-MM-DD' (the default makes a local-midnight Date) and
+ * bigint counts become numbers.
+ */
+function typeParserOver(types: typeof pg.types): (oid: number) => TextParser {
+  const defaultTypeParser = types.getTypeParser.bind(types) as (oid: number, format: 'text') => TextParser
+  return (oid) => {
+    if (oid === PG_OID_DATE) return (value) => value
+    if (oid === PG_OID_INT8) return Number
+    return defaultTypeParser(oid, 'text')
+  }
 }
 
 export function dialectOf<DB>(db: Kysely<DB>): DialectName {
