@@ -8,6 +8,7 @@ import { systemClock } from './clock.js'
 import type { Clock } from './clock.js'
 import type { Config } from './config.js'
 import { openDatabase } from './db/dialect.js'
+import type { WalCheckpoints } from './db/wal-checkpoints.js'
 import type { DialectName, PoolStats } from './db/dialect.js'
 import { migrateToLatest } from './db/migrate.js'
 import type { Database } from './db/schema.js'
@@ -61,6 +62,8 @@ export interface AppContext {
   readonly responses: ResponseCache
   /** Threads reading list pages missing from `responses` (src/routes/list-readers.ts); undefined: read on the event loop. */
   readonly readers: ListReaders | undefined
+  /** The write-ahead log's checkpoints on a thread (src/db/wal-checkpoints.ts); undefined: SQLite's own, on commit. */
+  readonly checkpoints: WalCheckpoints | undefined
   readonly poolStats: () => PoolStats | undefined
   /** Work started by requests and finished after their answers; close() waits for it. */
   readonly background: BackgroundTasks
@@ -99,11 +102,19 @@ export interface ContextOptions {
   readonly readerModule?: URL
   /** Misses within a second that start the reader threads (default `MISSES_TO_START`, routes/list-readers.ts). */
   readonly readerStartAfter?: number
+  /**
+   * Checkpoint SQLite's write-ahead log on a thread (the server does; SQLite in a file only; see
+   * db/wal-checkpoints.ts). A URL: the thread's code, when not the running module (the in-process tests).
+   */
+  readonly walCheckpoints?: boolean | URL
 }
 
 export async function createContext(config: Config, options: ContextOptions = {}): Promise<AppContext> {
   const clock = options.clock ?? systemClock
-  const database = openDatabase(config.database, options.onQuery ? { onQuery: options.onQuery } : {})
+  const threaded = options.walCheckpoints
+  const checkpoints = threaded === undefined || threaded === false ? undefined : threaded === true ? {} : { module: threaded }
+  const database = openDatabase(config.database, { ...(options.onQuery ? { onQuery: options.onQuery } : {}),
+    ...(checkpoints === undefined ? {} : { checkpoints }) })
   try {
     if (options.migrate === true) await migrateToLatest(database.db)
   } catch (error) {
@@ -153,6 +164,7 @@ export async function createContext(config: Config, options: ContextOptions = {}
     changes: database.changes,
     responses: new ResponseCache(config.responseCacheBytes),
     readers,
+    checkpoints: database.checkpoints,
     poolStats: () => database.poolStats(),
     lifecycle: { draining: false },
     background,

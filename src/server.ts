@@ -138,7 +138,8 @@ async function supervise(config: Config, argv: readonly string[]): Promise<void>
 }
 
 async function serve(config: Config, withDemo: boolean): Promise<void> {
-  const context = await createContext(config, { migrate: cluster.isPrimary, mailThread: true, readerThreads: true })
+  const context = await createContext(config, { migrate: cluster.isPrimary, mailThread: true, readerThreads: true,
+    walCheckpoints: true })
   let app: FastifyInstance | undefined
   try {
     const demo = withDemo

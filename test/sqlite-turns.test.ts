@@ -10,7 +10,8 @@ import os from 'node:os'
 import path from 'node:path'
 import { sql } from 'kysely'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { loadSqliteDriver, openDatabase } from '../src/db/dialect.js'
+import { openDatabase } from '../src/db/dialect.js'
+import { loadSqliteDriver } from '../src/db/sqlite-driver.js'
 import type { DatabaseHandle } from '../src/db/dialect.js'
 
 describe('the SQLite connection, taken in turns', () => {

@@ -4,7 +4,6 @@
  * "the database is unavailable" rather than "the query is wrong".
  */
 import fs from 'node:fs'
-import { createRequire } from 'node:module'
 import path from 'node:path'
 import type BetterSqlite3 from 'better-sqlite3'
 import { CompiledQuery, Kysely, PostgresAdapter, PostgresDialect, SqliteDialect, SqliteDriver as KyselySqliteDriver, sql } from 'kysely'
@@ -12,6 +11,9 @@ import type { LogEvent, SqliteDatabase, SqliteDialectConfig, Transaction, Databa
 import type pg from 'pg'
 import type { DatabaseSettings } from '../config.js'
 import { loadPostgresDriver } from './postgres-driver.js'
+import { loadSqliteDriver } from './sqlite-driver.js'
+import { BACKSTOP_PAGES, WalCheckpoints } from './wal-checkpoints.js'
+import type { WalCheckpointsOptions } from './wal-checkpoints.js'
 import type { Database } from './schema.js'
 import { PostgresChangeFeed, SqliteChangeFeed } from './changes.js'
 import type { ChangeFeed } from './changes.js'
@@ -24,6 +26,11 @@ export interface OpenDatabaseOptions {
   readonly poolSize?: number
   /** SQLite: open the file read-only, as it is (a reader thread's connection; the server's own connection set it up). */
   readonly readonly?: boolean
+  /**
+   * SQLite in a file: checkpoint the write-ahead log on a thread, not on the connection's commits
+   * (the server does; src/db/wal-checkpoints.ts).
+   */
+  readonly checkpoints?: WalCheckpointsOptions
 }
 
 export interface PoolStats {
@@ -43,40 +50,9 @@ export interface DatabaseHandle {
   poolStats(): PoolStats | undefined
   /** SQLite: a consistent copy of the live database (online backup API). PostgreSQL: use pg_dump. */
   backup?(file: string): Promise<void>
+  /** SQLite, when asked for: the log's checkpoints on a thread. */
+  readonly checkpoints?: WalCheckpoints
   close(): Promise<void>
-}
-
-export interface SqliteDriver {
-  readonly Database: typeof BetterSqlite3
-  /** The package loaded and its version, e.g. `better-sqlite3-napi 13.2.0`. */
-  readonly description: string
-}
-
-let sqliteDriver: SqliteDriver | undefined
-
-/**
- * better-sqlite3, in the version that runs safely on this Node.js. Version 12 (compiled at install)
- * runs on Node.js 20, but compiled against Node.js 24.19 or later it aborts the process when V8
- * collects a statement outside a JavaScript context (`RemoveEnvironmentCleanupHook … (env) !=
- * nullptr`, nodejs/node#65446). Version 13 uses Node-API with prebuilt binaries and has no such
- * hook, but needs Node.js 22. package.json installs 13 as the optional dependency
- * `better-sqlite3-napi`, which npm skips where its engines do not match (Node.js 20).
- */
-export function loadSqliteDriver(): SqliteDriver {
-  if (sqliteDriver !== undefined) return sqliteDriver
-  const require = createRequire(import.meta.url)
-  const name = Number(process.versions.node.split('.')[0]) >= 22 ? 'better-sqlite3-napi' : 'better-sqlite3'
-  let Database: typeof BetterSqlite3
-  try {
-    Database = require(name) as typeof BetterSqlite3
-  } catch (error) {
-    if ((error as { code?: unknown }).code !== 'MODULE_NOT_FOUND' || name !== 'better-sqlite3-napi') throw error
-    throw new Error(`Node.js ${process.versions.node} needs better-sqlite3 13, installed as the optional dependency `
-      + 'better-sqlite3-napi, which is missing: install again without --omit=optional', { cause: error })
-  }
-  const { version } = require(`${name}/package.json`) as { version: string }
-  sqliteDriver = { Database, description: `${name} ${version}` }
-  return sqliteDriver
 }
 
 const PG_OID_DATE = 1082
@@ -95,9 +71,13 @@ export function openDatabase(settings: DatabaseSettings, options: OpenDatabaseOp
     }
     // Writers from other processes (the command line) wait instead of failing at once.
     database.pragma('busy_timeout = 5000')
+    const checkpoints = options.checkpoints === undefined || options.readonly === true || settings.file === ':memory:'
+      ? undefined
+      : new WalCheckpoints(settings.file, options.checkpoints)
+    if (checkpoints !== undefined) database.pragma(`wal_autocheckpoint = ${String(BACKSTOP_PAGES)}`)
     const changes = new SqliteChangeFeed(database)
     const db = new Kysely<Database>({
-      dialect: new TurnTakingSqliteDialect({ database: withStatementCache(database, changes) }),
+      dialect: new TurnTakingSqliteDialect({ database: withStatementCache(database, changes, checkpoints) }),
       ...(log ? { log } : {}),
     })
     return {
@@ -109,7 +89,9 @@ export function openDatabase(settings: DatabaseSettings, options: OpenDatabaseOp
       backup: async (file) => {
         await database.backup(file)
       },
+      ...(checkpoints === undefined ? {} : { checkpoints }),
       close: async () => {
+        checkpoints?.close()
         await changes.close()
         await db.destroy()
       },
@@ -163,7 +145,8 @@ const MAX_PREPARED_STATEMENTS = 256
  * the rest of the code writes `where('active', '=', true)` on both databases. (A Kysely plugin did
  * this by rebuilding every query's tree: 4 % of a booking's time, for a pass over its parameters.)
  */
-function withStatementCache(database: BetterSqlite3.Database, changes: SqliteChangeFeed): SqliteDatabase {
+function withStatementCache(database: BetterSqlite3.Database, changes: SqliteChangeFeed,
+  checkpoints: WalCheckpoints | undefined): SqliteDatabase {
   const statements = new Map<string, SqliteStatement>()
   return {
     close: () => database.close(),
@@ -179,7 +162,10 @@ function withStatementCache(database: BetterSqlite3.Database, changes: SqliteCha
         }
         statements.set(text, statement)
       }
-      if (statement.writes) changes.wrote()
+      if (statement.writes) {
+        changes.wrote()
+        checkpoints?.wrote()
+      }
       return statement
     },
   }

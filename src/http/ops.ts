@@ -55,6 +55,17 @@ export function createMetrics(context: AppContext): Metrics {
         this.inc({ outcome: 'failed' }, readers.counts.failed)
       } })
   }
+  const { checkpoints } = context
+  if (checkpoints !== undefined) {
+    new Counter({ name: 'sqlite_wal_checkpoints_total', labelNames: ['outcome'], registers: [registry],
+      help: 'Checkpoints of the SQLite write-ahead log run on their thread, by outcome: done, or failed (the connection '
+        + 'checkpoints itself once the log is large).',
+      collect() {
+        this.reset()
+        this.inc({ outcome: 'done' }, checkpoints.counts.checkpoints)
+        this.inc({ outcome: 'failed' }, checkpoints.counts.failed)
+      } })
+  }
   return {
     registry,
     async scrape() {

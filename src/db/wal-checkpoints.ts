@@ -1,0 +1,201 @@
+/**
+ * Checkpoints of the SQLite database's write-ahead log on a thread beside the event loop. SQLite
+ * checkpoints on the connection that commits: once the log holds 1,000 pages, the commit that
+ * crossed the mark copies them into the database file and syncs both files, 3–12 ms on the event
+ * loop (measured under a stream of bookings: one commit in 56 took that long, and 2.1 s of the 3.5 s
+ * spent committing; docs/performance.md, step 27). Every request queued behind it waited as long.
+ *
+ * With these checkpoints, the server's connection checkpoints itself only past `BACKSTOP_PAGES` (a
+ * thread that failed or lags cannot let the log grow without end), and a thread with a connection
+ * of its own runs passive checkpoints a short while after writes: they copy what the log holds
+ * without taking the write lock, so the event loop never waits for them, and the next write
+ * transaction that finds the whole log copied starts it again from its beginning. What is durable
+ * when does not change: a commit is in the log (synchronous = NORMAL), and a checkpoint syncs the
+ * log before it copies it, on whichever connection runs it.
+ *
+ * One module, both sides: imported, it offers `WalCheckpoints`; started as the thread (with the
+ * file in `workerData`), it checkpoints. The thread loads the driver and nothing else, and ends
+ * after ten seconds without a write; the next write starts another.
+ */
+import { isMainThread, parentPort, workerData } from 'node:worker_threads'
+import type { MessagePort } from 'node:worker_threads'
+import { RequestThread } from '../request-thread.js'
+import type { Reply } from '../request-thread.js'
+import { loadSqliteDriver } from './sqlite-driver.js'
+
+/**
+ * The server's connection checkpoints itself once the log holds this many pages (64 MiB of 4 KiB
+ * pages): a backstop, reached only while the thread cannot keep up or is failing.
+ */
+export const BACKSTOP_PAGES = 16_384
+
+/**
+ * A checkpoint runs this long after the first write since the last one began. Under a stream of
+ * writes each copies what some milliseconds wrote, so that the backstop's, on the event loop,
+ * finds little left to copy (docs/performance.md, step 27).
+ */
+const DELAY_MS = 20
+
+/** The thread ends after this long without a write (checked at this interval). */
+const IDLE_RELEASE_MS = 10_000
+
+/** After a thread failed, the next starts no sooner than this. */
+const RETRY_AFTER_FAILURE_MS = 10_000
+
+/** What SQLite's `wal_checkpoint` reports: pages in the log, and of those, copied into the database file. */
+export interface CheckpointResult {
+  readonly busy: number
+  readonly log: number
+  readonly checkpointed: number
+}
+
+export interface WalCheckpointsOptions {
+  /** The thread's code: this module, built (the in-process tests, which run the sources, give its path in dist/). */
+  readonly module?: URL
+  /** How long after a write the checkpoint runs (default 200 ms; tests give 0). */
+  readonly delayMs?: number
+}
+
+interface ThreadData { readonly checkpointFile: string }
+/** `passive` copies what it can without waiting; `truncate` (when idle) also empties the log file. */
+type Mode = 'passive' | 'truncate'
+type CheckpointRequest = { readonly id: number, readonly request: Mode }
+
+/** A thread's young generation: one statement, no JavaScript to speak of. */
+const RESOURCE_LIMITS = { maxYoungGenerationSizeMb: 1 }
+
+export class WalCheckpoints {
+  private thread: CheckpointThread | undefined
+  private timer: NodeJS.Timeout | undefined
+  private running: Promise<CheckpointResult | undefined> | undefined
+  /** A write came since the last checkpoint began. */
+  private dirty = false
+  /** A write came since the last idle check. */
+  private wroteSinceCheck = false
+  private closed = false
+  private readonly module: URL
+  private readonly delayMs: number
+  private delay: number
+  private readonly checks: NodeJS.Timeout
+  /** Checkpoints run, pages they copied, and checkpoints that failed (the backstop covers for those). */
+  readonly counts = { checkpoints: 0, pages: 0, failed: 0 }
+
+  constructor(private readonly file: string, options: WalCheckpointsOptions = {}) {
+    this.module = options.module ?? new URL(import.meta.url)
+    this.delayMs = options.delayMs ?? DELAY_MS
+    this.delay = this.delayMs
+    this.checks = setInterval(() => {
+      if (!this.wroteSinceCheck && this.running === undefined && this.threadRunning) void this.idle()
+      this.wroteSinceCheck = false
+    }, IDLE_RELEASE_MS).unref()
+  }
+
+  /** Whether a thread runs now. */
+  get threadRunning(): boolean {
+    return this.thread !== undefined && !this.thread.stopped
+  }
+
+  /** A statement of the server's connection is about to write: a checkpoint follows shortly. */
+  wrote(): void {
+    this.dirty = true
+    this.wroteSinceCheck = true
+    if (this.timer === undefined && this.running === undefined && !this.closed) this.schedule()
+  }
+
+  /**
+   * Runs a passive checkpoint on the thread now (or joins the one running) and answers what it
+   * reported; undefined when it failed.
+   */
+  checkpoint(mode: Mode = 'passive'): Promise<CheckpointResult | undefined> {
+    if (this.running !== undefined) return this.running
+    if (this.timer !== undefined) {
+      clearTimeout(this.timer)
+      this.timer = undefined
+    }
+    this.dirty = false
+    if (this.thread === undefined || this.thread.stopped) this.thread = new CheckpointThread(this.file, this.module)
+    const running = this.thread.request(mode).then((result) => {
+      this.counts.checkpoints++
+      this.counts.pages += Math.max(0, result.checkpointed)
+      this.delay = this.delayMs
+      return result
+    }, () => {
+      this.counts.failed++
+      this.thread = undefined
+      this.delay = RETRY_AFTER_FAILURE_MS
+      return undefined
+    }).finally(() => {
+      this.running = undefined
+      // Writes came while it ran: their pages are the next checkpoint's.
+      if (this.dirty && !this.closed) this.schedule()
+    })
+    this.running = running
+    return running
+  }
+
+  /**
+   * Ten seconds without a write: the log, copied already, is emptied (its file would otherwise keep
+   * the size it grew to, up to the backstop's 64 MiB), and the thread ends. A write arriving while
+   * the log is emptied waits for it (the connection's busy timeout): a few milliseconds, once.
+   */
+  async idle(): Promise<CheckpointResult | undefined> {
+    if (this.running !== undefined) await this.running
+    const result = await this.checkpoint('truncate')
+    if (this.running === undefined && !this.dirty) this.release()
+    return result
+  }
+
+  close(): void {
+    this.closed = true
+    clearInterval(this.checks)
+    if (this.timer !== undefined) clearTimeout(this.timer)
+    this.timer = undefined
+    this.release()
+  }
+
+  private schedule(): void {
+    this.timer = setTimeout(() => {
+      this.timer = undefined
+      void this.checkpoint()
+    }, this.delay)
+    this.timer.unref()
+  }
+
+  private release(): void {
+    this.thread?.close()
+    this.thread = undefined
+  }
+}
+
+class CheckpointThread extends RequestThread<Mode, CheckpointResult, string> {
+  constructor(file: string, module: URL) {
+    const data: ThreadData = { checkpointFile: file }
+    super({ module, data, resourceLimits: RESOURCE_LIMITS, name: 'the checkpoint thread', failed: (message) => new Error(message) })
+  }
+}
+
+function serve(port: MessagePort, file: string): void {
+  const database = new (loadSqliteDriver().Database)(file)
+  // A truncating checkpoint that finds a reader or writer answers busy at once, instead of waiting for it.
+  database.pragma('busy_timeout = 0')
+  const statements = { passive: database.prepare('pragma wal_checkpoint(passive)'),
+    truncate: database.prepare('pragma wal_checkpoint(truncate)') }
+  port.on('message', (message: CheckpointRequest | 'close') => {
+    if (message === 'close') {
+      database.close()
+      port.close()
+      return
+    }
+    let reply: Reply<CheckpointResult, string>
+    try {
+      const row = statements[message.request].get() as CheckpointResult
+      reply = { id: message.id, answer: { busy: row.busy, log: row.log, checkpointed: row.checkpointed } }
+    } catch (error) {
+      reply = { id: message.id, failure: error instanceof Error ? error.message : String(error) }
+    }
+    port.postMessage(reply)
+  })
+}
+
+const started = workerData as Partial<ThreadData> | null
+if (!isMainThread && parentPort !== null && typeof started?.checkpointFile === 'string') serve(parentPort, started.checkpointFile)
