@@ -13,9 +13,14 @@
  * when does not change: a commit is in the log (synchronous = NORMAL), and a checkpoint syncs the
  * log before it copies it, on whichever connection runs it.
  *
+ * Under a stream of writes the log rarely finds itself wholly copied between two commits, so it
+ * grows to the backstop, whose checkpoint then has only the last milliseconds' pages to copy. Its
+ * file is not cut back on the way (`journal_size_limit`): truncating 64 MiB on a commit took the
+ * event loop 10–20 ms. Instead, after ten seconds without a write, the thread empties the log
+ * (a truncating checkpoint) and ends; the next write starts another.
+ *
  * One module, both sides: imported, it offers `WalCheckpoints`; started as the thread (with the
- * file in `workerData`), it checkpoints. The thread loads the driver and nothing else, and ends
- * after ten seconds without a write; the next write starts another.
+ * file in `workerData`), it checkpoints. The thread loads the driver and nothing else.
  */
 import { isMainThread, parentPort, workerData } from 'node:worker_threads'
 import type { MessagePort } from 'node:worker_threads'
