@@ -2,11 +2,11 @@
  * The write-ahead log's checkpoints on a thread (src/db/wal-checkpoints.ts), as built, on a real
  * SQLite file. The server's connection no longer checkpoints on its commits (the log grows past
  * SQLite's 1,000 pages) until the backstop; a checkpoint on the thread copies the whole log while
- * the connection stays free to write, after which the next write starts the log again; writes
- * schedule one, and a stream of writes keeps them coming; when idle the log file is emptied and the
- * thread ends; what was committed is in the database file for a new connection whatever the
- * thread did; a thread that cannot start fails its checkpoint, and writing goes on. The server
- * process counts its checkpoints in /metrics.
+ * the connection stays free to write, after which the next write starts the log again; a changed
+ * row schedules one (statements that change nothing do not), and a stream of writes keeps them
+ * coming; when idle the log file is emptied and the thread ends; what was committed is in the
+ * database file for a new connection whatever the thread did; a thread that cannot start fails
+ * its checkpoint, and writing goes on. The server process counts its checkpoints in /metrics.
  */
 import { randomUUID } from 'node:crypto'
 import fs from 'node:fs'
@@ -85,6 +85,18 @@ describe('checkpoints on a thread', () => {
     const { db, checkpoints } = open({ delayMs: 0 })
     if (checkpoints === undefined) throw new Error('no checkpoints')
     await sql`create table filler (n integer primary key, body text not null)`.execute(db)
+    await expect.poll(() => checkpoints.scheduled, { timeout: 10_000 }).toBe(false)
+    // Statements that change nothing, and transactions of them (an idle server's polls), ask for no checkpoint.
+    await sql`update filler set body = 'y' where n < 0`.execute(db)
+    await sql`delete from filler where n < 0 returning n`.execute(db)
+    await db.transaction().execute(async (trx) => {
+      await sql`select count(*) from filler`.execute(trx)
+      await sql`update filler set body = 'y' where n < 0`.execute(trx)
+    })
+    expect(checkpoints.scheduled).toBe(false)
+    // A row changed does.
+    await write(db, 1, 20_000)
+    expect(checkpoints.scheduled).toBe(true)
     await expect.poll(() => checkpoints.counts.checkpoints, { timeout: 10_000 }).toBeGreaterThanOrEqual(1)
     expect(checkpoints.threadRunning).toBe(true)
     // While the checkpoints run, the connection goes on writing.
@@ -96,7 +108,7 @@ describe('checkpoints on a thread', () => {
     await expect.poll(() => checkpoints.counts.checkpoints, { timeout: 10_000 }).toBeGreaterThan(before + 1)
     expect(checkpoints.counts.failed).toBe(0)
     const count = await sql<{ n: number }>`select count(*) as n from filler`.execute(db)
-    expect(count.rows[0]?.n).toBe(1_000)
+    expect(count.rows[0]?.n).toBe(1_001)
 
     // Idle: the last checkpoint empties the log file, and the thread ends.
     const emptied = await checkpoints.idle()
@@ -105,7 +117,7 @@ describe('checkpoints on a thread', () => {
     expect(checkpoints.threadRunning).toBe(false)
     const reader = new (loadSqliteDriver().Database)(file, { readonly: true })
     try {
-      expect((reader.prepare('select count(*) as n from filler').get() as { n: number }).n).toBe(1_000)
+      expect((reader.prepare('select count(*) as n from filler').get() as { n: number }).n).toBe(1_001)
     } finally {
       reader.close()
     }

@@ -155,17 +155,22 @@ function withStatementCache(database: BetterSqlite3.Database, changes: SqliteCha
     prepare: (text: string) => {
       let statement = statements.get(text)
       if (statement === undefined) {
-        statement = bindingBooleans(database.prepare(text))
+        const prepared = database.prepare(text)
+        // What changes rows tells the checkpoints, once it has: transaction control and statements that changed nothing
+        // (the workers' polls) do not, so that an idle server's checkpoint thread ends.
+        const changed = checkpoints !== undefined && (!prepared.reader || !prepared.readonly) && !TRANSACTION_CONTROL.test(text)
+          ? () => {
+              checkpoints.wrote()
+            }
+          : undefined
+        statement = bindingBooleans(prepared, changed)
         if (statements.size >= MAX_PREPARED_STATEMENTS) {
           const oldest = statements.keys().next()
           if (oldest.done !== true) statements.delete(oldest.value)
         }
         statements.set(text, statement)
       }
-      if (statement.writes) {
-        changes.wrote()
-        checkpoints?.wrote()
-      }
+      if (statement.writes) changes.wrote()
       return statement
     },
   }
@@ -180,7 +185,30 @@ interface SqliteStatement {
   iterate(parameters: readonly unknown[]): IterableIterator<unknown>
 }
 
-function bindingBooleans(statement: BetterSqlite3.Statement): SqliteStatement {
+const TRANSACTION_CONTROL = /^\s*(begin|commit|end|rollback|savepoint|release)\b/i
+
+/** `changed`: called after the statement changed a row (it was run and reported changes, or returned rows). */
+function bindingBooleans(statement: BetterSqlite3.Statement, changed?: () => void): SqliteStatement {
+  if (changed !== undefined) {
+    return {
+      reader: statement.reader,
+      writes: true,
+      all: (parameters) => {
+        const rows = statement.all(integers(parameters))
+        if (rows.length > 0) changed()
+        return rows
+      },
+      run: (parameters) => {
+        const result = statement.run(integers(parameters))
+        if (result.changes > 0) changed()
+        return result
+      },
+      iterate: (parameters) => {
+        changed()
+        return statement.iterate(integers(parameters))
+      },
+    }
+  }
   return {
     reader: statement.reader,
     writes: !statement.reader || !statement.readonly,

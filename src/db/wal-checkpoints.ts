@@ -100,7 +100,12 @@ export class WalCheckpoints {
     return this.thread !== undefined && !this.thread.stopped
   }
 
-  /** A statement of the server's connection is about to write: a checkpoint follows shortly. */
+  /** Whether a checkpoint is due or running. */
+  get scheduled(): boolean {
+    return this.timer !== undefined || this.running !== undefined
+  }
+
+  /** A statement of the server's connection changed rows: a checkpoint follows shortly. */
   wrote(): void {
     this.dirty = true
     this.wroteSinceCheck = true
