@@ -6,9 +6,11 @@
  * row schedules one (statements that change nothing do not), and a stream of writes keeps them
  * coming; when idle the log file is emptied and the thread ends; what was committed is in the
  * database file for a new connection whatever the thread did; a thread that cannot start fails
- * its checkpoint, and writing goes on. The server process counts its checkpoints in /metrics.
+ * its checkpoint, and writing goes on; one that answers with a failure is told to end. The server
+ * process counts its checkpoints in /metrics.
  */
 import { randomUUID } from 'node:crypto'
+import { once } from 'node:events'
 import fs from 'node:fs'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
@@ -135,6 +137,22 @@ describe('checkpoints on a thread', () => {
     await write(db, 10)
     const count = await sql<{ n: number }>`select count(*) as n from filler`.execute(db)
     expect(count.rows[0]?.n).toBe(10)
+  })
+
+  it('lets a thread go that answered with a failure', async () => {
+    const failing = `data:text/javascript,${encodeURIComponent('import { parentPort } from "node:worker_threads"; parentPort.on('
+      + '"message", (message) => { if (message === "close") process.exit(0); parentPort.postMessage({ id: message.id, failure: "disk I/O error" }) })')}`
+    const { checkpoints } = open({ module: new URL(failing), delayMs: 3_600_000 })
+    if (checkpoints === undefined) throw new Error('no checkpoints')
+    const checkpoint = checkpoints.checkpoint()
+    const worker = checkpoints.worker
+    if (worker === undefined) throw new Error('no thread')
+    const exited = once(worker, 'exit')
+    expect(await checkpoint).toBeUndefined()
+    expect(checkpoints.counts.failed).toBe(1)
+    expect(checkpoints.threadRunning).toBe(false)
+    // Told to close, it ends.
+    expect(await exited).toEqual([0])
   })
 
   it('is not used for a read-only connection, an in-memory database, or unless asked for', async () => {

@@ -16,14 +16,14 @@
  * Under a stream of writes the log rarely finds itself wholly copied between two commits, so it
  * grows to the backstop, whose checkpoint then has only the last milliseconds' pages to copy. Its
  * file is not cut back on the way (`journal_size_limit`): truncating 64 MiB on a commit took the
- * event loop 10–20 ms. Instead, after ten seconds without a write, the thread empties the log
- * (a truncating checkpoint) and ends; the next write starts another.
+ * event loop 10–20 ms. Instead, ten to twenty seconds after the last write, the thread empties
+ * the log (a truncating checkpoint) and ends; the next write starts another.
  *
  * One module, both sides: imported, it offers `WalCheckpoints`; started as the thread (with the
  * file in `workerData`), it checkpoints. The thread loads the driver and nothing else.
  */
 import { isMainThread, parentPort, workerData } from 'node:worker_threads'
-import type { MessagePort } from 'node:worker_threads'
+import type { MessagePort, Worker } from 'node:worker_threads'
 import { RequestThread } from '../request-thread.js'
 import type { Reply } from '../request-thread.js'
 import { loadSqliteDriver } from './sqlite-driver.js'
@@ -57,7 +57,7 @@ export interface CheckpointResult {
 export interface WalCheckpointsOptions {
   /** The thread's code: this module, built (the in-process tests, which run the sources, give its path in dist/). */
   readonly module?: URL
-  /** How long after a write the checkpoint runs (default 200 ms; tests give 0). */
+  /** How long after a write the checkpoint runs (default 20 ms; tests give 0). */
   readonly delayMs?: number
 }
 
@@ -100,6 +100,11 @@ export class WalCheckpoints {
     return this.thread !== undefined && !this.thread.stopped
   }
 
+  /** The thread running now, if any. */
+  get worker(): Worker | undefined {
+    return this.threadRunning ? this.thread?.worker : undefined
+  }
+
   /** Whether a checkpoint is due or running. */
   get scheduled(): boolean {
     return this.timer !== undefined || this.running !== undefined
@@ -113,8 +118,8 @@ export class WalCheckpoints {
   }
 
   /**
-   * Runs a passive checkpoint on the thread now (or joins the one running) and answers what it
-   * reported; undefined when it failed.
+   * Runs a checkpoint on the thread now, passive unless told (or joins the one running), and
+   * answers what it reported; undefined when it failed.
    */
   checkpoint(mode: Mode = 'passive'): Promise<CheckpointResult | undefined> {
     if (this.running !== undefined) return this.running
@@ -131,7 +136,8 @@ export class WalCheckpoints {
       return result
     }, () => {
       this.counts.failed++
-      this.thread = undefined
+      // A thread that answered with a failure still runs: it ends too, and the next checkpoint starts another.
+      this.release()
       this.delay = RETRY_AFTER_FAILURE_MS
       return undefined
     }).finally(() => {
