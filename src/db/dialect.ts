@@ -155,15 +155,14 @@ function withStatementCache(database: BetterSqlite3.Database, changes: SqliteCha
     prepare: (text: string) => {
       let statement = statements.get(text)
       if (statement === undefined) {
-        const prepared = database.prepare(text)
         // What changes rows tells the checkpoints, once it has: transaction control and statements that changed nothing
         // (the workers' polls) do not, so that an idle server's checkpoint thread ends.
-        const changed = checkpoints !== undefined && (!prepared.reader || !prepared.readonly) && !TRANSACTION_CONTROL.test(text)
-          ? () => {
+        const changed = checkpoints === undefined || TRANSACTION_CONTROL.test(text)
+          ? undefined
+          : () => {
               checkpoints.wrote()
             }
-          : undefined
-        statement = bindingBooleans(prepared, changed)
+        statement = bindingBooleans(database.prepare(text), changed)
         if (statements.size >= MAX_PREPARED_STATEMENTS) {
           const oldest = statements.keys().next()
           if (oldest.done !== true) statements.delete(oldest.value)
@@ -187,34 +186,27 @@ interface SqliteStatement {
 
 const TRANSACTION_CONTROL = /^\s*(begin|commit|end|rollback|savepoint|release)\b/i
 
-/** `changed`: called after the statement changed a row (it was run and reported changes, or returned rows). */
+/** `changed`: called after a writing statement changed a row (run, it reported changes; or it returned rows). */
 function bindingBooleans(statement: BetterSqlite3.Statement, changed?: () => void): SqliteStatement {
-  if (changed !== undefined) {
-    return {
-      reader: statement.reader,
-      writes: true,
-      all: (parameters) => {
-        const rows = statement.all(integers(parameters))
-        if (rows.length > 0) changed()
-        return rows
-      },
-      run: (parameters) => {
-        const result = statement.run(integers(parameters))
-        if (result.changes > 0) changed()
-        return result
-      },
-      iterate: (parameters) => {
-        changed()
-        return statement.iterate(integers(parameters))
-      },
-    }
-  }
+  const writes = !statement.reader || !statement.readonly
+  const onChange = writes ? changed : undefined
   return {
     reader: statement.reader,
-    writes: !statement.reader || !statement.readonly,
-    all: (parameters) => statement.all(integers(parameters)),
-    run: (parameters) => statement.run(integers(parameters)),
-    iterate: (parameters) => statement.iterate(integers(parameters)),
+    writes,
+    all: (parameters) => {
+      const rows = statement.all(integers(parameters))
+      if (onChange !== undefined && rows.length > 0) onChange()
+      return rows
+    },
+    run: (parameters) => {
+      const result = statement.run(integers(parameters))
+      if (onChange !== undefined && result.changes > 0) onChange()
+      return result
+    },
+    iterate: (parameters) => {
+      onChange?.()
+      return statement.iterate(integers(parameters))
+    },
   }
 }
 
