@@ -31,6 +31,8 @@ export interface RequestThreadOptions<Failure> {
 
 export class RequestThread<Request, Answer, Failure> {
   readonly worker: Worker
+  /** Settles once the thread has ended, however it ended. */
+  readonly exited: Promise<void>
   private readonly waiting = new Map<number, { resolve: (answer: Answer) => void, reject: (error: Error) => void }>()
   private next = 0
   /** Set once the thread was asked to close, or failed or ended: it takes no more requests. */
@@ -54,8 +56,11 @@ export class RequestThread<Request, Answer, Failure> {
     this.worker.on('error', (error) => {
       this.fail(new Error(`${options.name} failed: ${error.message}`))
     })
-    this.worker.on('exit', (code) => {
-      this.fail(new Error(`${options.name} stopped (exit code ${String(code)})`))
+    this.exited = new Promise((resolve) => {
+      this.worker.on('exit', (code) => {
+        this.fail(new Error(`${options.name} stopped (exit code ${String(code)})`))
+        resolve()
+      })
     })
   }
 

@@ -126,6 +126,11 @@ describe('checkpoints on a thread', () => {
     // The next write starts another thread.
     await write(db, 1, 5_000)
     await expect.poll(() => checkpoints.threadRunning, { timeout: 10_000 }).toBe(true)
+    // Closing the database waits for the thread to end, so that no file of the log is opened after it.
+    const worker = checkpoints.worker
+    await handle?.close()
+    handle = undefined
+    expect(worker?.threadId).toBe(-1)
   })
 
   it('when its thread cannot start, fails the checkpoint and leaves the log to the backstop; writing goes on', async () => {

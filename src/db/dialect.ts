@@ -91,7 +91,7 @@ export function openDatabase(settings: DatabaseSettings, options: OpenDatabaseOp
       },
       ...(checkpoints === undefined ? {} : { checkpoints }),
       close: async () => {
-        checkpoints?.close()
+        await checkpoints?.close()
         await changes.close()
         await db.destroy()
       },

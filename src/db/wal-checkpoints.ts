@@ -161,12 +161,19 @@ export class WalCheckpoints {
     return result
   }
 
-  close(): void {
+  /**
+   * Ends the thread and settles once it has ended, its connection closed: whoever closes the
+   * database next (a test removing its directory, the process exiting) finds no file of the log
+   * still being opened or written.
+   */
+  async close(): Promise<void> {
     this.closed = true
     clearInterval(this.checks)
     if (this.timer !== undefined) clearTimeout(this.timer)
     this.timer = undefined
+    const thread = this.thread
     this.release()
+    await thread?.exited
   }
 
   private schedule(): void {
