@@ -78,9 +78,14 @@ export class RequestThread<Request, Answer, Failure> {
     })
   }
 
-  /** Asks the thread to end (it says `close`; what it finishes first is its own). */
+  /**
+   * Asks the thread to end (it says `close`; what it finishes first is its own), and holds the
+   * process open until it has: whoever awaits `exited` is not left with a process that ended
+   * under it, its promise never settled.
+   */
   close(): void {
     this.stopped = true
+    this.worker.ref()
     this.worker.postMessage('close')
   }
 
