@@ -166,9 +166,11 @@ describe('list reader threads, as built', () => {
     const reported: Error[] = []
     readers.reportTo((error) => reported.push(error))
     try {
-      const inHand = readOn(readers, pageRead('groups'))
+      // The thread is told to stop first, so that it cannot answer the read before it dies.
       const [thread] = readers.threads
-      await thread?.terminate()
+      const terminated = thread?.terminate()
+      const inHand = readOn(readers, pageRead('groups'))
+      await terminated
       await expect(inHand).rejects.toThrow(/^a list reader thread stopped \(exit code \d+\)$/)
       expect(readers.threads).toHaveLength(0)
       expect(reported.map((error) => error.message)).toEqual([expect.stringMatching(/^a list reader thread stopped/)])
