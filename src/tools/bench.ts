@@ -7,8 +7,10 @@
  * status, headers, body — that the service returned for that request, under the same load: each
  * result is a ratio to that baseline, with the absolute figures beside it. Service and baseline
  * alternate `--rounds` times and the best round of each counts, which filters out most of the noise
- * of a shared machine. Then the miss scenario again with the response cache off, and scale-out mode
- * (PostgreSQL + Redis, two workers) when both are reachable.
+ * of a shared machine. After a scenario that queued mail (the bookings), the next waits until the
+ * server has delivered it, and the table notes how long that took. Then the miss scenario again
+ * with the response cache off, and scale-out mode (PostgreSQL + Redis, two workers) when both are
+ * reachable.
  *
  * --quick: 20 clubs, one 2 s round per scenario and a Node.js load generator, to prove the benchmark
  * works (CI). The full run: 1,000 clubs and one 10× club, the best of 3 × 5 s, and wrk (installed
@@ -31,6 +33,7 @@ import { addDays, localDateOf, localToInstant } from '../domain/zoned-time.js'
 import type { ImportDocument } from '../schemas/import.js'
 import { createApiKey } from '../services/api-keys.js'
 import { createClub } from '../services/clubs.js'
+import { loadSqliteDriver } from '../db/sqlite-driver.js'
 import { importClubData } from '../services/import.js'
 import { freePort } from './free-port.js'
 
@@ -428,6 +431,35 @@ async function measure(base: string, scenario: Scenario): Promise<Record<string,
     service, baseline, ratio: baseline.req_s === 0 ? 0 : service.req_s / baseline.req_s }
 }
 
+/** How long a scenario's mail may take to go out before the next scenario starts anyway. */
+const SETTLE_LIMIT_MS = 300_000
+
+/**
+ * Waits until the embedded server's mail outbox holds nothing to deliver (read from its SQLite
+ * file, read-only, every 100 ms), and answers how many mails were due at first and how long they
+ * took to go out; undefined when none was due. A scenario that queues mail (the bookings) leaves
+ * thousands behind, which the server delivers over the next seconds: the next scenario, measured
+ * meanwhile, would measure those deliveries too.
+ */
+async function settle(file: string): Promise<{ mails: number, seconds: number, drained: boolean } | undefined> {
+  const database = new (loadSqliteDriver().Database)(file, { readonly: true, fileMustExist: true })
+  try {
+    const due = database.prepare('select count(*) as n from mail_outbox where status in (\'pending\', \'sending\')')
+    const count = () => (due.get() as { n: number }).n
+    const mails = count()
+    if (mails === 0) return undefined
+    const started = performance.now()
+    let left = mails
+    while (left > 0 && performance.now() - started < SETTLE_LIMIT_MS) {
+      await new Promise((resolve) => setTimeout(resolve, 100))
+      left = count()
+    }
+    return { mails, seconds: (performance.now() - started) / 1000, drained: left === 0 }
+  } finally {
+    database.close()
+  }
+}
+
 async function main(): Promise<void> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'club-platform-bench-'))
   const env = { DATA_DIR: dataDir, DATABASE_URL: '', LOG_LEVEL: 'silent' }
@@ -448,7 +480,16 @@ async function main(): Promise<void> {
 
   const embedded = await startBenchServer(env)
   try {
-    for (const scenario of selected(scenarios(seeded, now, dataDir))) rows.push({ mode: 'embedded', ...await measure(embedded.base, scenario) })
+    for (const scenario of selected(scenarios(seeded, now, dataDir))) {
+      const row: Record<string, unknown> = { mode: 'embedded', ...await measure(embedded.base, scenario) }
+      const settled = await settle(path.join(dataDir, 'club-platform.sqlite'))
+      if (settled !== undefined) {
+        row.mail_after = settled
+        process.stderr.write(`after it, ${String(settled.mails)} mails ${settled.drained ? 'went out' : 'were still due'} `
+          + `in ${settled.seconds.toFixed(1)} s\n`)
+      }
+      rows.push(row)
+    }
   } finally {
     rss.embedded = Math.max(...embedded.rssMiB())
     await embedded.stop()
@@ -486,12 +527,20 @@ async function main(): Promise<void> {
         + `${service.req_s.toFixed(0)} | ${baseline.req_s.toFixed(0)} | ${service.p50_ms.toFixed(2)} | ${service.p99_ms.toFixed(2)} | `
         + `${String(service.errors)} |`
     })].join('\n')
+  const mailNotes = rows.flatMap((row) => {
+    const settled = row.mail_after as { mails: number, seconds: number, drained: boolean } | undefined
+    return settled === undefined
+      ? []
+      : [`After "${String(row.scenario)}", ${String(settled.mails)} mails were due; ${settled.drained
+          ? `they went out in ${settled.seconds.toFixed(1)} s (${(settled.mails / settled.seconds).toFixed(0)} a second)`
+          : `some were still due after ${settled.seconds.toFixed(0)} s`}, before the next scenario.`]
+  })
   const summary = { when: new Date().toISOString(), quick, seconds, rounds, connections, clubs, node: process.version,
     cpus: os.cpus().length, cpu: os.cpus()[0]?.model ?? '', server_rss_mib_after: rss, rows }
   fs.writeFileSync(values.out, `${JSON.stringify(summary, null, 2)}\n`)
   process.stdout.write(`\n## Benchmark (${quick ? 'quick' : 'full'}: ${String(clubs)} clubs + one 10× club, best of ${String(rounds)} × `
     + `${String(seconds)} s per scenario, `
-    + `${String(connections)} connections)\n\n${table}\n\nServer RSS after the run (MiB, largest process): `
+    + `${String(connections)} connections)\n\n${table}\n\n${mailNotes.map((note) => `${note}\n\n`).join('')}Server RSS after the run (MiB, largest process): `
     + `${Object.entries(rss).map(([mode, mib]) => `${mode} ${mib.toFixed(0)}`).join(', ')}. JSON: ${values.out}\n`)
 }
 
