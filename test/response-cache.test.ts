@@ -26,6 +26,9 @@ const run = promisify(execFile)
 async function commandLine(h: Harness, args: string[]): Promise<string> {
   const { stdout } = await run(process.execPath, ['bin/club-platform.js', ...args],
     { env: { ...process.env, DATABASE_URL: '', ...h.database.env, LOG_LEVEL: 'silent' } })
+  // PostgreSQL tells this process of the command's commit by a notification, which arrives shortly after it
+  // (docs/operations.md): the next request is the one after it arrived. On SQLite this waits for nothing.
+  await h.context.changes.settle()
   return stdout
 }
 
