@@ -176,7 +176,7 @@ export async function createContext(config: Config, options: ContextOptions = {}
     },
     async close() {
       await background.settled()
-      readers?.close()
+      await readers?.close()
       await retention.stop()
       await webhooks.stop()
       await mail.stop()

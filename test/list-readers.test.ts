@@ -100,7 +100,7 @@ describe('list reader threads, as built', () => {
       expect(news.validUntil).toBe(Date.parse(String(next_.published_at)))
       expect(readers.counts).toEqual({ read: 4, failed: 0 })
     } finally {
-      readers.close()
+      await readers.close()
     }
   })
 
@@ -130,7 +130,7 @@ describe('list reader threads, as built', () => {
       expect((JSON.parse((await readOn(readers, pageRead('groups'))).body) as Body).data).toHaveLength(5)
       expect(readers.counts).toEqual({ read: 1, failed: 0 })
     } finally {
-      readers.close()
+      await readers.close()
     }
   })
 
@@ -157,7 +157,7 @@ describe('list reader threads, as built', () => {
         .toEqual([])
       expect((JSON.parse((await readOn(readers, pageRead('events'))).body) as Body).data).toHaveLength(5)
     } finally {
-      readers.close()
+      await readers.close()
     }
   })
 
@@ -182,8 +182,12 @@ describe('list reader threads, as built', () => {
       expect((JSON.parse(after.body) as Body).data).toHaveLength(5)
       expect(readers.threads[0]?.threadId).not.toBe(thread?.threadId)
       expect(readers.counts).toEqual({ read: 1, failed: 1 })
+      // Closing waits for the threads to end, so that none opens the database's files after it.
+      const running = readers.threads
+      await readers.close()
+      expect(running.map((worker) => worker.threadId)).toEqual([-1])
     } finally {
-      readers.close()
+      await readers.close()
     }
   })
 
@@ -202,7 +206,7 @@ describe('list reader threads, as built', () => {
       expect(readers.read(pageRead('groups'))).toBeUndefined()
       expect(readers.threads).toHaveLength(2)
     } finally {
-      readers.close()
+      await readers.close()
     }
   })
 })

@@ -170,9 +170,15 @@ export class ListReaders {
     if (idle) this.release()
   }
 
-  close(): void {
+  /**
+   * Ends the threads and settles once they have ended, their connections closed (as the
+   * checkpoint thread does, src/db/wal-checkpoints.ts): nothing opens the database's files after.
+   */
+  async close(): Promise<void> {
     clearInterval(this.checks)
+    const threads = this.slots.filter((slot) => slot !== undefined)
     this.release()
+    await Promise.all(threads.map((thread) => thread.exited))
   }
 
   /** Counts a miss in the clock's current second; true once that second has `startAfter` of them. */
