@@ -431,6 +431,9 @@ async function measure(base: string, scenario: Scenario): Promise<Record<string,
     service, baseline, ratio: baseline.req_s === 0 ? 0 : service.req_s / baseline.req_s }
 }
 
+/** The mail a scenario left due: how many mails, how long they took to go out, whether all did. */
+interface MailAfter { mails: number, seconds: number, drained: boolean }
+
 /** How long a scenario's mail may take to go out before the next scenario starts anyway. */
 const SETTLE_LIMIT_MS = 300_000
 
@@ -441,7 +444,7 @@ const SETTLE_LIMIT_MS = 300_000
  * thousands behind, which the server delivers over the next seconds: the next scenario, measured
  * meanwhile, would measure those deliveries too.
  */
-async function settle(file: string): Promise<{ mails: number, seconds: number, drained: boolean } | undefined> {
+async function settle(file: string): Promise<MailAfter | undefined> {
   const database = new (loadSqliteDriver().Database)(file, { readonly: true, fileMustExist: true })
   try {
     const due = database.prepare('select count(*) as n from mail_outbox where status in (\'pending\', \'sending\')')
@@ -528,7 +531,7 @@ async function main(): Promise<void> {
         + `${String(service.errors)} |`
     })].join('\n')
   const mailNotes = rows.flatMap((row) => {
-    const settled = row.mail_after as { mails: number, seconds: number, drained: boolean } | undefined
+    const settled = row.mail_after as MailAfter | undefined
     return settled === undefined
       ? []
       : [`After "${String(row.scenario)}", ${String(settled.mails)} mails were due; ${settled.drained
