@@ -194,15 +194,36 @@ describe('response cache bounds', () => {
     expect(new ResponseCache(0).enabled).toBe(false)
   })
 
+  it('keeps the bytes of a page served again, in a full cache too, pushing out the oldest for them', () => {
+    const cache = new ResponseCache(10_000)
+    const body = 'x'.repeat(2_000)
+    for (const key of ['a', 'b', 'c', 'd']) cache.set(key, 1, Number.POSITIVE_INFINITY, body)
+    expect(cache.get('d', 1, 0)?.encoded, 'the first answer from the full cache').toEqual(Buffer.from(body))
+    expect(cache.size.bytes).toBeLessThanOrEqual(10_000)
+    expect(cache.get('c', 1, 0)?.encoded).toEqual(Buffer.from(body))
+    expect(cache.size.bytes).toBeLessThanOrEqual(10_000)
+    expect(['a', 'b', 'c', 'd'].map((key) => cache.get(key, 1, 0) !== undefined), 'the oldest made room, one each')
+      .toEqual([false, false, true, true])
+    expect(cache.get('d', 1, 0)?.encoded, 'still kept').toEqual(Buffer.from(body))
+    // A body whose two copies would not fit even alone keeps the string only, and pushes out nothing.
+    const big = new ResponseCache(10_000)
+    big.set('small', 1, Number.POSITIVE_INFINITY, 'y'.repeat(1_000))
+    big.set('large', 1, Number.POSITIVE_INFINITY, 'z'.repeat(6_000))
+    expect(big.get('large', 1, 0)?.encoded).toBeUndefined()
+    expect(big.get('small', 1, 0)?.body).toBe('y'.repeat(1_000))
+  })
+
   it('files every page while it has room, and once full a page on its second miss only', () => {
     const cache = new ResponseCache(10_000)
     const body = 'x'.repeat(3_000)
     for (const key of ['a', 'b', 'c']) cache.set(key, 1, Number.POSITIVE_INFINITY, body)
-    expect(['a', 'b', 'c'].map((key) => cache.get(key, 1, 0)?.body), 'filed at once while there is room').toEqual([body, body, body])
+    // Counted, not read: reading a page again keeps its bytes, which a full cache makes room for.
+    expect(cache.size.entries, 'filed at once while there is room').toBe(3)
     const once = cache.set('d', 1, Number.POSITIVE_INFINITY, body)
     expect(once.body, 'a page not filed is answered all the same').toBe(body)
     expect(cache.get('d', 1, 0), 'a first miss of a full cache').toBeUndefined()
-    expect(cache.get('a', 1, 0), 'and it pushed out nothing').toBeDefined()
+    expect(cache.size.entries, 'and it pushed out nothing').toBe(3)
+    expect(cache.get('a', 1, 0)?.body).toBe(body)
     cache.set('d', 1, Number.POSITIVE_INFINITY, body)
     expect(cache.get('d', 1, 0)?.body, 'its second miss').toBe(body)
     expect(cache.size.bytes).toBeLessThanOrEqual(10_000)

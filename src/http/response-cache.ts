@@ -9,8 +9,9 @@
  * page is filed only on its second miss among the last few thousand (`admits`). Bodies are
  * kept as strings: they live in the garbage-collected heap, which compacts, where a churn of
  * Buffers of every size fragments the native heap and the process keeps the pages. An entry served
- * a second time keeps its UTF-8 bytes as well (counted in the bound): a socket takes a Buffer as it
- * is, where a string is encoded again for every write. A stream of misses creates none.
+ * a second time keeps its UTF-8 bytes as well (counted in the bound; in a full cache, the oldest
+ * entries make room for them): a socket takes a Buffer as it is, where a string is encoded again for
+ * every write. A stream of misses creates none.
  */
 import { etagOf } from './conditional.js'
 
@@ -59,7 +60,7 @@ export class ResponseCache {
     const entry = this.entries.get(key)
     if (entry === undefined) return undefined
     if (entry.version === version && now < entry.validUntil) {
-      if (entry.encoded === undefined && this.bytes + entry.bytes <= this.maxBytes) {
+      if (entry.encoded === undefined && this.makeRoom(key, entry)) {
         entry.encoded = Buffer.from(entry.body, 'utf8')
         this.bytes += entry.bytes
       }
@@ -117,6 +118,22 @@ export class ResponseCache {
     }
     this.missed.add(hash)
     return false
+  }
+
+  /**
+   * Room for the bytes of `keep`'s entry, served again, with the oldest other entries pushed out
+   * for it; false when the two copies of its body would not fit even alone. A full cache makes room
+   * for them as for a new page: without its bytes, a page served again and again would be encoded
+   * anew for every answer for as long as the cache stays full.
+   */
+  private makeRoom(keep: string, entry: CachedResponse): boolean {
+    if (this.bytes + entry.bytes <= this.maxBytes) return true
+    if (2 * entry.bytes + keep.length + ENTRY_OVERHEAD > this.maxBytes) return false
+    for (const [key, other] of this.entries) {
+      if (key !== keep) this.delete(key, other)
+      if (this.bytes + entry.bytes <= this.maxBytes) break
+    }
+    return true
   }
 
   private delete(key: string, entry: CachedResponse): void {
