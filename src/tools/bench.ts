@@ -44,7 +44,7 @@ const { values } = parseArgs({ options: {
   /** Service and baseline alternate this many times; the best round of each counts (the machine is shared). */
   rounds: { type: 'string' },
   out: { type: 'string', default: 'bench-results.json' },
-  /** Run only the scenarios whose name contains this text. */
+  /** Run only the scenarios whose name contains this text (or one of several, separated by `|`). */
   only: { type: 'string' },
   /** Write the server's CPU profile (node --cpu-prof) to this directory. */
   profile: { type: 'string' },
@@ -477,7 +477,9 @@ async function main(): Promise<void> {
     }
   }
   const only = values.only
-  const selected = (list: Scenario[]) => list.filter((scenario) => only === undefined || scenario.name.includes(only))
+  const wanted = only?.split('|')
+  const selected = (list: Scenario[]) => list.filter((scenario) => wanted === undefined
+    || wanted.some((part) => scenario.name.includes(part)))
   const rows: Record<string, unknown>[] = []
   const rss: Record<string, number> = {}
 
