@@ -83,11 +83,7 @@ export class ResponseCache {
     if (!kept) return entry
     const previous = this.entries.get(key)
     if (previous !== undefined) this.delete(key, previous)
-    while (this.bytes + cost > this.maxBytes) {
-      const oldest = this.entries.entries().next()
-      if (oldest.done === true) break
-      this.delete(oldest.value[0], oldest.value[1])
-    }
+    this.pushOutFor(cost)
     this.entries.set(key, entry)
     this.bytes += cost
     return entry
@@ -127,13 +123,17 @@ export class ResponseCache {
    * anew for every answer for as long as the cache stays full.
    */
   private makeRoom(keep: string, entry: CachedResponse): boolean {
-    if (this.bytes + entry.bytes <= this.maxBytes) return true
     if (2 * entry.bytes + keep.length + ENTRY_OVERHEAD > this.maxBytes) return false
-    for (const [key, other] of this.entries) {
-      if (key !== keep) this.delete(key, other)
-      if (this.bytes + entry.bytes <= this.maxBytes) break
-    }
+    this.pushOutFor(entry.bytes, keep)
     return true
+  }
+
+  /** Pushes out the oldest entries (other than `keep`'s) until `bytes` more fit. */
+  private pushOutFor(bytes: number, keep?: string): void {
+    for (const [key, entry] of this.entries) {
+      if (this.bytes + bytes <= this.maxBytes) return
+      if (key !== keep) this.delete(key, entry)
+    }
   }
 
   private delete(key: string, entry: CachedResponse): void {
