@@ -182,7 +182,7 @@ describe('response cache bounds', () => {
     for (const key of ['a', 'b', 'c', 'd', 'd']) cache.set(key, 1, Number.POSITIVE_INFINITY, body)
     expect(cache.size.bytes).toBeLessThanOrEqual(10_000)
     expect(cache.get('a', 1, 0)).toBeUndefined()
-    expect(cache.get('d', 1, 0)?.body).toBe(body)
+    expect(String(cache.get('d', 1, 0)?.body)).toBe(body)
     expect(cache.get('d', 2, 0), 'another version').toBeUndefined()
     expect(cache.get('d', 1, 0), 'a stale entry is dropped').toBeUndefined()
     cache.set('e', 1, 100, body)
@@ -194,38 +194,39 @@ describe('response cache bounds', () => {
     expect(new ResponseCache(0).enabled).toBe(false)
   })
 
-  it('keeps the bytes of a page served again, in a full cache too, pushing out the oldest for them', () => {
+  it('keeps a filed page as its UTF-8 bytes, counted once however often it is served, and answers an unfiled one as its string', () => {
     const cache = new ResponseCache(10_000)
-    const body = 'x'.repeat(2_000)
-    for (const key of ['a', 'b', 'c', 'd']) cache.set(key, 1, Number.POSITIVE_INFINITY, body)
-    expect(cache.get('d', 1, 0)?.encoded, 'the first answer from the full cache').toEqual(Buffer.from(body))
-    expect(cache.size.bytes).toBeLessThanOrEqual(10_000)
-    expect(cache.get('c', 1, 0)?.encoded).toEqual(Buffer.from(body))
-    expect(cache.size.bytes).toBeLessThanOrEqual(10_000)
-    expect(['a', 'b', 'c', 'd'].map((key) => cache.get(key, 1, 0) !== undefined), 'the oldest made room, one each')
-      .toEqual([false, false, true, true])
-    expect(cache.get('d', 1, 0)?.encoded, 'still kept').toEqual(Buffer.from(body))
-    // A body whose two copies would not fit even alone keeps the string only, and pushes out nothing.
-    const big = new ResponseCache(10_000)
-    big.set('small', 1, Number.POSITIVE_INFINITY, 'y'.repeat(1_000))
-    big.set('large', 1, Number.POSITIVE_INFINITY, 'z'.repeat(6_000))
-    expect(big.get('large', 1, 0)?.encoded).toBeUndefined()
-    expect(big.get('small', 1, 0)?.body).toBe('y'.repeat(1_000))
+    // 3,000 bytes of UTF-8 in 2,000 characters: the bound counts bytes.
+    const body = `${'é'.repeat(1_000)}${'x'.repeat(1_000)}`
+    for (const key of ['a', 'b', 'c']) cache.set(key, 1, Number.POSITIVE_INFINITY, body)
+    const filed = cache.get('a', 1, 0)
+    expect(Buffer.isBuffer(filed?.body), 'filed as bytes').toBe(true)
+    expect(filed?.body).toEqual(Buffer.from(body, 'utf8'))
+    expect(filed?.bytes).toBe(3_000)
+    expect(cache.size.bytes).toBe(3 * (3_000 + 1 + 256))
+    // Served again and again, the three stay, and the count does not grow.
+    for (let i = 0; i < 3; i++) for (const key of ['a', 'b', 'c']) expect(cache.get(key, 1, 0), key).toBeDefined()
+    expect(cache.size).toEqual({ entries: 3, bytes: 3 * (3_000 + 1 + 256) })
+    // The full cache's first miss of a page: answered as the serialiser's string, with the tag of the same bytes.
+    const once = cache.set('d', 1, Number.POSITIVE_INFINITY, body)
+    expect(once.body).toBe(body)
+    expect(once.bytes).toBe(3_000)
+    expect(once.etag).toBe(filed?.etag)
   })
 
   it('files every page while it has room, and once full a page on its second miss only', () => {
     const cache = new ResponseCache(10_000)
     const body = 'x'.repeat(3_000)
     for (const key of ['a', 'b', 'c']) cache.set(key, 1, Number.POSITIVE_INFINITY, body)
-    // Counted, not read: reading a page again keeps its bytes, which a full cache makes room for.
     expect(cache.size.entries, 'filed at once while there is room').toBe(3)
+    expect(['a', 'b', 'c'].map((key) => String(cache.get(key, 1, 0)?.body))).toEqual([body, body, body])
     const once = cache.set('d', 1, Number.POSITIVE_INFINITY, body)
     expect(once.body, 'a page not filed is answered all the same').toBe(body)
     expect(cache.get('d', 1, 0), 'a first miss of a full cache').toBeUndefined()
     expect(cache.size.entries, 'and it pushed out nothing').toBe(3)
-    expect(cache.get('a', 1, 0)?.body).toBe(body)
+    expect(String(cache.get('a', 1, 0)?.body)).toBe(body)
     cache.set('d', 1, Number.POSITIVE_INFINITY, body)
-    expect(cache.get('d', 1, 0)?.body, 'its second miss').toBe(body)
+    expect(String(cache.get('d', 1, 0)?.body), 'its second miss').toBe(body)
     expect(cache.size.bytes).toBeLessThanOrEqual(10_000)
     // A stream of pages asked for once: the doorkeeper forgets them, and none is filed.
     for (let i = 0; i < 40_000; i++) cache.set(`once ${String(i)}`, 1, Number.POSITIVE_INFINITY, body)
@@ -235,6 +236,6 @@ describe('response cache bounds', () => {
     cache.set('once 0', 1, Number.POSITIVE_INFINITY, body)
     expect(cache.get('once 0', 1, 0)).toBeUndefined()
     cache.set('once 39999', 1, Number.POSITIVE_INFINITY, body)
-    expect(cache.get('once 39999', 1, 0)?.body, 'missed again within the window').toBe(body)
+    expect(String(cache.get('once 39999', 1, 0)?.body), 'missed again within the window').toBe(body)
   })
 })

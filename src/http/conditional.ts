@@ -40,7 +40,7 @@ export function conditionalGet(cacheControl: string, vary?: string): onSendHookH
 }
 
 /** Sends an already serialised JSON body whose ETag is known (the conditionalGet hook then needs no hash). */
-export function sendJson(reply: FastifyReply, answer: { readonly body: string, readonly etag: string }): FastifyReply {
+export function sendJson(reply: FastifyReply, answer: { readonly body: string | Buffer, readonly etag: string }): FastifyReply {
   return reply.header('etag', answer.etag).header('content-type', 'application/json; charset=utf-8').send(answer.body)
 }
 

@@ -149,7 +149,7 @@ export class FastPath {
     headers.push('content-length', notModified ? '0' : String(entry.bytes))
     response.writeHead(notModified ? 304 : 200, headers)
     if (notModified) response.end()
-    else response.end(entry.encoded ?? entry.body)
+    else response.end(entry.body)
     this.answered++
     this.observer({ id: at.id, path: at.path, route: answer.route, status: notModified ? 304 : 200, started: at.started,
       clubId: answer.caller?.clubId, keyId: answer.caller?.keyId, refusal: undefined })

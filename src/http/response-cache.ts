@@ -6,21 +6,21 @@
  * of answers that have not.
  *
  * Bounded by the bytes of the bodies it holds; when full, the oldest entries go first, and a new
- * page is filed only on its second miss among the last few thousand (`admits`). Bodies are
- * kept as strings: they live in the garbage-collected heap, which compacts, where a churn of
- * Buffers of every size fragments the native heap and the process keeps the pages. An entry served
- * a second time keeps its UTF-8 bytes as well (counted in the bound; in a full cache, the oldest
- * entries make room for them): a socket takes a Buffer as it is, where a string is encoded again for
- * every write. A stream of misses creates none.
+ * page is filed only on its second miss among the last few thousand (`admits`). A filed body is
+ * kept as its UTF-8 bytes, which a socket takes as they are, outside the collected heap. Kept as
+ * strings (until step 29 of docs/performance.md), the bodies were promoted into the old generation
+ * among the short-lived objects of the misses around them, and once those were collected V8 kept
+ * the partly used pages: some 35 MiB more than in use after a stream of misses, which a full
+ * collection does not compact. Freed bytes go back to malloc, which reuses them for the next
+ * bodies. An answer that is not filed is sent as the serialiser's string.
  */
 import { etagOf } from './conditional.js'
 
 export interface CachedResponse {
   readonly version: number
   readonly validUntil: number
-  readonly body: string
-  /** The body's UTF-8 encoding, once the entry has been served again. */
-  encoded?: Buffer
+  /** What is sent: the UTF-8 bytes of a filed body, the serialiser's string of one that was not filed. */
+  readonly body: Buffer | string
   /** UTF-8 bytes of the body. */
   readonly bytes: number
   readonly etag: string
@@ -59,27 +59,19 @@ export class ResponseCache {
   get(key: string, version: number, now: number): CachedResponse | undefined {
     const entry = this.entries.get(key)
     if (entry === undefined) return undefined
-    if (entry.version === version && now < entry.validUntil) {
-      if (entry.encoded === undefined && this.makeRoom(key, entry)) {
-        entry.encoded = Buffer.from(entry.body, 'utf8')
-        this.bytes += entry.bytes
-      }
-      return entry
-    }
+    if (entry.version === version && now < entry.validUntil) return entry
     this.delete(key, entry)
     return undefined
   }
 
   /** Files a body read under `version`; returns the entry (with its ETag) whether or not it was kept. */
   set(key: string, version: number | undefined, validUntil: number, serialised: string): CachedResponse {
-    const encoded = Buffer.from(serialised, 'utf8')
-    const cost = encoded.length + key.length + ENTRY_OVERHEAD
+    const bytes = Buffer.byteLength(serialised, 'utf8')
+    const cost = bytes + key.length + ENTRY_OVERHEAD
     const kept = version !== undefined && cost <= this.maxBytes && this.admits(key, cost)
-    // A serialiser builds its output by concatenation: a rope of many pieces, several times the size of
-    // the text. Kept as it is, the cache would hold far more than it counts; a copy decoded from the
-    // bytes is one flat string. An answer that is not kept is sent as it is.
-    const body = kept ? encoded.toString('utf8') : serialised
-    const entry = { version: version ?? -1, validUntil, body, bytes: encoded.length, etag: etagOf(encoded) }
+    // An answer that is not kept is sent as it is; the socket encodes it once.
+    const body = kept ? Buffer.from(serialised, 'utf8') : serialised
+    const entry = { version: version ?? -1, validUntil, body, bytes, etag: etagOf(body) }
     if (!kept) return entry
     const previous = this.entries.get(key)
     if (previous !== undefined) this.delete(key, previous)
@@ -116,28 +108,16 @@ export class ResponseCache {
     return false
   }
 
-  /**
-   * Room for the bytes of `keep`'s entry, served again, with the oldest other entries pushed out
-   * for it; false when the two copies of its body would not fit even alone. A full cache makes room
-   * for them as for a new page: without its bytes, a page served again and again would be encoded
-   * anew for every answer for as long as the cache stays full.
-   */
-  private makeRoom(keep: string, entry: CachedResponse): boolean {
-    if (2 * entry.bytes + keep.length + ENTRY_OVERHEAD > this.maxBytes) return false
-    this.pushOutFor(entry.bytes, keep)
-    return true
-  }
-
-  /** Pushes out the oldest entries (other than `keep`'s) until `bytes` more fit. */
-  private pushOutFor(bytes: number, keep?: string): void {
+  /** Pushes out the oldest entries until `bytes` more fit. */
+  private pushOutFor(bytes: number): void {
     for (const [key, entry] of this.entries) {
       if (this.bytes + bytes <= this.maxBytes) return
-      if (key !== keep) this.delete(key, entry)
+      this.delete(key, entry)
     }
   }
 
   private delete(key: string, entry: CachedResponse): void {
     this.entries.delete(key)
-    this.bytes -= (entry.encoded === undefined ? 0 : entry.bytes) + entry.bytes + key.length + ENTRY_OVERHEAD
+    this.bytes -= entry.bytes + key.length + ENTRY_OVERHEAD
   }
 }
