@@ -8,7 +8,7 @@
  * Bounded by the bytes of the bodies it holds; when full, the oldest entries go first, and a new
  * page is filed only on its second miss among the last few thousand (`admits`). A filed body is
  * kept as its UTF-8 bytes, which a socket takes as they are, outside the collected heap. Kept as
- * strings (until step 29 of docs/performance.md), the bodies were promoted into the old generation
+ * strings (until step 30 of docs/performance.md), the bodies were promoted into the old generation
  * among the short-lived objects of the misses around them, and once those were collected V8 kept
  * the partly used pages: some 35 MiB more than in use after a stream of misses, which a full
  * collection does not compact. Freed bytes go back to malloc, which reuses them for the next
