@@ -21,7 +21,7 @@ import type { ChangeFeed } from './changes.js'
 export type DialectName = 'sqlite' | 'postgres'
 
 /**
- * The page cache of every SQLite connection, in KiB: SQLite's own default. The driver is built with
+ * The page cache of every SQLite connection opened here, in KiB: SQLite's own default. The driver is built with
  * 16 MB a connection instead, which the server's connection and each list reader thread's fill
  * under a stream of misses, and which malloc keeps after a reader thread has ended: some 30 MiB of
  * the process's memory, for no throughput measured on the misses or the bookings (the database
