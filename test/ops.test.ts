@@ -1,10 +1,11 @@
-import { execFile } from 'node:child_process'
+import { execFile, spawn } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { promisify } from 'node:util'
 import { describe, expect, it } from 'vitest'
 import { environment, readConfig } from '../src/config.js'
+import { freePort } from '../src/tools/free-port.js'
 import { describeEachDatabase, describePostgres } from './helpers/databases.js'
 import { startHarness, useHarness } from './helpers/harness.js'
 
@@ -147,5 +148,45 @@ describe('configuration', () => {
     expect(stderr.split('\n')).toHaveLength(1)
     expect(stderr).toMatch(new RegExp(`^club-platform: ${variable}=`))
     expect(stderr).not.toContain('secret')
+  })
+
+  it('runs the server as npm start does wherever operations.md starts it: the same Node.js flags and the same glibc setting', async () => {
+    const start = (JSON.parse(fs.readFileSync('package.json', 'utf8')) as { scripts: Record<string, string> }).scripts.start ?? ''
+    const [, assignment = '', flags = ''] = /^(\S+=\S+) node (.+) dist\/server\.js$/.exec(start) ?? []
+    expect(assignment).toBe('GLIBC_TUNABLES=glibc.malloc.trim_threshold=131072')
+    expect(flags).toBe('--max-old-space-size=128')
+    const operations = fs.readFileSync('docs/operations.md', 'utf8')
+    expect(operations).toContain(`Environment=${assignment}\nExecStart=/usr/bin/node ${flags} dist/server.js\n`)
+    expect(operations).toMatch(new RegExp(`${assignment} \\\\\n  node ${flags} dist/server.js\n`))
+
+    // npm passes the setting on to the server's process, where glibc reads it at start.
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'club-platform-start-'))
+    const port = await freePort()
+    const npm = spawn('npm', ['start', '--silent'], { stdio: 'ignore', detached: true,
+      env: { ...process.env, GLIBC_TUNABLES: '', DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: 'warn' } })
+    try {
+      let healthy = false
+      for (let attempt = 0; attempt < 300 && !healthy; attempt++) {
+        healthy = await fetch(`http://127.0.0.1:${String(port)}/healthz`).then((response) => response.ok, () => false)
+        if (!healthy) await new Promise((resolve) => setTimeout(resolve, 50))
+      }
+      expect(healthy).toBe(true)
+      const environments = fs.readdirSync('/proc').filter((entry) => /^\d+$/.test(entry)).flatMap((pid) => {
+        try {
+          const cmdline = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0')
+          const environ = fs.readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0')
+          return cmdline.includes('dist/server.js') && environ.includes(`DATA_DIR=${dataDir}`) ? [{ cmdline, environ }] : []
+        } catch {
+          return []
+        }
+      })
+      expect(environments).toHaveLength(1)
+      expect(environments[0]?.cmdline).toContain('--max-old-space-size=128')
+      expect(environments[0]?.environ).toContain(assignment)
+    } finally {
+      if (npm.pid !== undefined) process.kill(-npm.pid, 'SIGTERM')
+      await new Promise((resolve) => npm.on('exit', resolve))
+      fs.rmSync(dataDir, { recursive: true, force: true })
+    }
   })
 })

@@ -369,12 +369,27 @@ const RAISED_LIMITS = { RATE_LIMIT_CAPACITY: '1000000', RATE_LIMIT_PER_MINUTE: '
 
 interface RunningServer { base: string, child: ChildProcess, stop(): Promise<void>, rssMiB(): number[] }
 
+/**
+ * What `npm start` runs, read from package.json's start script (`[NAME=value …] node <flags>
+ * dist/server.js`): its environment and Node.js flags, so that the server is measured as it is run.
+ */
+function startCommand(): { env: Record<string, string>, flags: string[] } {
+  const manifest = JSON.parse(fs.readFileSync('package.json', 'utf8')) as { scripts?: Record<string, string> }
+  const words = (manifest.scripts?.start ?? '').trim().split(/\s+/)
+  const node = words.indexOf('node')
+  const assignments = words.slice(0, Math.max(node, 0)).map((word) => /^([A-Z_][A-Z0-9_]*)=(.*)$/.exec(word))
+  if (node < 0 || words.at(-1) !== 'dist/server.js' || assignments.some((match) => match === null)) {
+    throw new Error(`package.json's start script is not "[NAME=value …] node <flags> dist/server.js": ${manifest.scripts?.start ?? '(none)'}`)
+  }
+  return { env: Object.fromEntries(assignments.map((match) => [match?.[1] ?? '', match?.[2] ?? ''])), flags: words.slice(node + 1, -1) }
+}
+
 async function startBenchServer(env: Record<string, string>): Promise<RunningServer> {
   const port = await freePort()
   const profile = values.profile === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${values.profile}`]
-  // As `npm start` runs it.
-  const child = spawn(process.execPath, ['--max-old-space-size=128', ...profile, 'dist/server.js'], { stdio: ['ignore', 'ignore', 'inherit'],
-    env: { ...process.env, ...env, ...RAISED_LIMITS, PORT: String(port), LOG_LEVEL: 'warn' } })
+  const start = startCommand()
+  const child = spawn(process.execPath, [...start.flags, ...profile, 'dist/server.js'], { stdio: ['ignore', 'ignore', 'inherit'],
+    env: { ...process.env, ...start.env, ...env, ...RAISED_LIMITS, PORT: String(port), LOG_LEVEL: 'warn' } })
   const base = `http://127.0.0.1:${String(port)}`
   await waitFor(`${base}/healthz`)
   return {
