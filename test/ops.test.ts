@@ -164,9 +164,11 @@ describe('configuration', () => {
     const port = await freePort()
     const npm = spawn('npm', ['start', '--silent'], { stdio: 'ignore', detached: true,
       env: { ...process.env, GLIBC_TUNABLES: '', DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: 'warn' } })
+    const exited = new Promise((resolve) => npm.on('exit', resolve))
+    const running = () => npm.exitCode === null && npm.signalCode === null
     try {
       let healthy = false
-      for (let attempt = 0; attempt < 300 && !healthy; attempt++) {
+      for (let attempt = 0; attempt < 400 && !healthy && running(); attempt++) {
         healthy = await fetch(`http://127.0.0.1:${String(port)}/healthz`).then((response) => response.ok, () => false)
         if (!healthy) await new Promise((resolve) => setTimeout(resolve, 50))
       }
@@ -184,8 +186,8 @@ describe('configuration', () => {
       expect(environments[0]?.cmdline).toContain('--max-old-space-size=128')
       expect(environments[0]?.environ).toContain(assignment)
     } finally {
-      if (npm.pid !== undefined) process.kill(-npm.pid, 'SIGTERM')
-      await new Promise((resolve) => npm.on('exit', resolve))
+      if (npm.pid !== undefined && running()) process.kill(-npm.pid, 'SIGTERM')
+      await exited
       fs.rmSync(dataDir, { recursive: true, force: true })
     }
   })
