@@ -168,5 +168,6 @@ describe.skipIf(!available)('the API reference in a browser', () => {
     }
     console.log(found.join('\n'))
     expect(found).toEqual([])
-  })
+    // axe-core runs over the whole reference twice (desktop, phone): 50 s on a loaded two-core machine.
+  }, 90_000)
 })
