@@ -5,9 +5,9 @@ import path from 'node:path'
 import { promisify } from 'node:util'
 import { describe, expect, it } from 'vitest'
 import { environment, readConfig } from '../src/config.js'
-import { freePort } from '../src/tools/free-port.js'
 import { describeEachDatabase, describePostgres } from './helpers/databases.js'
 import { startHarness, useHarness } from './helpers/harness.js'
+import { exitOf, listening } from './helpers/server-process.js'
 
 const run = promisify(execFile)
 
@@ -161,18 +161,11 @@ describe('configuration', () => {
 
     // npm passes the setting on to the server's process, where glibc reads it at start.
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'club-platform-start-'))
-    const port = await freePort()
-    const npm = spawn('npm', ['start', '--silent'], { stdio: 'ignore', detached: true,
-      env: { ...process.env, GLIBC_TUNABLES: '', DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: 'warn' } })
-    const exited = new Promise((resolve) => npm.on('exit', resolve))
-    const running = () => npm.exitCode === null && npm.signalCode === null
+    const npm = spawn('npm', ['start', '--silent'], { stdio: ['ignore', 'pipe', 'ignore'], detached: true,
+      env: { ...process.env, GLIBC_TUNABLES: '', DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'info' } })
+    const exited = exitOf(npm)
     try {
-      let healthy = false
-      for (let attempt = 0; attempt < 400 && !healthy && running(); attempt++) {
-        healthy = await fetch(`http://127.0.0.1:${String(port)}/healthz`).then((response) => response.ok, () => false)
-        if (!healthy) await new Promise((resolve) => setTimeout(resolve, 50))
-      }
-      expect(healthy).toBe(true)
+      await listening(npm)
       const environments = fs.readdirSync('/proc').filter((entry) => /^\d+$/.test(entry)).flatMap((pid) => {
         try {
           const cmdline = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0')
@@ -186,7 +179,7 @@ describe('configuration', () => {
       expect(environments[0]?.cmdline).toContain('--max-old-space-size=128')
       expect(environments[0]?.environ).toContain(assignment)
     } finally {
-      if (npm.pid !== undefined && running()) process.kill(-npm.pid, 'SIGTERM')
+      if (npm.pid !== undefined && npm.exitCode === null && npm.signalCode === null) process.kill(-npm.pid, 'SIGTERM')
       await exited
       fs.rmSync(dataDir, { recursive: true, force: true })
     }

@@ -17,10 +17,18 @@ export async function startServer(env: Record<string, string>, processes = 1, no
 Promise<StartedServer> {
   const child = spawn(process.execPath, [...nodeOptions, 'dist/server.js'], { env: { ...process.env, PORT: '0', LOG_LEVEL: 'info',
     ...env } })
+  return { child, ...await listening(child, processes) }
+}
+
+/**
+ * Resolves once `processes` servers started by `child` (with PORT=0, LOG_LEVEL=info, stdout piped)
+ * have said where they listen: the first one's URL, and the log lines so far and to come.
+ */
+export async function listening(child: ChildProcess, processes = 1): Promise<{ url: string, logs: string[] }> {
   const logs: string[] = []
   let buffer = ''
   const url = await new Promise<string>((resolve, reject) => {
-    child.stdout.on('data', (chunk: Buffer) => {
+    child.stdout?.on('data', (chunk: Buffer) => {
       buffer += chunk.toString()
       const lines = buffer.split('\n')
       buffer = lines.pop() ?? ''
@@ -32,7 +40,7 @@ Promise<StartedServer> {
       reject(new Error(`server exited with ${String(code)}: ${logs.join('\n')}`))
     })
   })
-  return { child, url, logs }
+  return { url, logs }
 }
 
 export function exitOf(child: ChildProcess): Promise<number | null> {
