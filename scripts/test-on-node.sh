@@ -57,30 +57,48 @@ runtime_of() {
   echo "$version"
 }
 
-# A copy of the project (tracked and new files and a complete build, without node_modules and data) installed with that Node first
-# on PATH.
+# A copy of the project (tracked and new files, without node_modules, data and the build) installed with that Node first
+# on PATH, without install scripts: the one native module a line loads (src/db/sqlite-driver.ts) is better-sqlite3-napi 13
+# from Node.js 22 on, whose package holds prebuilt binaries, and better-sqlite3 12 on Node.js 20, which is compiled for
+# the line's ABI. 12 is never loaded from 22 on, and is not compiled there (a compile of SQLite takes some 100 s of a core).
+# The copy gets its build when it is tested (test_copy).
 install_copy() {
-  local version=$1 copy=$2 runtime="$cache/$1"
+  local version=$1 copy=$2 runtime="$cache/$1" major=${1%%.*}
   mkdir -p "$copy"
   git ls-files -z --cached --others --exclude-standard | rsync -a --from0 --files-from=- ./ "$copy/"
-  # The build is the same JavaScript on every line: a complete one goes along, and the install keeps it
-  # (scripts/build-if-stale.js) unless a source is newer. Two builds fewer beside CI's checks.
-  [ ! -f dist/.build-complete ] || rsync -a dist/ "$copy/dist/"
   cd "$copy"
   export PATH="$runtime/bin:$PATH" npm_config_nodedir="$runtime"
   [ "$(node --version)" = "v$version" ] || { echo "PATH does not put Node.js $version first" >&2; exit 1; }
-  # node_modules as `npm ci` leaves it (native modules compiled for this line) is kept in the cache
-  # per Node.js version and lock file: with the same lock file the next run unpacks it (and builds if stale),
-  # instead of downloading and compiling again.
+  # node_modules as this install leaves it is kept in the cache per Node.js version and lock file: with the same lock file
+  # the next run unpacks it instead of downloading and compiling again.
   local modules
   modules="$cache/node-modules-$version-$(sha256sum package-lock.json | cut -c1-16).tar"
   if [ -f "$modules" ]; then
     tar -xf "$modules"
-    node scripts/build-if-stale.js
   else
-    npm ci --no-audit --no-fund
+    npm ci --ignore-scripts --no-audit --no-fund
+    [ "$major" -ge 22 ] || npm rebuild better-sqlite3@12
     tar -cf "$modules.tmp.$$" node_modules && mv "$modules.tmp.$$" "$modules"
   fi
+}
+
+# The build is the same JavaScript on every line: the checkout's (built if it is not current) goes to the copy, where
+# scripts/build-if-stale.js keeps it, as it was built from the same files.
+test_copy() {
+  local version=$1 copy=$2
+  shift 2
+  node scripts/build-if-stale.js
+  rsync -a --delete dist/ "$copy/dist/"
+  (
+    cd "$copy"
+    export PATH="$cache/$version/bin:$PATH" npm_config_nodedir="$cache/$version"
+    node scripts/build-if-stale.js
+    # The browser suites drive the same Chromium against the same pages on every line; the server
+    # code they reach is covered on this line by the API suites. They run once, on the README's command,
+    # as do the two suites that kill server processes to test the mail and webhook leases (the
+    # database's doing, not the runtime's; the other process suites run here).
+    npm test -- --exclude 'test/*browser.test.ts' --exclude 'test/mail-crash.test.ts' --exclude 'test/webhooks-process.test.ts' "$@"
+  )
 }
 
 # The installs (mostly downloads and one native compile each) run side by side; the test suites,
@@ -112,15 +130,6 @@ for major in "$@"; do
   shard=()
   [ $# -eq 1 ] || shard=("--shard=$index/$#")
   echo "== Node.js $version: npm test ${shard[*]}"
-  (
-    cd "$work/node-$major"
-    export PATH="$cache/$version/bin:$PATH" npm_config_nodedir="$cache/$version"
-    # The browser suites drive the same Chromium against the same pages on every line; the server
-    # code they reach is covered on this line by the API suites. They run once, on the README's command,
-    # as do the two suites that kill server processes to test the mail and webhook leases (the
-    # database's doing, not the runtime's; the other process suites run here).
-    npm test -- --exclude 'test/*browser.test.ts' --exclude 'test/mail-crash.test.ts' --exclude 'test/webhooks-process.test.ts' \
-      "${shard[@]}"
-  )
+  test_copy "$version" "$work/node-$major" "${shard[@]}"
   rm -rf "$work/node-$major"
 done
