@@ -1,8 +1,9 @@
-import { spawn } from 'node:child_process'
+import { execFileSync, spawn } from 'node:child_process'
 import type { ChildProcess } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
+import { pathToFileURL } from 'node:url'
 import { afterAll, describe, expect, inject, it } from 'vitest'
 import { ManualClock } from '../src/clock.js'
 import { MemoryLimiterStore } from '../src/limits/memory-store.js'
@@ -111,22 +112,32 @@ describe('the in-process store', () => {
     fs.rmSync(path.dirname(file), { recursive: true, force: true })
   })
 
-  it('remembers 100,000 keys used once each in bounded memory, and forgets full buckets with no count for today', async () => {
-    const gc = (globalThis as { gc?: () => void }).gc
-    const clock = new ManualClock(START)
-    const store = await MemoryLimiterStore.open(clock)
-    gc?.()
-    const heapBefore = process.memoryUsage().heapUsed
-    for (let i = 0; i < 100_000; i++) store.consume(`00000000-0000-4000-8000-${String(i).padStart(12, '0')}`, CONTRACT)
-    gc?.()
-    const grown = process.memoryUsage().heapUsed - heapBefore
-    console.info(`limiter memory: ${String(store.size)} keys, heap grew by ${(grown / 1_048_576).toFixed(1)} MiB`)
-    expect(store.size).toBe(100_000)
+  it('remembers 100,000 keys used once each in bounded memory, and forgets full buckets with no count for today', () => {
+    // Measured in a process of its own, on the built store as the server runs it: a test process shares its heap with
+    // the files that ran in it before (the same loop measured 47 MiB there, 21 MiB in a fresh process).
+    const probe = `
+      import { ManualClock } from ${JSON.stringify(pathToFileURL(path.resolve('dist/clock.js')).href)}
+      import { MemoryLimiterStore } from ${JSON.stringify(pathToFileURL(path.resolve('dist/limits/memory-store.js')).href)}
+      const clock = new ManualClock(${String(START)})
+      const store = await MemoryLimiterStore.open(clock)
+      const contract = ${JSON.stringify(CONTRACT)}
+      globalThis.gc()
+      const heapBefore = process.memoryUsage().heapUsed
+      for (let i = 0; i < 100_000; i++) store.consume('00000000-0000-4000-8000-' + String(i).padStart(12, '0'), contract)
+      globalThis.gc()
+      const grown = process.memoryUsage().heapUsed - heapBefore
+      const size = store.size
+      clock.set(Date.parse('2026-06-16T00:01:00Z'))
+      store.sweep()
+      process.stdout.write(JSON.stringify({ size, grown, swept: store.size }))
+      await store.close()`
+    const { size, grown, swept } = JSON.parse(execFileSync(process.execPath, ['--expose-gc', '--input-type=module', '-e', probe],
+      { encoding: 'utf8' })) as { size: number, grown: number, swept: number }
+    console.info(`limiter memory: ${String(size)} keys, heap grew by ${(grown / 1_048_576).toFixed(1)} MiB`)
+    expect(size).toBe(100_000)
     // Stated bound (docs/operations-limits.md): under 32 MiB for 100,000 keys.
     expect(grown).toBeLessThan(32 * 1_048_576)
-    clock.set(Date.parse('2026-06-16T00:01:00Z'))
-    store.sweep()
-    expect(store.size).toBe(0)
+    expect(swept).toBe(0)
   })
 })
 
