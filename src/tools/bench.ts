@@ -135,16 +135,19 @@ async function drive(base: string, scenario: Scenario, duration: number): Promis
   return { req_s: latencies.length / duration, p50_ms: q(0.5), p99_ms: q(0.99), errors }
 }
 
-let wrkRuns = 0
+/** wrk's threads: two, for two cores. */
+const WRK_THREADS = 2
 
-function wrk(base: string, request: Request, duration: number, script?: string): Result {
-  // A script's requests start further on at every run (distinct booking slots in every round).
-  const offset = String(100_000 * wrkRuns++)
-  const args = ['-t2', `-c${String(connections)}`, `-d${String(duration)}s`, '--latency',
+/**
+ * One wrk run. A script gets the run's number within its scenario and the scenario's number of runs
+ * (`-- run runs`): the bookings' script gives each run and thread a range of slots of its own.
+ */
+function wrk(base: string, request: Request, duration: number, script?: { file: string, run: number, runs: number }): Result {
+  const args = [`-t${String(WRK_THREADS)}`, `-c${String(connections)}`, `-d${String(duration)}s`, '--latency',
     ...(script === undefined
       ? Object.entries(request.headers).flatMap(([name, value]) => ['-H', `${name}: ${value}`])
-      : ['-s', script]),
-    `${base}${request.path}`, ...(script === undefined ? [] : ['--', offset])]
+      : ['-s', script.file]),
+    `${base}${request.path}`, ...(script === undefined ? [] : ['--', String(script.run), String(script.runs)])]
   const text = execFileSync('wrk', args, { encoding: 'utf8' })
   const unit = (value: string, suffix: string) => Number(value) * (suffix === 'us' ? 0.001 : suffix === 's' ? 1000 : 1)
   const latency = (label: string) => {
@@ -299,12 +302,17 @@ function bookingScenario(seeded: Seeded, now: number, dir: string): Scenario {
 local hours = {${hours.join(',')}}
 local n = 0
 ${NUMBERED_THREADS}
+local perClub = ${String(BOOKABLE_COURTS)} * #hours
+-- The slots are split between the threads, and each thread's share between the runs (args: this
+-- run's number, the number of runs): no two runs of a scenario ask for the same slot, whatever the
+-- number of clubs (a share must outlast a round: some 5,000 bookings with 200 clubs or more).
 function init(args)
-  n = 1000000 * thread_number + tonumber(args[1] or "0")
+  local perThread = math.floor(#slugs * perClub / ${String(WRK_THREADS)})
+  local perRun = math.floor(perThread / tonumber(args[2] or "1"))
+  n = perThread * (thread_number - 1) + perRun * tonumber(args[1] or "0")
 end
 request = function()
   n = n + 1
-  local perClub = ${String(BOOKABLE_COURTS)} * #hours
   local c = math.floor(n / perClub) % #slugs
   local s = n % perClub
   local hour = hours[math.floor(s / ${String(BOOKABLE_COURTS)}) + 1]
@@ -428,15 +436,16 @@ async function measure(base: string, scenario: Scenario): Promise<Record<string,
   const example = scenario.requests()
   const answer = await sample(base, example)
   const useWrk = !quick && scenario.wrk !== undefined
-  const script = scenario.wrk === 'script' ? scenario.lua : undefined
+  const lua = scenario.wrk === 'script' ? scenario.lua : undefined
+  const script = (run: number) => (lua === undefined ? undefined : { file: lua, run, runs: 2 * rounds })
   const bare = await baselineServer(answer)
   const best = (a: Result | undefined, b: Result) => (a === undefined || b.req_s > a.req_s ? b : a)
   let service: Result | undefined
   let baseline: Result | undefined
   for (let round = 0; round < rounds; round++) {
-    service = best(service, useWrk ? wrk(base, example, seconds, script) : await drive(base, scenario, seconds))
+    service = best(service, useWrk ? wrk(base, example, seconds, script(2 * round)) : await drive(base, scenario, seconds))
     baseline = best(baseline, useWrk
-      ? wrk(bare.base, example, seconds, script)
+      ? wrk(bare.base, example, seconds, script(2 * round + 1))
       : await drive(bare.base, { ...scenario, requests: () => example }, seconds))
   }
   bare.child.kill()
