@@ -122,8 +122,8 @@ for major in "$@"; do
 done
 [ "$mode" != install ] || exit 0
 # With several lines the suite files are split between them (vitest --shard): each file runs on one
-# of them, as well as on Node.js 20 with the README's command, which keeps CI within its 20
-# minutes. `scripts/test-on-node.sh 24` alone runs every file on that line.
+# of them, as well as on Node.js 20 with the README's command, which halves their share of CI's
+# time. `scripts/test-on-node.sh 24` alone runs every file on that line.
 index=0
 for major in "$@"; do
   version=${versions[$major]}
