@@ -102,7 +102,7 @@ test_copy() {
   )
 }
 
-# The installs (mostly downloads and one native compile each) run side by side; the test suites,
+# The installs (mostly downloads; a native compile only for Node.js 20) run side by side; the test suites,
 # which use every core, one after another.
 declare -A versions pids
 for major in "$@"; do
