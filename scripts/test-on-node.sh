@@ -82,12 +82,11 @@ install_copy() {
   fi
 }
 
-# The build is the same JavaScript on every line: the checkout's (built if it is not current) goes to the copy, where
-# scripts/build-if-stale.js keeps it, as it was built from the same files.
+# The build is the same JavaScript on every line: the checkout's (made current once, before the first copy is tested)
+# goes to the copy, where scripts/build-if-stale.js keeps it, as it was built from the same files.
 test_copy() {
   local version=$1 copy=$2
   shift 2
-  node scripts/build-if-stale.js
   rsync -a --delete dist/ "$copy/dist/"
   (
     cd "$copy"
@@ -121,6 +120,7 @@ for major in "$@"; do
   fi
 done
 [ "$mode" != install ] || exit 0
+node scripts/build-if-stale.js
 # With several lines the suite files are split between them (vitest --shard): each file runs on one
 # of them, as well as on Node.js 20 with the README's command, which halves their share of CI's
 # time. `scripts/test-on-node.sh 24` alone runs every file on that line.
