@@ -23,14 +23,42 @@ function withoutAnnotations(key: string, value: unknown): unknown {
   return ANNOTATIONS.has(key) && (typeof value === 'string' || Array.isArray(value)) ? undefined : value
 }
 
-/** The compiler of one set of shared schemas, compiling each distinct response schema once. */
-function sharing(compile: Compile): Compile {
+type Schemas = Record<string, unknown>
+
+/**
+ * The shared schemas `schema` refers to, directly or through one another. fast-json-stringify checks every shared schema
+ * it is given against the JSON Schema meta-schema on every compile: given all of them (some 100), that check was an eighth
+ * of a server's start.
+ */
+function referencedBy(schema: unknown, shared: Schemas): Schemas {
+  const referenced: Schemas = {}
+  const pending = [schema]
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    if (typeof next !== 'object' || next === null) continue
+    for (const [key, value] of Object.entries(next)) {
+      if (key === '$ref' && typeof value === 'string') {
+        const id = value.split('#')[0] ?? ''
+        if (id !== '' && Object.hasOwn(shared, id) && !Object.hasOwn(referenced, id)) {
+          referenced[id] = shared[id]
+          pending.push(shared[id])
+        }
+      } else {
+        pending.push(value)
+      }
+    }
+  }
+  return referenced
+}
+
+/** The compiler of one set of shared schemas, compiling each distinct response schema once, with what it refers to. */
+function sharing(shared: unknown, options: Parameters<typeof compilerFor>[1]): Compile {
+  const schemas = (typeof shared === 'object' && shared !== null ? shared : {}) as Schemas
   const compiled = new Map<string, Serialize>()
   return (route) => {
     const key = JSON.stringify(route.schema, withoutAnnotations)
     let serialize = compiled.get(key)
     if (serialize === undefined) {
-      serialize = compile(route)
+      serialize = compilerFor(referencedBy(route.schema, schemas), options)(route)
       compiled.set(key, serialize)
     }
     return serialize
@@ -39,14 +67,14 @@ function sharing(compile: Compile): Compile {
 
 export const SHARED_SERIALIZERS: NonNullable<FastifyServerOptions['schemaController']> = {
   compilersFactory: {
-    buildSerializer: (externalSchemas, options) => sharing(compilerFor(externalSchemas, options)),
+    buildSerializer: (externalSchemas, options) => sharing(externalSchemas, options),
   },
 }
 
 export const LAZY_SERIALIZERS: NonNullable<FastifyServerOptions['schemaController']> = {
   compilersFactory: {
     buildSerializer: (externalSchemas, options) => {
-      const compile = sharing(compilerFor(externalSchemas, options))
+      const compile = sharing(externalSchemas, options)
       return (route) => {
         let serialize: Serialize | undefined
         return (data: unknown) => {
