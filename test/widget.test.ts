@@ -5,10 +5,11 @@
  * club's websites as its only frame ancestors, and an unknown club's page a 404.
  */
 import fs from 'node:fs/promises'
+import os from 'node:os'
 import path from 'node:path'
 import zlib from 'node:zlib'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { WIDGET_DIR, WIDGET_PATH } from '../src/http/widget.js'
+import { loadWidget, WIDGET_DIR, WIDGET_PATH } from '../src/http/widget.js'
 import { OPERATOR } from '../src/services/admins.js'
 import { setWebsites } from '../src/services/club-websites.js'
 import { cli } from './helpers/cli.js'
@@ -23,6 +24,40 @@ describe('the booking widget build', () => {
     const size = zlib.gzipSync(await fs.readFile(path.join(WIDGET_DIR, 'club-booking.js')), { level: 9 }).length
     console.info(`booking widget: ${(size / 1024).toFixed(1)} kB of gzip'd JavaScript (budget 15 kB)`)
     expect(size).toBeLessThanOrEqual(BUDGET_BYTES)
+  })
+})
+
+describe('the booking widget\'s compressed copies', () => {
+  it('are the ones the build wrote beside it, unless they hold other content', async () => {
+    const built = await fs.readFile(path.join(WIDGET_DIR, 'club-booking.js'))
+    const served = await loadWidget()
+    expect(served?.page.encoded.get('br')?.body.equals(await fs.readFile(path.join(WIDGET_DIR, 'club-booking.js.br')))).toBe(true)
+    expect(served?.page.encoded.get('gzip')?.body.equals(await fs.readFile(path.join(WIDGET_DIR, 'club-booking.js.gz')))).toBe(true)
+
+    const directory = await fs.mkdtemp(path.join(os.tmpdir(), 'widget-'))
+    const load = async (copies: { br: Buffer, gz: Buffer | string }) => {
+      await fs.writeFile(path.join(directory, 'club-booking.js.br'), copies.br)
+      await fs.writeFile(path.join(directory, 'club-booking.js.gz'), copies.gz)
+      const page = (await loadWidget(directory))?.page
+      return { br: page?.encoded.get('br')?.body ?? Buffer.alloc(0), gzip: page?.encoded.get('gzip')?.body ?? Buffer.alloc(0) }
+    }
+    try {
+      await fs.writeFile(path.join(directory, 'club-booking.js'), built)
+      // Copies of this content, compressed as the server never would: served as they are.
+      const fast = zlib.brotliCompressSync(built, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 1 } })
+      const gz = zlib.gzipSync(built, { level: 1 })
+      const kept = await load({ br: fast, gz })
+      expect([kept.br.equals(fast), kept.gzip.equals(gz)]).toEqual([true, true])
+
+      // A widget rebuilt by vite alone, beside the copies of the build before (and a copy that is not gzip at all).
+      const rebuilt = Buffer.concat([built, Buffer.from('\n// rebuilt\n')])
+      await fs.writeFile(path.join(directory, 'club-booking.js'), rebuilt)
+      const again = await load({ br: fast, gz: 'not gzip' })
+      expect(zlib.brotliDecompressSync(again.br).equals(rebuilt)).toBe(true)
+      expect(zlib.gunzipSync(again.gzip).equals(rebuilt)).toBe(true)
+    } finally {
+      await fs.rm(directory, { recursive: true })
+    }
   })
 })
 

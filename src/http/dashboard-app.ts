@@ -8,11 +8,10 @@
 import fs from 'node:fs/promises'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import zlib from 'node:zlib'
 import { createHash } from 'node:crypto'
 import type { FastifyInstance } from 'fastify'
-import type { ContentEncoding, StaticPage } from './static-page.js'
-import { fastStaticPage, serveStaticPage } from './static-page.js'
+import type { StaticPage } from './static-page.js'
+import { fastStaticPage, isCompressedCopy, precompressed, serveStaticPage } from './static-page.js'
 
 export const DASHBOARD_DIR = fileURLToPath(new URL('../../dist/dashboard/', import.meta.url))
 /** The build's assets are named by their content. */
@@ -40,33 +39,29 @@ const TYPES: Readonly<Record<string, string>> = {
   '.woff2': 'font/woff2',
 }
 
-function pageOf(body: Buffer, headers: Record<string, string>): StaticPage {
+async function pageOf(file: string, headers: Record<string, string>): Promise<StaticPage> {
+  const body = await fs.readFile(file)
   const tag = createHash('sha256').update(body).digest('base64url').slice(0, 27)
-  const encoded = new Map<ContentEncoding, { body: Buffer, etag: string }>()
-  if (body.length > 512) {
-    encoded.set('br', { body: zlib.brotliCompressSync(body, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 9 } }), etag: `"${tag}-br"` })
-    encoded.set('gzip', { body: zlib.gzipSync(body, { level: 9 }), etag: `"${tag}-gzip"` })
-  }
+  const encoded = await precompressed(file, body, tag, { quality: 9, threshold: 512 })
   return { headers, identity: { body, etag: `"${tag}"` }, encoded }
 }
 
 async function loadBuild(directory: string): Promise<{ index: StaticPage, assets: Map<string, StaticPage> } | undefined> {
-  let index: Buffer
+  let index: StaticPage
   try {
-    index = await fs.readFile(path.join(directory, 'index.html'))
+    index = await pageOf(path.join(directory, 'index.html'),
+      { 'content-security-policy': DASHBOARD_POLICY, 'referrer-policy': 'no-referrer', 'x-frame-options': 'DENY' })
   } catch {
     return undefined
   }
   const assets = new Map<string, StaticPage>()
   const assetDir = path.join(directory, 'assets')
   for (const name of await fs.readdir(assetDir).catch(() => [] as string[])) {
+    if (isCompressedCopy(name)) continue
     const type = TYPES[path.extname(name)] ?? 'application/octet-stream'
-    assets.set(name, pageOf(await fs.readFile(path.join(assetDir, name)), { 'content-type': type }))
+    assets.set(name, await pageOf(path.join(assetDir, name), { 'content-type': type }))
   }
-  return {
-    index: pageOf(index, { 'content-security-policy': DASHBOARD_POLICY, 'referrer-policy': 'no-referrer', 'x-frame-options': 'DENY' }),
-    assets,
-  }
+  return { index, assets }
 }
 
 export async function registerDashboardApp(app: FastifyInstance, directory = DASHBOARD_DIR): Promise<void> {

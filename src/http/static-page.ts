@@ -88,6 +88,38 @@ export async function loadStaticPage(file: string): Promise<StaticPage | undefin
   }
 }
 
+/** Whether `name` is one of the compressed copies `npm run build` writes beside a built file. */
+export function isCompressedCopy(name: string): boolean {
+  return name.endsWith(SUFFIX.br) || name.endsWith(SUFFIX.gzip)
+}
+
+/**
+ * The brotli and gzip variants of the built file `file` (its content `body`, tagged `tag`) when it is larger than
+ * `threshold` bytes: the copies `npm run build` wrote beside it (scripts/build.js), when they hold this content;
+ * compressed here otherwise (a bundle built by vite alone has none), at brotli quality `quality`.
+ */
+export async function precompressed(file: string, body: Buffer, tag: string, { quality, threshold = 0 }:
+{ readonly quality: number, readonly threshold?: number }): Promise<Map<ContentEncoding, Variant>> {
+  const encoded = new Map<ContentEncoding, Variant>()
+  if (body.length <= threshold) return encoded
+  const decompress = { br: zlib.brotliDecompressSync, gzip: zlib.gunzipSync } as const
+  const compress = {
+    br: () => zlib.brotliCompressSync(body, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: quality } }),
+    gzip: () => zlib.gzipSync(body, { level: 9 }),
+  } as const
+  for (const encoding of ENCODINGS) {
+    const copy = await readIfPresent(`${file}${SUFFIX[encoding]}`)
+    let sound = false
+    try {
+      sound = copy !== undefined && decompress[encoding](copy).equals(body)
+    } catch {
+      // A copy that does not decompress is compressed again.
+    }
+    encoded.set(encoding, { body: sound && copy !== undefined ? copy : compress[encoding](), etag: `"${tag}-${encoding}"` })
+  }
+  return encoded
+}
+
 /**
  * The encoding to send for an Accept-Encoding header (RFC 9110 §12.5.3): the highest q-value
  * among those available, the server's order breaking ties; identity when none is acceptable.

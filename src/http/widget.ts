@@ -15,11 +15,10 @@ import { createHash } from 'node:crypto'
 import fs from 'node:fs/promises'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import zlib from 'node:zlib'
 import type { FastifyInstance } from 'fastify'
 import { ProblemError } from './problems.js'
-import { fastStaticPage, serveStaticPage } from './static-page.js'
-import type { ContentEncoding, StaticPage } from './static-page.js'
+import { fastStaticPage, precompressed, serveStaticPage } from './static-page.js'
+import type { StaticPage } from './static-page.js'
 
 export const WIDGET_DIR = fileURLToPath(new URL('../../dist/widget/v1/', import.meta.url))
 export const WIDGET_PATH = '/widget/v1/club-booking.js'
@@ -36,17 +35,15 @@ export interface WidgetBuild {
 }
 
 export async function loadWidget(directory = WIDGET_DIR): Promise<WidgetBuild | undefined> {
+  const file = path.join(directory, 'club-booking.js')
   let body: Buffer
   try {
-    body = await fs.readFile(path.join(directory, 'club-booking.js'))
+    body = await fs.readFile(file)
   } catch {
     return undefined
   }
   const tag = createHash('sha256').update(body).digest('base64url').slice(0, 27)
-  const encoded = new Map<ContentEncoding, { body: Buffer, etag: string }>([
-    ['br', { body: zlib.brotliCompressSync(body, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11 } }), etag: `"${tag}-br"` }],
-    ['gzip', { body: zlib.gzipSync(body, { level: 9 }), etag: `"${tag}-gzip"` }],
-  ])
+  const encoded = await precompressed(file, body, tag, { quality: 11 })
   const headers = { 'access-control-allow-origin': '*', 'cross-origin-resource-policy': 'cross-origin',
     'x-content-type-options': 'nosniff' }
   return {
