@@ -50,15 +50,22 @@ function referencedBy(schema: unknown, shared: Schemas): Schemas {
   return referenced
 }
 
+/**
+ * Every serialiser compiled in the process, by what shapes its output: the response schema, the shared schemas it refers
+ * to and the options, without annotations. Fastify asks for a compiler per route wherever the app has added schemas, so
+ * a cache per compiler would compile the same schema once per route.
+ */
+const compiled = new Map<string, Serialize>()
+
 /** The compiler of one set of shared schemas, compiling each distinct response schema once, with what it refers to. */
 function sharing(shared: unknown, options: Parameters<typeof compilerFor>[1]): Compile {
   const schemas = (typeof shared === 'object' && shared !== null ? shared : {}) as Schemas
-  const compiled = new Map<string, Serialize>()
   return (route) => {
-    const key = JSON.stringify(route.schema, withoutAnnotations)
+    const referenced = referencedBy(route.schema, schemas)
+    const key = JSON.stringify([route.schema, referenced, options ?? null], withoutAnnotations)
     let serialize = compiled.get(key)
     if (serialize === undefined) {
-      serialize = compilerFor(referencedBy(route.schema, schemas), options)(route)
+      serialize = compilerFor(referenced, options)(route)
       compiled.set(key, serialize)
     }
     return serialize
