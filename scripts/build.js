@@ -1,13 +1,9 @@
 // `npm run build`: the service (tsc), then its API reference page (built by the compiled service's own tool), and beside
 // them the dashboard's and the widget's bundles (vite), which read only their own sources and write only their own
-// folders of dist/, each followed by the compressed copies of its files. At the end, the digest of what was built from
-// (scripts/build-if-stale.js --mark).
+// folders of dist/, each followed by the compressed copies of its files (the compiled src/tools/precompress.ts, once
+// the service is compiled). At the end, the digest of what was built from (scripts/build-if-stale.js --mark).
 import { spawn } from 'node:child_process'
-import fs from 'node:fs/promises'
-import path from 'node:path'
 import process from 'node:process'
-import { promisify } from 'node:util'
-import zlib from 'node:zlib'
 
 /** @param {string} command @param {string[]} args @returns {Promise<void>} */
 function run(command, args) {
@@ -21,43 +17,33 @@ function run(command, args) {
   })
 }
 
-const brotli = promisify(zlib.brotliCompress)
-const gzip = promisify(zlib.gzip)
-
-/**
- * Beside each file of a bundle's folder that is worth compressing, its brotli (quality 11) and gzip (level 9) copies,
- * `.br` and `.gz`: the server serves them as they are (src/http/static-page.ts, `precompressed`) instead of compressing
- * at every start.
- * @param {string} directory
- */
-async function precompress(directory) {
-  const entries = await fs.readdir(directory, { recursive: true, withFileTypes: true })
-  await Promise.all(entries.filter((entry) => entry.isFile() && /\.(?:js|css|html|svg)$/.test(entry.name)).map(async (entry) => {
-    const file = path.join(entry.parentPath, entry.name)
-    const body = await fs.readFile(file)
-    if (body.length <= 512) return
-    const [br, gz] = await Promise.all([
-      brotli(body, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11,
-        [zlib.constants.BROTLI_PARAM_SIZE_HINT]: body.length } }),
-      gzip(body, { level: 9 }),
-    ])
-    await Promise.all([fs.writeFile(`${file}.br`, br), fs.writeFile(`${file}.gz`, gz)])
-  }))
-}
-
 /** @param {string} name @returns {string} the project's own copy of the tool */
 const bin = (name) => `node_modules/.bin/${name}`
-const parts = await Promise.allSettled([
-  run(bin('tsc'), ['-p', 'tsconfig.build.json']).then(() => run(process.execPath, ['dist/tools/build-docs.js'])),
-  run(bin('vite'), ['build', '--config', 'dashboard/vite.config.ts', '--logLevel', 'warn']).then(() => precompress('dist/dashboard')),
-  run(bin('vite'), ['build', '--config', 'widget/vite.config.ts', '--logLevel', 'warn']).then(() => precompress('dist/widget')),
-])
-let failed = false
-for (const part of parts) {
-  if (part.status === 'fulfilled') continue
-  failed = true
-  const reason = /** @type {unknown} */ (part.reason)
-  process.stderr.write(`build failed: ${reason instanceof Error ? reason.message : String(reason)}\n`)
+/**
+ * Settles once every step has ended (none is left running), failing with the first failure.
+ * @param {Promise<void>[]} steps
+ */
+async function allEnded(steps) {
+  for (const step of await Promise.allSettled(steps)) {
+    if (step.status === 'rejected') throw step.reason instanceof Error ? step.reason : new Error(String(step.reason))
+  }
 }
-if (failed) process.exit(1)
+
+const service = run(bin('tsc'), ['-p', 'tsconfig.build.json'])
+/** @param {string} name the bundle's folder (its vite config's), also its folder in dist/ */
+const bundle = (name) => allEnded([service, run(bin('vite'), ['build', '--config', `${name}/vite.config.ts`, '--logLevel', 'warn'])])
+  .then(() => run(process.execPath, ['dist/tools/precompress.js', `dist/${name}`]))
+const parts = await Promise.allSettled([
+  service.then(() => run(process.execPath, ['dist/tools/build-docs.js'])),
+  bundle('dashboard'),
+  bundle('widget'),
+])
+// A failure the parts share (the service's compile) is told once.
+const failures = new Set(parts.flatMap((part) => {
+  if (part.status === 'fulfilled') return []
+  const reason = /** @type {unknown} */ (part.reason)
+  return [reason instanceof Error ? reason.message : String(reason)]
+}))
+for (const failure of failures) process.stderr.write(`build failed: ${failure}\n`)
+if (failures.size > 0) process.exit(1)
 await run(process.execPath, ['scripts/build-if-stale.js', '--mark'])

@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url'
 import { createHash } from 'node:crypto'
 import type { FastifyInstance } from 'fastify'
 import type { StaticPage } from './static-page.js'
-import { fastStaticPage, isCompressedCopy, precompressed, serveStaticPage } from './static-page.js'
+import { COMPRESSED_ABOVE_BYTES, fastStaticPage, isCompressedCopy, precompressed, serveStaticPage } from './static-page.js'
 
 export const DASHBOARD_DIR = fileURLToPath(new URL('../../dist/dashboard/', import.meta.url))
 /** The build's assets are named by their content. */
@@ -42,7 +42,7 @@ const TYPES: Readonly<Record<string, string>> = {
 async function pageOf(file: string, headers: Record<string, string>): Promise<StaticPage> {
   const body = await fs.readFile(file)
   const tag = createHash('sha256').update(body).digest('base64url').slice(0, 27)
-  const encoded = await precompressed(file, body, tag, { quality: 9, threshold: 512 })
+  const encoded = await precompressed(file, body, tag, { quality: 9, threshold: COMPRESSED_ABOVE_BYTES })
   return { headers, identity: { body, etag: `"${tag}"` }, encoded }
 }
 

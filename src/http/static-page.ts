@@ -44,19 +44,24 @@ function manifestFile(file: string): string {
   return `${file}.json`
 }
 
+/** Writes the compressed copies of `body` beside `file` (`.gz`, `.br`: a build step), at brotli quality `brotliQuality`. */
+export async function writeCompressedCopies(file: string, body: Buffer, brotliQuality: number): Promise<void> {
+  const [gzipped, brotlied] = await Promise.all([
+    gzip(body, { level: zlib.constants.Z_BEST_COMPRESSION }),
+    brotli(body, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: brotliQuality,
+      [zlib.constants.BROTLI_PARAM_SIZE_HINT]: body.length } }),
+  ])
+  await Promise.all([fs.writeFile(`${file}${SUFFIX.gzip}`, gzipped), fs.writeFile(`${file}${SUFFIX.br}`, brotlied)])
+}
+
 /** Writes the page, its compressed variants and its manifest (the build step). */
 export async function writeStaticPage(file: string, html: string, manifest: PageManifest): Promise<void> {
   const body = Buffer.from(html)
   await fs.mkdir(path.dirname(file), { recursive: true })
-  const [gzipped, brotlied] = await Promise.all([
-    gzip(body, { level: zlib.constants.Z_BEST_COMPRESSION }),
-    // Quality 9: within a tenth of 11's size at a twentieth of its time (the build stays quick).
-    brotli(body, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 9, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: body.length } }),
-  ])
   await Promise.all([
     fs.writeFile(file, body),
-    fs.writeFile(`${file}${SUFFIX.gzip}`, gzipped),
-    fs.writeFile(`${file}${SUFFIX.br}`, brotlied),
+    // Quality 9: within a tenth of 11's size at a twentieth of its time (the build stays quick).
+    writeCompressedCopies(file, body, 9),
     fs.writeFile(manifestFile(file), `${JSON.stringify(manifest, null, 2)}\n`),
   ])
 }
@@ -88,14 +93,17 @@ export async function loadStaticPage(file: string): Promise<StaticPage | undefin
   }
 }
 
-/** Whether `name` is one of the compressed copies `npm run build` writes beside a built file. */
+/** The dashboard's files of this size or smaller are served uncompressed, and the build writes no copies of them. */
+export const COMPRESSED_ABOVE_BYTES = 512
+
+/** Whether `name` is one of the compressed copies the build writes beside a file (writeCompressedCopies). */
 export function isCompressedCopy(name: string): boolean {
   return name.endsWith(SUFFIX.br) || name.endsWith(SUFFIX.gzip)
 }
 
 /**
  * The brotli and gzip variants of the built file `file` (its content `body`, tagged `tag`) when it is larger than
- * `threshold` bytes: the copies `npm run build` wrote beside it (scripts/build.js), when they hold this content;
+ * `threshold` bytes: the copies `npm run build` wrote beside it (src/tools/precompress.ts), when they hold this content;
  * compressed here otherwise (a bundle built by vite alone has none), at brotli quality `quality`.
  */
 export async function precompressed(file: string, body: Buffer, tag: string, { quality, threshold = 0 }:
