@@ -2,7 +2,9 @@
  * The server process keeps the shape of Node's next-tick objects (src/next-tick-shape.ts): after
  * full garbage collections with ticks between them, the sites in `process.nextTick` that build
  * each tick object are still monomorphic. A plain Node.js process, probed the same way, has them
- * megamorphic: that is what the module prevents, and what this test would see without it.
+ * megamorphic: that is what the module prevents, and what this test would see without it. A
+ * Node.js that builds tick objects with a class (26.12 on) has no such sites, which is checked
+ * instead.
  *
  * The probe is loaded with `--require` and runs on SIGUSR2: eight rounds of ten ticks and two full
  * collections, then V8's description of `process.nextTick` (`%DebugPrint`, which lists the state of
@@ -67,7 +69,13 @@ async function probed(child: ChildProcess): Promise<string> {
   return chunks.join('')
 }
 
-describe('the shape of next-tick objects', () => {
+/**
+ * Node.js builds each tick object as an object literal with symbol keys (20, 24, and 26 up to 26.10 at least); from
+ * 26.12 on, with `new TickObject(…)`, a class, whose instances have one shape that no collection loses.
+ */
+const BUILDS_LITERAL = process.nextTick.toString().includes('[async_id_symbol]')
+
+describe.runIf(BUILDS_LITERAL)('the shape of next-tick objects', () => {
   it('stays monomorphic in the server process, after requests and full collections', async () => {
     const server = await startServer({ DATA_DIR: path.join(dir, 'data') }, 1, [...PROBE_OPTIONS, probe])
     for (let i = 0; i < 20; i++) expect((await fetch(`${server.url}/healthz`)).status).toBe(200)
@@ -86,5 +94,20 @@ describe('the shape of next-tick objects', () => {
     })
     const sites = defineSites(await probed(child))
     expect(sites).toContain('MEGAMORPHIC')
+  })
+})
+
+describe.skipIf(BUILDS_LITERAL)('the shape of next-tick objects, on a Node.js that builds them with a class', () => {
+  it('has no literal define sites to keep: a plain Node.js process probed the same way shows none', async () => {
+    expect(process.nextTick.toString()).toContain('new TickObject(')
+    const child = spawn(process.execPath, [...PROBE_OPTIONS, probe, '-e', 'setInterval(() => {}, 1000)'])
+    await new Promise<void>((resolve) => {
+      child.stderr.on('data', (chunk: Buffer) => {
+        if (chunk.toString().includes('probe armed')) resolve()
+      })
+    })
+    const output = await probed(child)
+    expect(output).toContain('SharedFunctionInfo')
+    expect(defineSites(output)).toEqual([])
   })
 })
