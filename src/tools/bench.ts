@@ -65,7 +65,9 @@ interface Scenario {
   wrk?: 'fixed' | 'script'
   lua?: string
 }
-interface Result { req_s: number, p50_ms: number, p99_ms: number, errors: number }
+interface Result { req_s: number, p50_ms: number, p99_ms: number, errors: number, gc?: Collections }
+/** The service's garbage collections during a round, from its /metrics (V8's kinds: minor, major, incremental, weakcb). */
+interface Collections { ms: Record<string, number>, count: Record<string, number> }
 
 function id(n: number, kind: string, club: number): string {
   const hex = (n + club * 1_000_003).toString(16).padStart(12, '0').slice(-12)
@@ -207,6 +209,26 @@ async function sample(base: string, request: Request): Promise<Answer> {
     req.on('error', reject)
     req.end(request.body)
   })
+}
+
+/** The server's collections so far (nodejs_gc_duration_seconds from its /metrics), in milliseconds and counts by kind. */
+async function collections(base: string): Promise<Collections> {
+  const text = (await sample(base, { method: 'GET', path: '/metrics', headers: {} })).body.toString()
+  const ms: Record<string, number> = {}
+  const count: Record<string, number> = {}
+  for (const match of text.matchAll(/^nodejs_gc_duration_seconds_(sum|count)\{kind="(\w+)"\} ([\d.e+-]+)$/gm)) {
+    const [, part = '', kind = '', value = '0'] = match
+    if (part === 'sum') ms[kind] = Number(value) * 1000
+    else count[kind] = Number(value)
+  }
+  return { ms, count }
+}
+
+/** What a run did between two readings of collections. */
+function collectionsBetween(before: Collections, after: Collections): Collections {
+  const minus = (a: Record<string, number>, b: Record<string, number>) =>
+    Object.fromEntries(Object.entries(a).map(([kind, value]) => [kind, Math.round((value - (b[kind] ?? 0)) * 10) / 10]))
+  return { ms: minus(after.ms, before.ms), count: minus(after.count, before.count) }
 }
 
 async function seed(context: AppContext, now: number, count: number): Promise<Seeded> {
@@ -443,14 +465,17 @@ async function measure(base: string, scenario: Scenario): Promise<Record<string,
   let service: Result | undefined
   let baseline: Result | undefined
   for (let round = 0; round < rounds; round++) {
-    service = best(service, useWrk ? wrk(base, example, seconds, script(2 * round)) : await drive(base, scenario, seconds))
+    const before = await collections(base)
+    const result = useWrk ? wrk(base, example, seconds, script(2 * round)) : await drive(base, scenario, seconds)
+    service = best(service, { ...result, gc: collectionsBetween(before, await collections(base)) })
     baseline = best(baseline, useWrk
       ? wrk(bare.base, example, seconds, script(2 * round + 1))
       : await drive(bare.base, { ...scenario, requests: () => example }, seconds))
   }
   bare.child.kill()
   if (service === undefined || baseline === undefined) throw new Error('--rounds must be at least 1')
-  process.stderr.write(`${scenario.name}: ${service.req_s.toFixed(0)} req/s vs ${baseline.req_s.toFixed(0)}\n`)
+  const gc = Object.entries(service.gc?.ms ?? {}).map(([kind, ms]) => `${kind} ${ms.toFixed(0)} ms × ${String(service.gc?.count[kind])}`)
+  process.stderr.write(`${scenario.name}: ${service.req_s.toFixed(0)} req/s vs ${baseline.req_s.toFixed(0)} (collections: ${gc.join(', ')})\n`)
   return { scenario: scenario.name, status: answer.status, bytes: answer.body.length, generator: useWrk ? 'wrk' : 'node',
     service, baseline, ratio: baseline.req_s === 0 ? 0 : service.req_s / baseline.req_s }
 }
