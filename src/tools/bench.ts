@@ -452,7 +452,11 @@ async function reachable(url: string): Promise<boolean> {
   })
 }
 
-async function measure(base: string, scenario: Scenario): Promise<Record<string, unknown>> {
+/**
+ * `server`: 'one' when one process serves (its /metrics are the server's collections); with
+ * several (scale-out), each reading would come from whichever answered, so none is taken.
+ */
+async function measure(base: string, scenario: Scenario, server: 'one' | 'several' = 'one'): Promise<Record<string, unknown>> {
   // One request first: it warms the path, and uses up the exhausted key's only token.
   await sample(base, scenario.requests())
   const example = scenario.requests()
@@ -465,9 +469,10 @@ async function measure(base: string, scenario: Scenario): Promise<Record<string,
   let service: Result | undefined
   let baseline: Result | undefined
   for (let round = 0; round < rounds; round++) {
-    const before = await collections(base)
+    const before = server === 'one' ? await collections(base) : undefined
     const result = useWrk ? wrk(base, example, seconds, script(2 * round)) : await drive(base, scenario, seconds)
-    service = best(service, { ...result, gc: collectionsBetween(before, await collections(base)) })
+    const collected = before === undefined ? undefined : collectionsBetween(before, await collections(base))
+    service = best(service, collected === undefined ? result : { ...result, gc: collected })
     baseline = best(baseline, useWrk
       ? wrk(bare.base, example, seconds, script(2 * round + 1))
       : await drive(bare.base, { ...scenario, requests: () => example }, seconds))
@@ -475,7 +480,8 @@ async function measure(base: string, scenario: Scenario): Promise<Record<string,
   bare.child.kill()
   if (service === undefined || baseline === undefined) throw new Error('--rounds must be at least 1')
   const gc = Object.entries(service.gc?.ms ?? {}).map(([kind, ms]) => `${kind} ${ms.toFixed(0)} ms × ${String(service.gc?.count[kind])}`)
-  process.stderr.write(`${scenario.name}: ${service.req_s.toFixed(0)} req/s vs ${baseline.req_s.toFixed(0)} (collections: ${gc.join(', ')})\n`)
+  process.stderr.write(`${scenario.name}: ${service.req_s.toFixed(0)} req/s vs ${baseline.req_s.toFixed(0)}`
+    + `${gc.length === 0 ? '' : ` (collections: ${gc.join(', ')})`}\n`)
   return { scenario: scenario.name, status: answer.status, bytes: answer.body.length, generator: useWrk ? 'wrk' : 'node',
     service, baseline, ratio: baseline.req_s === 0 ? 0 : service.req_s / baseline.req_s }
 }
@@ -616,7 +622,7 @@ async function runScaleOut(postgresUrl: string, redisUrl: string, name: string, 
     const seeded = await seedInto(env, count, now)
     const server = await startBenchServer({ ...env, WORKERS: '2' })
     try {
-      return [{ mode: 'scale-out', ...await measure(server.base, listScenario('/api/v1/groups', seeded.keys[1] ?? '', name)) }]
+      return [{ mode: 'scale-out', ...await measure(server.base, listScenario('/api/v1/groups', seeded.keys[1] ?? '', name), 'several') }]
     } finally {
       rss['scale-out'] = Math.max(...server.rssMiB())
       await server.stop()
