@@ -40,18 +40,21 @@ export interface StaticPage {
 const ENCODINGS: readonly ContentEncoding[] = ['br', 'gzip']
 const SUFFIX: Readonly<Record<ContentEncoding, string>> = { br: '.br', gzip: '.gz' }
 
+/** Each encoding's compressor: gzip at its best, brotli at `quality`. */
+const COMPRESS: Readonly<Record<ContentEncoding, (body: Buffer, quality: number) => Promise<Buffer>>> = {
+  br: (body, quality) => brotli(body, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: quality,
+    [zlib.constants.BROTLI_PARAM_SIZE_HINT]: body.length } }),
+  gzip: (body) => gzip(body, { level: zlib.constants.Z_BEST_COMPRESSION }),
+}
+
 function manifestFile(file: string): string {
   return `${file}.json`
 }
 
 /** Writes the compressed copies of `body` beside `file` (`.gz`, `.br`: a build step), at brotli quality `brotliQuality`. */
 export async function writeCompressedCopies(file: string, body: Buffer, brotliQuality: number): Promise<void> {
-  const [gzipped, brotlied] = await Promise.all([
-    gzip(body, { level: zlib.constants.Z_BEST_COMPRESSION }),
-    brotli(body, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: brotliQuality,
-      [zlib.constants.BROTLI_PARAM_SIZE_HINT]: body.length } }),
-  ])
-  await Promise.all([fs.writeFile(`${file}${SUFFIX.gzip}`, gzipped), fs.writeFile(`${file}${SUFFIX.br}`, brotlied)])
+  await Promise.all(ENCODINGS.map(async (encoding) =>
+    fs.writeFile(`${file}${SUFFIX[encoding]}`, await COMPRESS[encoding](body, brotliQuality))))
 }
 
 /** Writes the page, its compressed variants and its manifest (the build step). */
@@ -111,10 +114,6 @@ export async function precompressed(file: string, body: Buffer, tag: string, { q
   const encoded = new Map<ContentEncoding, Variant>()
   if (body.length <= threshold) return encoded
   const decompress = { br: zlib.brotliDecompressSync, gzip: zlib.gunzipSync } as const
-  const compress = {
-    br: () => zlib.brotliCompressSync(body, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: quality } }),
-    gzip: () => zlib.gzipSync(body, { level: 9 }),
-  } as const
   for (const encoding of ENCODINGS) {
     const copy = await readIfPresent(`${file}${SUFFIX[encoding]}`)
     let sound = false
@@ -123,7 +122,8 @@ export async function precompressed(file: string, body: Buffer, tag: string, { q
     } catch {
       // A copy that does not decompress is compressed again.
     }
-    encoded.set(encoding, { body: sound && copy !== undefined ? copy : compress[encoding](), etag: `"${tag}-${encoding}"` })
+    encoded.set(encoding, { body: sound && copy !== undefined ? copy : await COMPRESS[encoding](body, quality),
+      etag: `"${tag}-${encoding}"` })
   }
   return encoded
 }
