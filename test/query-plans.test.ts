@@ -10,6 +10,7 @@ import { expect, it } from 'vitest'
 import { claimDueMails } from '../src/db/repositories/outbox.js'
 import type { Database } from '../src/db/schema.js'
 import { isoForDb } from '../src/db/values.js'
+import { LIST_READS, readListBody } from '../src/routes/list-reads.js'
 import { importClubData } from '../src/services/import.js'
 import { describeEachDatabase } from './helpers/databases.js'
 import { clubFixture } from './helpers/fixtures.js'
@@ -21,14 +22,19 @@ const LISTS = [
   ['/api/v1/news', 'news_listing_idx'],
   ['/api/v1/competition-results', 'competition_results_listing_idx'],
 ] as const
+const AREAS = ['groups', 'events', 'news', 'competition_results'] as const
+
+const notAScan = /\bSort\b|TEMP B-TREE|Seq Scan|SCAN (groups|events|news|competition_results)\b(?! USING)/
 
 describeEachDatabase('list query plans', (dialect) => {
   let key = ''
+  let clubId = ''
   const harness = useHarness(dialect, async (h) => {
     for (const slug of ['one', 'two', 'three']) {
       const club = await h.createClub(slug)
       await importClubData(h.context.db, h.clock, club.id, clubFixture(slug, START, 3))
       key = (await h.createKey(club.id)).key
+      clubId = club.id
     }
     if (dialect === 'postgres') await sql`analyze`.execute(h.context.db)
     // These tests are about the SQL: every request must reach the database.
@@ -43,7 +49,6 @@ describeEachDatabase('list query plans', (dialect) => {
     const count = h.statements.find((statement) => /count\(/i.test(statement.sql))
     expect(page).toBeDefined()
     expect(count).toBeDefined()
-    const notAScan = /\bSort\b|TEMP B-TREE|Seq Scan|SCAN (groups|events|news|competition_results)\b(?! USING)/
     const pagePlan = await explain(page?.sql ?? '', page?.parameters ?? [])
     expect(pagePlan, page?.sql).toContain(index)
     expect(pagePlan, page?.sql).not.toMatch(notAScan)
@@ -51,6 +56,19 @@ describeEachDatabase('list query plans', (dialect) => {
     const countPlan = await explain(count?.sql ?? '', count?.parameters ?? [])
     expect(countPlan, count?.sql).toMatch(/club_id/)
     expect(countPlan, count?.sql).not.toMatch(notAScan)
+  })
+
+  // The pages the list reader threads read as JSON (src/db/json-pages.ts), SQLite's alone.
+  it.each(AREAS.map((area, i) => [area, LISTS[i]?.[1] ?? ''] as const))('%s as JSON reads %s in order', async (area, index) => {
+    if (dialect === 'postgres') return
+    const h = harness.current
+    h.statements.length = 0
+    await readListBody(LIST_READS[area], h.context.db, clubId, { limit: 5, offset: 3 }, h.clock.now(), undefined, undefined)
+    const page = h.statements.find((statement) => /json_group_array/.test(statement.sql))
+    expect(page).toBeDefined()
+    const plan = await explain(page?.sql ?? '', page?.parameters ?? [])
+    expect(plan, page?.sql).toContain(index)
+    expect(plan, page?.sql).not.toMatch(notAScan)
   })
 
   it('finds the next scheduled news item by index', async () => {

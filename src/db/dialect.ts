@@ -12,6 +12,7 @@ import type pg from 'pg'
 import type { DatabaseSettings } from '../config.js'
 import { loadPostgresDriver } from './postgres-driver.js'
 import { loadSqliteDriver } from './sqlite-driver.js'
+import { declareJsonFunctions } from './json-pages.js'
 import { BACKSTOP_PAGES, WalCheckpoints } from './wal-checkpoints.js'
 import type { WalCheckpointsOptions } from './wal-checkpoints.js'
 import type { Database } from './schema.js'
@@ -81,6 +82,7 @@ export function openDatabase(settings: DatabaseSettings, options: OpenDatabaseOp
     // Writers from other processes (the command line) wait instead of failing at once.
     database.pragma('busy_timeout = 5000')
     database.pragma(`cache_size = -${String(PAGE_CACHE_KIB)}`)
+    declareJsonFunctions(database)
     const checkpoints = options.checkpoints === undefined || options.readonly === true || settings.file === ':memory:'
       ? undefined
       : new WalCheckpoints(settings.file, options.checkpoints)

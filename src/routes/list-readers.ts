@@ -10,29 +10,29 @@
  * Each thread has its own read-only connection to the database file. A read runs as on the event
  * loop (src/routes/list-reads.ts, in a read transaction with the scope's counter: src/db/changes.ts),
  * so the version a page is filed under is the one of the snapshot it was read from, and a change
- * committed by any connection before the read began is in it (WAL). The serialiser is compiled as
- * Fastify compiles the route's (fast-json-stringify, the same schemas): test/fast-path.test.ts
- * holds every answer equal to the route's. Only SQLite in a file: PostgreSQL's queries do not hold
- * the event loop, and an in-memory database cannot be opened twice.
+ * committed by any connection before the read began is in it (WAL). SQLite writes the page's
+ * items as JSON (src/db/json-pages.ts: the rows never become JavaScript values), and the thread
+ * puts them in the list's envelope: test/list-json.test.ts holds that text equal to what the
+ * route's serialiser writes for any stored value, and test/fast-path.test.ts every answer equal to
+ * the route's. Only SQLite in a file: PostgreSQL's queries do not hold the event loop, and an
+ * in-memory database cannot be opened twice.
  *
  * One module, both sides: imported, it offers `ListReaders`; started as a thread (with the file in
  * `workerData`), it serves reads. The threads start once misses come often (`MISSES_TO_START`
- * within a second); until then, and until one is ready (it loads its modules, opens the database
- * and compiles its serialisers: 0.1–0.5 s), misses are read on the event loop, so no request waits
+ * within a second); until then, and until one is ready (it loads its modules and opens the
+ * database: 0.1–0.5 s), misses are read on the event loop, so no request waits
  * for a thread. A thread that dies fails the reads in hand (the route reads those pages on the
  * event loop) and the next miss starts another. After ten seconds without a miss the threads end,
  * their memory with them.
  */
 import { isMainThread, parentPort, workerData } from 'node:worker_threads'
 import type { MessagePort, Worker } from 'node:worker_threads'
-import { SerializerSelector } from '@fastify/fast-json-stringify-compiler'
 import type { Clock } from '../clock.js'
 import { systemClock } from '../clock.js'
 import { openDatabase } from '../db/dialect.js'
 import { RequestThread } from '../request-thread.js'
 import type { Reply } from '../request-thread.js'
-import { Reference } from '../schemas/common.js'
-import { LIST_READS, LIST_SHARED_SCHEMAS, readListPage } from './list-reads.js'
+import { LIST_READS, readListBody } from './list-reads.js'
 import type { KnownTotal, ListArea } from './list-reads.js'
 
 export interface PageRead {
@@ -209,7 +209,7 @@ export class ListReaders {
 }
 
 class ReaderThread extends RequestThread<PageRead, PageReadResult, string> {
-  /** Once the thread has opened the database and compiled its serialisers. */
+  /** Once the thread has opened the database. */
   ready = false
 
   /** `ended`: the thread failed or ended unasked, and whether it had been ready. */
@@ -225,15 +225,9 @@ class ReaderThread extends RequestThread<PageRead, PageReadResult, string> {
   }
 }
 
-/** The thread's side: its own read-only connection, and the routes' serialisers compiled from the same schemas. */
+/** The thread's side: its own read-only connection, which reads pages as JSON (src/db/json-pages.ts). */
 function serve(port: MessagePort, file: string): void {
   const handle = openDatabase({ kind: 'sqlite', file }, { readonly: true })
-  const schemas = Object.fromEntries([...LIST_SHARED_SCHEMAS, ...Object.values(LIST_READS).flatMap((read) => [read.item,
-    read.envelope])].map((schema) => [schema.$id ?? '', schema]))
-  // As Fastify compiles a route's 200 body: its shared schemas and no options (the app sets no serializerOpts).
-  const compile = SerializerSelector()(schemas, undefined)
-  const serializers = new Map(Object.entries(LIST_READS).map(([area, read]) => [area, compile({ schema: Reference(read.envelope),
-    method: 'GET', url: `/${area}`, httpStatus: '200' })]))
   port.postMessage('ready')
   let inHand = 0
   let closing = false
@@ -251,12 +245,9 @@ function serve(port: MessagePort, file: string): void {
     inHand++
     const page = { limit: read.limit, offset: read.offset }
     const list = LIST_READS[read.area]
-    handle.changes.read(handle.db, read.scope, (db, version) => readListPage(list, db, read.clubId, page, read.now, read.known,
+    handle.changes.read(handle.db, read.scope, (db, version) => readListBody(list, db, read.clubId, page, read.now, read.known,
       version)).then(({ value, version }) => {
-      const serialize = serializers.get(read.area)
-      if (serialize === undefined) throw new Error(`no list is read under ${read.area}`)
-      const reply: ReadReply = { id, answer: { version, validUntil: value.validUntil, counted: value.counted,
-        body: serialize(value.payload) } }
+      const reply: ReadReply = { id, answer: { version, validUntil: value.validUntil, counted: value.counted, body: value.body } }
       port.postMessage(reply)
     }).catch((error: unknown) => {
       const reply: ReadReply = { id, failure: error instanceof Error ? error.message : String(error) }

@@ -7,9 +7,10 @@
 import type { TSchema } from '@sinclair/typebox'
 import type { Kysely } from 'kysely'
 import {
-  listCompetitionResults, listEvents, listGroups, listNews, nextPublication,
+  listCompetitionResults, listCompetitionResultsJson, listEvents, listEventsJson, listGroups, listGroupsJson, listNews,
+  listNewsJson, nextPublication,
 } from '../db/repositories/listings.js'
-import type { Page, PageRequest } from '../db/repositories/page.js'
+import type { JsonPage, Page, PageRequest } from '../db/repositories/page.js'
 import type { Database } from '../db/schema.js'
 import { CompetitionResult, CompetitionResultList } from '../schemas/competition-result.js'
 import { ListMeta } from '../schemas/common.js'
@@ -17,11 +18,17 @@ import { Event, EventList } from '../schemas/event.js'
 import { Group, GroupList } from '../schemas/group.js'
 import { News, NewsList } from '../schemas/news.js'
 
-export type ListQueryFunction = (db: Kysely<Database>, clubId: string, page: PageRequest, now: number,
-  knownTotal: number | undefined) => Promise<Page<unknown>>
+/** A read of a club's page of a list, counting its records unless `knownTotal` is given. */
+type PageReader<Result> = (db: Kysely<Database>, clubId: string, page: PageRequest, now: number,
+  knownTotal: number | undefined) => Promise<Result>
+
+export type ListQueryFunction = PageReader<Page<unknown>>
+export type ListJsonFunction = PageReader<JsonPage>
 
 export interface ListRead {
   readonly list: ListQueryFunction
+  /** The same page as the JSON array of its items, as the route's serialiser writes them (SQLite only: src/db/json-pages.ts). */
+  readonly json: ListJsonFunction
   /** The first moment after `now` at which the listing changes with the clock alone (scheduled news). */
   readonly changesAt?: (db: Kysely<Database>, clubId: string, now: number) => Promise<number | undefined>
   /** The item's schema and its list envelope (`GroupList`), both registered with app.addSchema. */
@@ -31,13 +38,16 @@ export interface ListRead {
 
 export const LIST_READS = {
   groups: { item: Group, envelope: GroupList,
-    list: (db, clubId, page, _now, knownTotal) => listGroups(db, clubId, page, knownTotal) },
+    list: (db, clubId, page, _now, knownTotal) => listGroups(db, clubId, page, knownTotal),
+    json: (db, clubId, page, _now, knownTotal) => listGroupsJson(db, clubId, page, knownTotal) },
   events: { item: Event, envelope: EventList,
-    list: (db, clubId, page, _now, knownTotal) => listEvents(db, clubId, page, knownTotal) },
+    list: (db, clubId, page, _now, knownTotal) => listEvents(db, clubId, page, knownTotal),
+    json: (db, clubId, page, _now, knownTotal) => listEventsJson(db, clubId, page, knownTotal) },
   // An item scheduled for later appears at its publication time, not when a cached page happens to go.
-  news: { item: News, envelope: NewsList, list: listNews, changesAt: nextPublication },
+  news: { item: News, envelope: NewsList, list: listNews, json: listNewsJson, changesAt: nextPublication },
   competition_results: { item: CompetitionResult, envelope: CompetitionResultList,
-    list: (db, clubId, page, _now, knownTotal) => listCompetitionResults(db, clubId, page, knownTotal) },
+    list: (db, clubId, page, _now, knownTotal) => listCompetitionResults(db, clubId, page, knownTotal),
+    json: (db, clubId, page, _now, knownTotal) => listCompetitionResultsJson(db, clubId, page, knownTotal) },
 } as const satisfies Record<string, ListRead>
 
 export type ListArea = keyof typeof LIST_READS
@@ -64,15 +74,38 @@ export interface ListPage {
  */
 export async function readListPage(read: ListRead, db: Kysely<Database>, clubId: string, page: PageRequest, now: number,
   known: KnownTotal | undefined, version: number | undefined): Promise<ListPage> {
+  const { result, validUntil, counted } = await readWith(read, read.list, db, clubId, page, now, known, version)
+  return { payload: { data: result.rows, meta: { ...page, total: result.total } }, validUntil, counted }
+}
+
+/** A page as readListPage reads it, serialised as the route's 200 schema serialises it (SQLite only). */
+export interface ListBody {
+  readonly body: string
+  readonly validUntil: number
+  readonly counted: KnownTotal | undefined
+}
+
+/**
+ * readListPage's page, read as JSON by SQLite (src/db/json-pages.ts) and put in its envelope: the
+ * text the route's serialiser writes for readListPage's payload (test/list-json.test.ts).
+ */
+export async function readListBody(read: ListRead, db: Kysely<Database>, clubId: string, page: PageRequest, now: number,
+  known: KnownTotal | undefined, version: number | undefined): Promise<ListBody> {
+  const { result, validUntil, counted } = await readWith(read, read.json, db, clubId, page, now, known, version)
+  // The envelope and ListMeta in their schemas' order; the three are integers.
+  const meta = `{"limit":${String(page.limit)},"offset":${String(page.offset)},"total":${String(result.total)}}`
+  return { body: `{"data":${result.json},"meta":${meta}}`, validUntil, counted }
+}
+
+async function readWith<Result extends { readonly total: number }>(read: ListRead, list: PageReader<Result>,
+  db: Kysely<Database>, clubId: string, page: PageRequest, now: number, known: KnownTotal | undefined,
+  version: number | undefined): Promise<{ result: Result, validUntil: number, counted: KnownTotal | undefined }> {
   const current = known !== undefined && known.version === version && now < known.validUntil
   const [result, changesAt] = await Promise.all([
-    read.list(db, clubId, page, now, current ? known.total : undefined),
+    list(db, clubId, page, now, current ? known.total : undefined),
     read.changesAt?.(db, clubId, now),
   ])
   const validUntil = changesAt ?? Number.POSITIVE_INFINITY
-  return {
-    payload: { data: result.rows, meta: { ...page, total: result.total } },
-    validUntil,
-    counted: version === undefined || current ? undefined : { version, validUntil, total: result.total },
-  }
+  const counted = version === undefined || current ? undefined : { version, validUntil, total: result.total }
+  return { result, validUntil, counted }
 }

@@ -4,7 +4,7 @@
  * that ends in the id, so that paging never skips or repeats a record.
  */
 import { sql } from 'kysely'
-import type { Kysely, Selectable, SelectQueryBuilder } from 'kysely'
+import type { Kysely, RawBuilder, Selectable, SelectQueryBuilder } from 'kysely'
 import type { CompetitionResult } from '../../schemas/competition-result.js'
 import type { Event } from '../../schemas/event.js'
 import type { Group } from '../../schemas/group.js'
@@ -12,9 +12,11 @@ import type { News } from '../../schemas/news.js'
 import { compiledOnce } from '../compiled.js'
 import type { Argument, CompiledOnce } from '../compiled.js'
 import { descNullsLast, dialectOf, sqlBoolean } from '../dialect.js'
+import { column, jsonArray, jsonObject, jsonObjectWithout, numberColumn } from '../json-pages.js'
+import type { JsonProperty } from '../json-pages.js'
 import type { Database } from '../schema.js'
 import { isoForDb, isoFromDb, isoFromDbOrNull } from '../values.js'
-import type { Page, PageRequest } from './page.js'
+import type { JsonPage, Page, PageRequest } from './page.js'
 
 type Filtered<Table extends keyof Database> = SelectQueryBuilder<Database, Table, object>
 
@@ -22,27 +24,45 @@ type Filtered<Table extends keyof Database> = SelectQueryBuilder<Database, Table
  * A listing's two statements, each compiled once (src/db/compiled.ts): a miss of the response
  * cache runs one or both. Building them with Kysely on every miss was 1.5 % of a listing's
  * instructions (docs/performance.md, step 22); SQLite reading the rows is nearly all the rest.
- * `page` takes the listing's arguments, then the limit and the offset; `count` the listing's.
+ * `page` and `json` take the listing's arguments, then the limit and the offset; `count` the listing's.
  */
 interface Listing<Args extends readonly Argument[], Row> {
   readonly page: CompiledOnce<[...Args, number, number], Row>
+  /** SQLite only: the page as the JSON array of the API's items (src/db/json-pages.ts). */
+  readonly json: CompiledOnce<[...Args, number, number], { body: string }>
   readonly count: CompiledOnce<Args, { total: number }>
 }
 
-/** The listing of the rows `filtered` selects, in the order and with the columns `ordered` gives. */
+/**
+ * The listing of the rows `filtered` selects, in the order and with the columns `ordered` gives;
+ * `item` is one row as the API's item, in SQLite's JSON (what the row's `toApi` of `pageOf` makes).
+ */
 function listing<Table extends keyof Database, Args extends readonly Argument[], Row>(
   filtered: (db: Kysely<Database>, ...args: Args) => Filtered<Table>,
   ordered: (query: Filtered<Table>, db: Kysely<Database>) => SelectQueryBuilder<Database, Table, Row>,
+  item: RawBuilder<unknown>,
 ): Listing<Args, Row> {
+  const pageQuery = (db: Kysely<Database>, args: readonly [...Args, number, number]) => {
+    const limit = args[args.length - 2] as number
+    const offset = args[args.length - 1] as number
+    return ordered(filtered(db, ...(args.slice(0, -2) as unknown as Args)), db).limit(limit).offset(offset)
+  }
   return {
-    page: compiledOnce((db, ...args: [...Args, number, number]) => {
-      const limit = args[args.length - 2] as number
-      const offset = args[args.length - 1] as number
-      return ordered(filtered(db, ...(args.slice(0, -2) as unknown as Args)), db).limit(limit).offset(offset)
-    }, filtered.length + 1),
+    page: compiledOnce((db, ...args: [...Args, number, number]) => pageQuery(db, args), filtered.length + 1),
+    json: compiledOnce((db, ...args: [...Args, number, number]) => db.selectFrom(pageQuery(db, args).as('page'))
+      .select(jsonArray(item).as('body')), filtered.length + 1),
     count: compiledOnce((db, ...args: Args) => filtered(db, ...args).select((eb) => eb.fn.countAll<number>().as('total')),
       filtered.length - 1),
   }
+}
+
+/** The listing's total: `knownTotal`, or counted. */
+async function totalOf<Args extends readonly Argument[]>(db: Kysely<Database>, count: CompiledOnce<Args, { total: number }>,
+  args: Args, knownTotal: number | undefined): Promise<number> {
+  if (knownTotal !== undefined) return knownTotal
+  const [counted] = await count.execute(db, ...args)
+  if (counted === undefined) throw new Error('a count returned no row')
+  return counted.total
 }
 
 async function pageOf<Args extends readonly Argument[], Row, Out>(
@@ -55,12 +75,25 @@ async function pageOf<Args extends readonly Argument[], Row, Out>(
 ): Promise<Page<Out>> {
   const [rows, total] = await Promise.all([
     pageQuery.execute(db, ...args, page.limit, page.offset),
-    knownTotal ?? count.execute(db, ...args).then(([counted]) => {
-      if (counted === undefined) throw new Error('a count returned no row')
-      return counted.total
-    }),
+    totalOf(db, count, args, knownTotal),
   ])
   return { rows: rows.map(toApi), total }
+}
+
+/** The page pageOf reads, as the JSON array of the API's items (SQLite only). */
+async function jsonPageOf<Args extends readonly Argument[], Row>(
+  db: Kysely<Database>,
+  { json, count }: Listing<Args, Row>,
+  args: Args,
+  page: PageRequest,
+  knownTotal: number | undefined,
+): Promise<JsonPage> {
+  const [[row], total] = await Promise.all([
+    json.execute(db, ...args, page.limit, page.offset),
+    totalOf(db, count, args, knownTotal),
+  ])
+  if (row === undefined) throw new Error('a JSON page returned no row')
+  return { json: row.body, total }
 }
 
 /*
@@ -113,6 +146,7 @@ export function resultOf(row: Row<'competition_results', typeof RESULT_COLUMNS>)
 const groups = listing(
   (db, clubId: string) => db.selectFrom('groups').where('club_id', '=', clubId).where('active', '=', true),
   (query) => query.select(GROUP_COLUMNS).orderBy('name').orderBy('id'),
+  jsonObject(GROUP_COLUMNS.map(column)),
 )
 
 /** Active groups, by name then id. */
@@ -120,16 +154,27 @@ export function listGroups(db: Kysely<Database>, clubId: string, page: PageReque
   return pageOf(db, groups, [clubId], page, (row) => row, knownTotal)
 }
 
+/** listGroups' page as JSON (SQLite only). */
+export function listGroupsJson(db: Kysely<Database>, clubId: string, page: PageRequest, knownTotal?: number): Promise<JsonPage> {
+  return jsonPageOf(db, groups, [clubId], page, knownTotal)
+}
+
 const events = listing(
   // The literal matches the predicate of the partial index events_listing_idx.
   (db, clubId: string) => db.selectFrom('events').where('club_id', '=', clubId)
     .where('public_booking', '=', sqlBoolean(dialectOf(db), true)).where('group_id', 'is', null),
   (query) => query.select(EVENT_COLUMNS).orderBy('starts_at').orderBy('id'),
+  jsonObject(EVENT_COLUMNS.map(column)),
 )
 
 /** Events released for public booking and assigned to no group, by start then id. */
 export function listEvents(db: Kysely<Database>, clubId: string, page: PageRequest, knownTotal?: number): Promise<Page<Event>> {
   return pageOf(db, events, [clubId], page, eventOf, knownTotal)
+}
+
+/** listEvents' page as JSON (SQLite only). */
+export function listEventsJson(db: Kysely<Database>, clubId: string, page: PageRequest, knownTotal?: number): Promise<JsonPage> {
+  return jsonPageOf(db, events, [clubId], page, knownTotal)
 }
 
 /** The filter of listNews excludes drafts, whose published_at is null. */
@@ -141,6 +186,8 @@ function publishedAt(value: Date | string | null): string {
 const news = listing(
   (db, clubId: string, now: string) => db.selectFrom('news').where('club_id', '=', clubId).where('published_at', '<=', now),
   (query) => query.select(NEWS_COLUMNS).orderBy('published_at', 'desc').orderBy('id'),
+  // newsOf: no created_by when it is unknown.
+  jsonObjectWithout(NEWS_COLUMNS.map(column), 'created_by', 'created_by'),
 )
 
 /** News published at or before `now`, newest first, then id. */
@@ -153,6 +200,12 @@ export function listNews(
 ): Promise<Page<News>> {
   return pageOf(db, news, [clubId, isoForDb(now)], page, (row) => newsOf({ ...row, published_at: publishedAt(row.published_at) }),
     knownTotal)
+}
+
+/** listNews' page as JSON (SQLite only). */
+export function listNewsJson(db: Kysely<Database>, clubId: string, page: PageRequest, now: number, knownTotal?: number,
+): Promise<JsonPage> {
+  return jsonPageOf(db, news, [clubId, isoForDb(now)], page, knownTotal)
 }
 
 const nextPublished = compiledOnce((db, clubId: string, now: string) => db.selectFrom('news').select('published_at')
@@ -171,6 +224,7 @@ const results = listing(
     .orderBy(sql`competition_date ${descNullsLast(dialectOf(db))}`)
     .orderBy('created_at', 'desc')
     .orderBy('id'),
+  jsonObject(RESULT_COLUMNS.map((name): JsonProperty => (name === 'points' ? numberColumn(name) : column(name)))),
 )
 
 /** Results by competition date (newest first, undated last), then recorded newest first, then id. */
@@ -181,4 +235,10 @@ export function listCompetitionResults(
   knownTotal?: number,
 ): Promise<Page<CompetitionResult>> {
   return pageOf(db, results, [clubId], page, resultOf, knownTotal)
+}
+
+/** listCompetitionResults' page as JSON (SQLite only). */
+export function listCompetitionResultsJson(db: Kysely<Database>, clubId: string, page: PageRequest, knownTotal?: number,
+): Promise<JsonPage> {
+  return jsonPageOf(db, results, [clubId], page, knownTotal)
 }
