@@ -4,14 +4,12 @@
  * The hook runs after the route's checks, so a 304 of an authenticated list has been authorised
  * and counted like a 200, and carries the same rate-limit headers.
  */
-import { createHash } from 'node:crypto'
 import type { FastifyReply, onSendHookHandler } from 'fastify'
 import { Type } from '@sinclair/typebox'
+import { etagOf } from './etag.js'
 import { header } from './responses.js'
 
-export function etagOf(payload: string | Buffer): string {
-  return `"${createHash('sha256').update(payload).digest('base64url').slice(0, 27)}"`
-}
+export { etagOf }
 
 /** True when an If-None-Match header names this tag (weak comparison, as RFC 9110 prescribes for If-None-Match). */
 export function matches(ifNoneMatch: string, etag: string): boolean {

@@ -14,7 +14,14 @@
  * collection does not compact. Freed bytes go back to malloc, which reuses them for the next
  * bodies. An answer that is not filed is sent as the serialiser's string.
  */
-import { etagOf } from './conditional.js'
+import { etagOf } from './etag.js'
+
+/** A body serialised and encoded elsewhere (a list reader thread), with its ETag. */
+export interface EncodedBody {
+  /** The body's UTF-8 bytes. */
+  readonly bytes: Buffer
+  readonly etag: string
+}
 
 export interface CachedResponse {
   readonly version: number
@@ -64,14 +71,18 @@ export class ResponseCache {
     return undefined
   }
 
-  /** Files a body read under `version`; returns the entry (with its ETag) whether or not it was kept. */
-  set(key: string, version: number | undefined, validUntil: number, serialised: string): CachedResponse {
-    const bytes = Buffer.byteLength(serialised, 'utf8')
+  /**
+   * Files a body read under `version`, the serialiser's string or one already encoded; returns the
+   * entry (with its ETag) whether or not it was kept.
+   */
+  set(key: string, version: number | undefined, validUntil: number, serialised: string | EncodedBody): CachedResponse {
+    const encoded = typeof serialised === 'string' ? undefined : serialised
+    const bytes = encoded === undefined ? Buffer.byteLength(serialised as string, 'utf8') : encoded.bytes.length
     const cost = bytes + key.length + ENTRY_OVERHEAD
     const kept = version !== undefined && cost <= this.maxBytes && this.admits(key, cost)
-    // An answer that is not kept is sent as it is; the socket encodes it once.
-    const body = kept ? Buffer.from(serialised, 'utf8') : serialised
-    const entry = { version: version ?? -1, validUntil, body, bytes, etag: etagOf(body) }
+    // An answer that is not kept is sent as it is; the socket encodes a string once.
+    const body = encoded?.bytes ?? (kept ? Buffer.from(serialised as string, 'utf8') : serialised as string)
+    const entry = { version: version ?? -1, validUntil, body, bytes, etag: encoded?.etag ?? etagOf(body) }
     if (!kept) return entry
     const previous = this.entries.get(key)
     if (previous !== undefined) this.delete(key, previous)

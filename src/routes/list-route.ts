@@ -125,9 +125,10 @@ export function registerListEndpoint(app: FastifyInstance, context: AppContext, 
         now: slot.now, known: totals.get(slot.scope) })
       let filing: Promise<CachedResponse>
       if (onThread !== undefined) {
-        filing = onThread.then(({ version, validUntil, counted, body }) => {
+        filing = onThread.then(({ version, validUntil, counted, body, etag }) => {
           if (counted !== undefined) remember(slot.scope, counted)
-          return fileAnswer(context, slot, version, validUntil, body)
+          const bytes = Buffer.from(body.buffer, body.byteOffset, body.byteLength)
+          return fileAnswer(context, slot, version, validUntil, { bytes, etag })
         })
       } else if (serialize !== undefined) {
         filing = readAndFile(context, slot, readPage(principal.clubId, page, slot), serialize)
