@@ -25,9 +25,13 @@ export interface CacheSlot {
   readonly now: number
 }
 
-/** The cached answer, if its scope is unchanged since it was filed (the look-up of answerCached and of src/http/fast-path.ts). */
+/**
+ * The cached answer, if its scope is unchanged since it was filed (the look-up of answerCached and
+ * of src/http/fast-path.ts). The scope's version is read only for a key the cache holds: a miss
+ * costs no query here (the read that follows takes the version of its own snapshot).
+ */
 export function cachedAnswer(context: AppContext, at: CacheSlot): CachedResponse | undefined {
-  const version = context.responses.enabled ? context.changes.version(at.scope) : undefined
+  const version = context.responses.holds(at.key) ? context.changes.version(at.scope) : undefined
   return version === undefined ? undefined : context.responses.get(at.key, version, at.now)
 }
 

@@ -63,6 +63,11 @@ export class ResponseCache {
     return { entries: this.entries.size, bytes: this.bytes }
   }
 
+  /** Whether an entry is filed under `key`, current or not (get says whether it may be served). */
+  holds(key: string): boolean {
+    return this.entries.has(key)
+  }
+
   get(key: string, version: number, now: number): CachedResponse | undefined {
     const entry = this.entries.get(key)
     if (entry === undefined) return undefined
