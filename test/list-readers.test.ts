@@ -32,9 +32,6 @@ import { START, startHarness } from './helpers/harness.js'
 import { startServer, stopServer } from './helpers/server-process.js'
 
 // The threads run built JavaScript: the module is loaded from dist/, as the server loads it.
-/** A page's body as the thread encodes it (UTF-8). */
-const text = (body: Uint8Array) => new TextDecoder('utf-8', { fatal: true }).decode(body)
-
 const load = async () => await import(pathToFileURL(path.resolve('dist/routes/list-readers.js')).href) as typeof ListReadersModule
 
 interface Body { data: { id: string, description?: string | null }[], meta: { limit: number, offset: number, total: number } }
@@ -78,7 +75,7 @@ describe('list reader threads, as built', () => {
     const readers = await readyReaders(2)
     try {
       const first = await readOn(readers, pageRead('groups'))
-      const body = JSON.parse(text(first.body)) as Body
+      const body = JSON.parse(first.body) as Body
       expect(body.data).toHaveLength(5)
       expect(body.meta).toEqual({ limit: 5, offset: 0, total: 9 })
       expect(first.etag).toBe(etagOf(first.body))
@@ -88,14 +85,14 @@ describe('list reader threads, as built', () => {
       // A total counted under the snapshot's version is used as it is: a wrong one shows that it was not counted again.
       const known = { version: first.version ?? -1, validUntil: Number.POSITIVE_INFINITY, total: 99 }
       const next = await readOn(readers, pageRead('groups', 5, known))
-      expect(JSON.parse(text(next.body))).toMatchObject({ meta: { limit: 5, offset: 5, total: 99 } })
+      expect(JSON.parse(next.body)).toMatchObject({ meta: { limit: 5, offset: 5, total: 99 } })
       expect(next.counted).toBeUndefined()
 
       // Another connection commits a change: the next read sees it, under a new version, and counts again.
       await context.db.updateTable('groups').set({ description: 'changed' }).where('club_id', '=', clubId).execute()
       const changed = await readOn(readers, pageRead('groups', 5, known))
       expect(changed.version).not.toBe(first.version)
-      expect((JSON.parse(text(changed.body)) as Body).data.map((group) => group.description)).toEqual(Array(4).fill('changed'))
+      expect((JSON.parse(changed.body) as Body).data.map((group) => group.description)).toEqual(Array(4).fill('changed'))
       expect(changed.counted?.total).toBe(9)
 
       // News scheduled for later: the page is good until the next publication.
@@ -132,7 +129,7 @@ describe('list reader threads, as built', () => {
       await expect.poll(() => readers.ready, { timeout: 10_000 }).toBe(2)
       // Threads that run read every miss, however rare.
       clock.advance(5_000)
-      expect((JSON.parse(text((await readOn(readers, pageRead('groups'))).body)) as Body).data).toHaveLength(5)
+      expect((JSON.parse((await readOn(readers, pageRead('groups'))).body) as Body).data).toHaveLength(5)
       expect(readers.counts).toEqual({ read: 1, failed: 0 })
     } finally {
       await readers.close()
@@ -160,7 +157,7 @@ describe('list reader threads, as built', () => {
       await expect.poll(() => readers.ready, { timeout: 10_000 }).toBe(2)
       expect(readers.threads.map((thread) => thread.threadId).filter((id) => threads.some((old) => old.threadId === id)))
         .toEqual([])
-      expect((JSON.parse(text((await readOn(readers, pageRead('events'))).body)) as Body).data).toHaveLength(5)
+      expect((JSON.parse((await readOn(readers, pageRead('events'))).body) as Body).data).toHaveLength(5)
     } finally {
       await readers.close()
     }
@@ -184,7 +181,7 @@ describe('list reader threads, as built', () => {
       expect(readers.read(pageRead('groups'))).toBeUndefined()
       await expect.poll(() => readers.ready, { timeout: 10_000 }).toBe(1)
       const after = await readOn(readers, pageRead('groups'))
-      expect((JSON.parse(text(after.body)) as Body).data).toHaveLength(5)
+      expect((JSON.parse(after.body) as Body).data).toHaveLength(5)
       expect(readers.threads[0]?.threadId).not.toBe(thread?.threadId)
       expect(readers.counts).toEqual({ read: 1, failed: 1 })
       // Closing waits for the threads to end, so that none opens the database's files after it.

@@ -9,7 +9,7 @@ import type { Kysely } from 'kysely'
 import type { AppContext } from '../context.js'
 import type { Database } from '../db/schema.js'
 import { sendJson } from './conditional.js'
-import type { CachedResponse, EncodedBody } from './response-cache.js'
+import type { CachedResponse, TaggedBody } from './response-cache.js'
 
 export interface Readout {
   /** What the route's 200 schema serialises. */
@@ -79,7 +79,7 @@ export async function readAndFile(
 
 /** Files a serialised answer read under `version` (kept only if that is known), and returns it as the cache would. */
 export function fileAnswer(context: AppContext, at: CacheSlot, version: number | undefined, validUntil: number,
-  body: string | EncodedBody): CachedResponse {
+  body: string | TaggedBody): CachedResponse {
   const cache = context.responses
   return cache.set(at.key, cache.enabled ? version : undefined, validUntil, body)
 }

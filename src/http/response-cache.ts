@@ -16,10 +16,9 @@
  */
 import { etagOf } from './etag.js'
 
-/** A body serialised and encoded elsewhere (a list reader thread), with its ETag. */
-export interface EncodedBody {
-  /** The body's UTF-8 bytes. */
-  readonly bytes: Buffer
+/** A body serialised elsewhere (a list reader thread), with its ETag. */
+export interface TaggedBody {
+  readonly text: string
   readonly etag: string
 }
 
@@ -77,17 +76,18 @@ export class ResponseCache {
   }
 
   /**
-   * Files a body read under `version`, the serialiser's string or one already encoded; returns the
-   * entry (with its ETag) whether or not it was kept.
+   * Files a body read under `version`, the serialiser's string, or one tagged where it was
+   * serialised; returns the entry (with its ETag) whether or not it was kept.
    */
-  set(key: string, version: number | undefined, validUntil: number, serialised: string | EncodedBody): CachedResponse {
-    const encoded = typeof serialised === 'string' ? undefined : serialised
-    const bytes = encoded === undefined ? Buffer.byteLength(serialised as string, 'utf8') : encoded.bytes.length
+  set(key: string, version: number | undefined, validUntil: number, serialised: string | TaggedBody): CachedResponse {
+    const text = typeof serialised === 'string' ? serialised : serialised.text
+    const bytes = Buffer.byteLength(text, 'utf8')
     const cost = bytes + key.length + ENTRY_OVERHEAD
     const kept = version !== undefined && cost <= this.maxBytes && this.admits(key, cost)
-    // An answer that is not kept is sent as it is; the socket encodes a string once.
-    const body = encoded?.bytes ?? (kept ? Buffer.from(serialised as string, 'utf8') : serialised as string)
-    const entry = { version: version ?? -1, validUntil, body, bytes, etag: encoded?.etag ?? etagOf(body) }
+    // An answer that is not kept is sent as it is; the socket encodes it once.
+    const body = kept ? Buffer.from(text, 'utf8') : text
+    const entry = { version: version ?? -1, validUntil, body, bytes,
+      etag: typeof serialised === 'string' ? etagOf(body) : serialised.etag }
     if (!kept) return entry
     const previous = this.entries.get(key)
     if (previous !== undefined) this.delete(key, previous)

@@ -55,8 +55,8 @@ export interface PageReadResult {
   readonly validUntil: number
   /** The total, when this read counted it. */
   readonly counted: KnownTotal | undefined
-  /** The page as the route's 200 schema serialises it, in UTF-8 (its buffer moved to the event loop, not copied). */
-  readonly body: Uint8Array
+  /** The page as the route's 200 schema serialises it, and its ETag. */
+  readonly body: string
   readonly etag: string
 }
 
@@ -230,8 +230,6 @@ class ReaderThread extends RequestThread<PageRead, PageReadResult, string> {
 /** The thread's side: its own read-only connection, which reads pages as JSON (src/db/json-pages.ts). */
 function serve(port: MessagePort, file: string): void {
   const handle = openDatabase({ kind: 'sqlite', file }, { readonly: true })
-  // Each encoding gets an ArrayBuffer of its own, exactly its size: one that can be moved.
-  const encoder = new TextEncoder()
   port.postMessage('ready')
   let inHand = 0
   let closing = false
@@ -251,11 +249,10 @@ function serve(port: MessagePort, file: string): void {
     const list = LIST_READS[read.area]
     handle.changes.read(handle.db, read.scope, (db, version) => readListBody(list, db, read.clubId, page, read.now, read.known,
       version)).then(({ value, version }) => {
-      // Encoded and tagged here, and moved: the event loop neither copies, hashes nor encodes the body.
-      const body = encoder.encode(value.body)
-      const reply: ReadReply = { id, answer: { version, validUntil: value.validUntil, counted: value.counted, body,
-        etag: etagOf(body) } }
-      port.postMessage(reply, [body.buffer])
+      // Tagged here: the event loop does not hash the body (docs/performance.md, step 36).
+      const reply: ReadReply = { id, answer: { version, validUntil: value.validUntil, counted: value.counted, body: value.body,
+        etag: etagOf(value.body) } }
+      port.postMessage(reply)
     }).catch((error: unknown) => {
       const reply: ReadReply = { id, failure: error instanceof Error ? error.message : String(error) }
       port.postMessage(reply)

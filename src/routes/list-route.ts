@@ -127,8 +127,7 @@ export function registerListEndpoint(app: FastifyInstance, context: AppContext, 
       if (onThread !== undefined) {
         filing = onThread.then(({ version, validUntil, counted, body, etag }) => {
           if (counted !== undefined) remember(slot.scope, counted)
-          const bytes = Buffer.from(body.buffer, body.byteOffset, body.byteLength)
-          return fileAnswer(context, slot, version, validUntil, { bytes, etag })
+          return fileAnswer(context, slot, version, validUntil, { text: body, etag })
         })
       } else if (serialize !== undefined) {
         filing = readAndFile(context, slot, readPage(principal.clubId, page, slot), serialize)
