@@ -9,8 +9,6 @@ import { Type } from '@sinclair/typebox'
 import { etagOf } from './etag.js'
 import { header } from './responses.js'
 
-export { etagOf }
-
 /** True when an If-None-Match header names this tag (weak comparison, as RFC 9110 prescribes for If-None-Match). */
 export function matches(ifNoneMatch: string, etag: string): boolean {
   const bare = etag.replace(/^W\//, '')
