@@ -48,9 +48,11 @@ export function jsonObject(properties: readonly JsonProperty[]): RawBuilder<unkn
   return sql`json_object(${sql.join(properties.map(([key, value]) => sql`${sql.lit(key)}, ${value}`))})`
 }
 
-/** As jsonObject, without the property `key` when its column is null (a property the schema marks optional). */
-export function jsonObjectWithout(properties: readonly JsonProperty[], key: string, nullColumn: string): RawBuilder<unknown> {
-  return sql`case when ${sql.ref(nullColumn)} is null then ${jsonObject(properties.filter(([name]) => name !== key))}
+/** As jsonObject, without the property `key` when its value is null (a property the schema marks optional). */
+export function jsonObjectWithout(properties: readonly JsonProperty[], key: string): RawBuilder<unknown> {
+  const optional = properties.find(([name]) => name === key)
+  if (optional === undefined) throw new Error(`no property ${key} to leave out`)
+  return sql`case when ${optional[1]} is null then ${jsonObject(properties.filter((property) => property !== optional))}
     else ${jsonObject(properties)} end`
 }
 

@@ -187,7 +187,7 @@ const news = listing(
   (db, clubId: string, now: string) => db.selectFrom('news').where('club_id', '=', clubId).where('published_at', '<=', now),
   (query) => query.select(NEWS_COLUMNS).orderBy('published_at', 'desc').orderBy('id'),
   // newsOf: no created_by when it is unknown.
-  jsonObjectWithout(NEWS_COLUMNS.map(column), 'created_by', 'created_by'),
+  jsonObjectWithout(NEWS_COLUMNS.map(column), 'created_by'),
 )
 
 /** News published at or before `now`, newest first, then id. */
