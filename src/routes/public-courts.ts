@@ -71,10 +71,11 @@ function clubLookup(context: AppContext): ClubLookup {
     }
     return club
   }
+  // As cachedAnswer (src/http/cached-read.ts): the version is read only for a club known here.
   const peek = (slug: string) => {
-    const version = context.responses.enabled ? context.changes.version('clubs') : undefined
     const cached = known.get(slug)
-    return cached !== undefined && cached.version === version ? cached.club : undefined
+    if (cached === undefined || !context.responses.enabled) return undefined
+    return cached.version === context.changes.version('clubs') ? cached.club : undefined
   }
   // Synchronous when known: the steady state of a busy booking page waits for nothing.
   return Object.assign((slug: string) => peek(slug) ?? load(slug), { known: peek })
