@@ -18,7 +18,7 @@ import { readConfig } from '../src/config.js'
 import { createContext } from '../src/context.js'
 import type { AppContext } from '../src/context.js'
 import type * as ListReadersModule from '../src/routes/list-readers.js'
-import type { ListReaders, PageRead } from '../src/routes/list-readers.js'
+import type { ListReaders, PageRead, PageReadResult } from '../src/routes/list-readers.js'
 import { etagOf } from '../src/http/etag.js'
 import { MISSES_TO_START } from '../src/routes/list-readers.js'
 import type { ListArea } from '../src/routes/list-reads.js'
@@ -65,6 +65,13 @@ describe('list reader threads, as built', () => {
     return readers
   }
 
+  /** The page's text; its slot is given back. */
+  const textOf = (result: PageReadResult) => {
+    const text = typeof result.body === 'string' ? result.body : result.body.toString('utf8')
+    result.release()
+    return text
+  }
+
   const readOn = (readers: ListReaders, read: PageRead) => {
     const reading = readers.read(read)
     if (reading === undefined) throw new Error('no thread was ready')
@@ -75,32 +82,33 @@ describe('list reader threads, as built', () => {
     const readers = await readyReaders(2)
     try {
       const first = await readOn(readers, pageRead('groups'))
-      const body = JSON.parse(first.body) as Body
+      expect(first.etag).toBe(etagOf(first.body))
+      const body = JSON.parse(textOf(first)) as Body
       expect(body.data).toHaveLength(5)
       expect(body.meta).toEqual({ limit: 5, offset: 0, total: 9 })
-      expect(first.etag).toBe(etagOf(first.body))
       expect(first.version).toEqual(expect.any(Number))
       expect(first.counted).toEqual({ version: first.version, validUntil: Number.POSITIVE_INFINITY, total: 9 })
 
       // A total counted under the snapshot's version is used as it is: a wrong one shows that it was not counted again.
       const known = { version: first.version ?? -1, validUntil: Number.POSITIVE_INFINITY, total: 99 }
       const next = await readOn(readers, pageRead('groups', 5, known))
-      expect(JSON.parse(next.body)).toMatchObject({ meta: { limit: 5, offset: 5, total: 99 } })
+      expect(JSON.parse(textOf(next))).toMatchObject({ meta: { limit: 5, offset: 5, total: 99 } })
       expect(next.counted).toBeUndefined()
 
       // Another connection commits a change: the next read sees it, under a new version, and counts again.
       await context.db.updateTable('groups').set({ description: 'changed' }).where('club_id', '=', clubId).execute()
       const changed = await readOn(readers, pageRead('groups', 5, known))
       expect(changed.version).not.toBe(first.version)
-      expect((JSON.parse(changed.body) as Body).data.map((group) => group.description)).toEqual(Array(4).fill('changed'))
+      expect((JSON.parse(textOf(changed)) as Body).data.map((group) => group.description)).toEqual(Array(4).fill('changed'))
       expect(changed.counted?.total).toBe(9)
 
       // News scheduled for later: the page is good until the next publication.
       const news = await readOn(readers, pageRead('news'))
+      news.release()
       const next_ = await context.db.selectFrom('news').select('published_at').where('club_id', '=', clubId)
         .where('published_at', '>', new Date(START).toISOString()).orderBy('published_at').executeTakeFirstOrThrow()
       expect(news.validUntil).toBe(Date.parse(String(next_.published_at)))
-      expect(readers.counts).toEqual({ read: 4, failed: 0 })
+      expect(readers.counts).toEqual({ read: 4, asText: 0, failed: 0 })
     } finally {
       await readers.close()
     }
@@ -129,8 +137,8 @@ describe('list reader threads, as built', () => {
       await expect.poll(() => readers.ready, { timeout: 10_000 }).toBe(2)
       // Threads that run read every miss, however rare.
       clock.advance(5_000)
-      expect((JSON.parse((await readOn(readers, pageRead('groups'))).body) as Body).data).toHaveLength(5)
-      expect(readers.counts).toEqual({ read: 1, failed: 0 })
+      expect((JSON.parse(textOf(await readOn(readers, pageRead('groups')))) as Body).data).toHaveLength(5)
+      expect(readers.counts).toEqual({ read: 1, asText: 0, failed: 0 })
     } finally {
       await readers.close()
     }
@@ -157,7 +165,7 @@ describe('list reader threads, as built', () => {
       await expect.poll(() => readers.ready, { timeout: 10_000 }).toBe(2)
       expect(readers.threads.map((thread) => thread.threadId).filter((id) => threads.some((old) => old.threadId === id)))
         .toEqual([])
-      expect((JSON.parse((await readOn(readers, pageRead('events'))).body) as Body).data).toHaveLength(5)
+      expect((JSON.parse(textOf(await readOn(readers, pageRead('events')))) as Body).data).toHaveLength(5)
     } finally {
       await readers.close()
     }
@@ -181,9 +189,9 @@ describe('list reader threads, as built', () => {
       expect(readers.read(pageRead('groups'))).toBeUndefined()
       await expect.poll(() => readers.ready, { timeout: 10_000 }).toBe(1)
       const after = await readOn(readers, pageRead('groups'))
-      expect((JSON.parse(after.body) as Body).data).toHaveLength(5)
+      expect((JSON.parse(textOf(after)) as Body).data).toHaveLength(5)
       expect(readers.threads[0]?.threadId).not.toBe(thread?.threadId)
-      expect(readers.counts).toEqual({ read: 1, failed: 1 })
+      expect(readers.counts).toEqual({ read: 1, asText: 0, failed: 1 })
       // Closing waits for the threads to end, so that none opens the database's files after it.
       const running = readers.threads
       await readers.close()
@@ -211,6 +219,52 @@ describe('list reader threads, as built', () => {
       await readers.close()
     }
   })
+
+  it('hands each page over in a slot of shared memory, which no read uses again until the page is released', async () => {
+    const { BODY_SLOTS, BODY_SLOT_BYTES } = await load()
+    const readers = await readyReaders(1)
+    try {
+      const held = await readOn(readers, pageRead('groups'))
+      expect(Buffer.isBuffer(held.body)).toBe(true)
+      const heldText = held.body.toString('utf8')
+      expect(held.etag).toBe(etagOf(heldText))
+      // Twice as many reads as slots, each released: every page is whole, and the held one is untouched.
+      for (let i = 0; i < 2 * BODY_SLOTS; i++) {
+        const area = (['groups', 'events', 'news', 'competition_results'] as const)[i % 4] ?? 'groups'
+        const result = await readOn(readers, pageRead(area, i % 3))
+        expect(typeof result.body).not.toBe('string')
+        expect(result.etag).toBe(etagOf(result.body))
+        expect((JSON.parse(textOf(result)) as Body).meta).toMatchObject({ limit: 5, offset: i % 3 })
+      }
+      expect(held.body.toString('utf8')).toBe(heldText)
+      // Every other slot taken and not released: the next page comes as text.
+      const taken = await Promise.all(Array.from({ length: BODY_SLOTS - 1 }, () => readOn(readers, pageRead('events'))))
+      expect(taken.every((result) => Buffer.isBuffer(result.body))).toBe(true)
+      const overflow = await readOn(readers, pageRead('events'))
+      expect(overflow.body).toBe(taken[0]?.body.toString('utf8'))
+      expect(overflow.etag).toBe(taken[0]?.etag)
+      // Released twice, a slot is freed once: one more read has a slot, the next none again.
+      held.release()
+      held.release()
+      const [again, none] = await Promise.all([readOn(readers, pageRead('groups')), readOn(readers, pageRead('groups'))])
+      expect(Buffer.isBuffer(again.body)).toBe(true)
+      expect(none.body).toBe(heldText)
+      for (const result of [...taken, again]) result.release()
+
+      // A page larger than a slot comes as text.
+      await context.db.updateTable('news').set({ content: 'ä'.repeat(BODY_SLOT_BYTES / 2) }).where('club_id', '=', clubId).execute()
+      const large = await readOn(readers, pageRead('news'))
+      expect(typeof large.body).toBe('string')
+      expect(Buffer.byteLength(large.body)).toBeGreaterThan(BODY_SLOT_BYTES)
+      expect(large.etag).toBe(etagOf(large.body))
+      expect((JSON.parse(textOf(large)) as Body).data.length).toBeGreaterThan(0)
+      const small = await readOn(readers, pageRead('groups'))
+      expect(Buffer.isBuffer(small.body)).toBe(true)
+      expect(textOf(small)).toBe(heldText)
+    } finally {
+      await readers.close()
+    }
+  })
 })
 
 describe('reader threads that fail', () => {
@@ -233,7 +287,7 @@ describe('reader threads that fail', () => {
         expect(response.status, url).toBe(200)
         expect(response.json<Body>().data.length).toBeGreaterThan(0)
       }
-      expect(readers?.counts).toEqual({ read: 0, failed: 2 })
+      expect(readers?.counts).toEqual({ read: 0, asText: 0, failed: 2 })
     } finally {
       await h.close()
       await h.database.drop()

@@ -12,20 +12,21 @@
  * among the short-lived objects of the misses around them, and once those were collected V8 kept
  * the partly used pages: some 35 MiB more than in use after a stream of misses, which a full
  * collection does not compact. Freed bytes go back to malloc, which reuses them for the next
- * bodies. An answer that is not filed is sent as the serialiser's string.
+ * bodies. An answer that is not filed is sent as it came: the serialiser's string, or the bytes a
+ * list reader thread wrote into memory it shares with the event loop (src/routes/list-readers.ts).
  */
 import { etagOf } from './etag.js'
 
-/** A body serialised elsewhere (a list reader thread), with its ETag. */
+/** A body serialised elsewhere (a list reader thread), as text or as its UTF-8 bytes, with its ETag. */
 export interface TaggedBody {
-  readonly text: string
+  readonly body: string | Buffer
   readonly etag: string
 }
 
 export interface CachedResponse {
   readonly version: number
   readonly validUntil: number
-  /** What is sent: the UTF-8 bytes of a filed body, the serialiser's string of one that was not filed. */
+  /** What is sent: the UTF-8 bytes of a filed body; the string or bytes of one that was not filed, as they came. */
   readonly body: Buffer | string
   /** UTF-8 bytes of the body. */
   readonly bytes: number
@@ -77,15 +78,16 @@ export class ResponseCache {
 
   /**
    * Files a body read under `version`, the serialiser's string, or one tagged where it was
-   * serialised; returns the entry (with its ETag) whether or not it was kept.
+   * serialised; returns the entry (with its ETag) whether or not it was kept. Bytes given are
+   * copied when kept: they may be memory the giver uses again once the answer is sent.
    */
   set(key: string, version: number | undefined, validUntil: number, serialised: string | TaggedBody): CachedResponse {
-    const text = typeof serialised === 'string' ? serialised : serialised.text
-    const bytes = Buffer.byteLength(text, 'utf8')
+    const given = typeof serialised === 'string' ? serialised : serialised.body
+    const bytes = typeof given === 'string' ? Buffer.byteLength(given, 'utf8') : given.length
     const cost = bytes + key.length + ENTRY_OVERHEAD
     const kept = version !== undefined && cost <= this.maxBytes && this.admits(key, cost)
-    // An answer that is not kept is sent as it is; the socket encodes it once.
-    const body = kept ? Buffer.from(text, 'utf8') : text
+    // An answer that is not kept is sent as it is; the socket encodes a string once.
+    const body = !kept ? given : typeof given === 'string' ? Buffer.from(given, 'utf8') : Buffer.from(given)
     const entry = { version: version ?? -1, validUntil, body, bytes,
       etag: typeof serialised === 'string' ? etagOf(body) : serialised.etag }
     if (!kept) return entry

@@ -5,7 +5,11 @@
  * hold) and in serialising it; one thread did all of it, and the second core stood idle. Here the
  * event loop checks the key and the budget, looks in the cache, and sends the read to a thread;
  * the thread answers with the serialised page and the data version it read under, and the event
- * loop files and sends it.
+ * loop files and sends it. The page's bytes do not travel in the message: the thread writes them
+ * into a slot of memory it shares with the event loop, which sends them from there and frees the
+ * slot once the answer is written (docs/performance.md, step 39). A body received as text was
+ * copied into the event loop's heap, flattened and encoded again for the socket, and promoted to
+ * the old generation on the way: the collector's work of every miss.
  *
  * Each thread has its own read-only connection to the database file. A read runs as on the event
  * loop (src/routes/list-reads.ts, in a read transaction with the scope's counter: src/db/changes.ts),
@@ -55,14 +59,34 @@ export interface PageReadResult {
   readonly validUntil: number
   /** The total, when this read counted it. */
   readonly counted: KnownTotal | undefined
-  /** The page as the route's 200 schema serialises it, and its ETag. */
-  readonly body: string
+  /**
+   * The page as the route's 200 schema serialises it (its UTF-8 bytes in a slot shared with the
+   * thread, or its text when it did not fit one), and its ETag.
+   */
+  readonly body: Buffer | string
   readonly etag: string
+  /**
+   * Gives the body's slot back, once the answer is written or will not be: the bytes are not to
+   * be used after (the cache copies what it keeps). Called more than once, it frees the slot once.
+   */
+  readonly release: () => void
 }
 
-interface ReadRequest { readonly id: number, readonly request: PageRead }
-type ReadReply = Reply<PageReadResult, string>
-interface ThreadData { readonly listReaderFile: string }
+/** A read, and the shared slot the thread writes the page into (-1: none is free, the page comes as text). */
+interface SlotRead extends PageRead { readonly slot: number }
+/** What the thread answers: the page's length in its slot, or the page itself. */
+type ThreadAnswer = Omit<PageReadResult, 'body' | 'release'> & ({ readonly length: number } | { readonly body: string })
+interface ReadRequest { readonly id: number, readonly request: SlotRead }
+type ReadReply = Reply<ThreadAnswer, string>
+interface ThreadData { readonly listReaderFile: string, readonly bodies: SharedArrayBuffer }
+
+/**
+ * The slots of each thread's shared memory, and their size: as many pages in hand as a thread
+ * takes at once, and a page of 100 news items of 600 characters in each. A page that does not fit
+ * (or finds no free slot) comes in the message.
+ */
+export const BODY_SLOTS = 32
+export const BODY_SLOT_BYTES = 96 * 1024
 
 /** The threads end after this long without a read (checked at this interval). */
 const IDLE_RELEASE_MS = 10_000
@@ -104,8 +128,11 @@ export class ListReaders {
   private startsHeld = false
   private readonly checks: NodeJS.Timeout
   private report: (error: Error) => void = () => undefined
-  /** Reads answered by a thread, and reads that failed there (the route read those on the event loop). */
-  readonly counts = { read: 0, failed: 0 }
+  /**
+   * Reads answered by a thread, those of them whose page came as text (no slot was free, or the
+   * page is larger than one), and reads that failed there (the route read those on the event loop).
+   */
+  readonly counts = { read: 0, asText: 0, failed: 0 }
 
   constructor(private readonly file: string, count: number, options: ListReadersOptions = {}) {
     this.module = options.module ?? new URL(import.meta.url)
@@ -153,6 +180,7 @@ export class ListReaders {
     }
     return chosen?.request(read).then((result) => {
       this.counts.read++
+      if (typeof result.body === 'string') this.counts.asText++
       return result
     }, (error: unknown) => {
       this.counts.failed++
@@ -210,14 +238,19 @@ export class ListReaders {
   }
 }
 
-class ReaderThread extends RequestThread<PageRead, PageReadResult, string> {
+class ReaderThread {
   /** Once the thread has opened the database. */
   ready = false
+  private readonly thread: RequestThread<SlotRead, ThreadAnswer, string>
+  private readonly bodies = new SharedArrayBuffer(BODY_SLOTS * BODY_SLOT_BYTES)
+  /** The slots not in use: neither being written by the thread nor holding a body that is being sent. */
+  private readonly free = Array.from({ length: BODY_SLOTS }, (_, i) => i)
 
   /** `ended`: the thread failed or ended unasked, and whether it had been ready. */
   constructor(module: URL, file: string, ended: (error: Error, ready: boolean) => void) {
-    const data: ThreadData = { listReaderFile: file }
-    super({ module, data, resourceLimits: RESOURCE_LIMITS, name: 'a list reader thread', failed: (message) => new Error(message),
+    const data: ThreadData = { listReaderFile: file, bodies: this.bodies }
+    this.thread = new RequestThread({ module, data, resourceLimits: RESOURCE_LIMITS, name: 'a list reader thread',
+      failed: (message) => new Error(message),
       other: (message) => {
         if (message === 'ready') this.ready = true
       },
@@ -225,10 +258,56 @@ class ReaderThread extends RequestThread<PageRead, PageReadResult, string> {
         ended(error, this.ready)
       } })
   }
+
+  get worker(): Worker {
+    return this.thread.worker
+  }
+
+  get stopped(): boolean {
+    return this.thread.stopped
+  }
+
+  get inHand(): number {
+    return this.thread.inHand
+  }
+
+  get exited(): Promise<void> {
+    return this.thread.exited
+  }
+
+  close(): void {
+    this.thread.close()
+  }
+
+  request(read: PageRead): Promise<PageReadResult> {
+    const slot = this.free.pop() ?? -1
+    let freed = slot === -1
+    const release = () => {
+      if (freed) return
+      freed = true
+      this.free.push(slot)
+    }
+    return this.thread.request({ ...read, slot }).then((answer) => {
+      const { version, validUntil, counted, etag } = answer
+      if ('body' in answer) {
+        release()
+        return { version, validUntil, counted, etag, body: answer.body, release }
+      }
+      const body = Buffer.from(this.bodies, slot * BODY_SLOT_BYTES, answer.length)
+      return { version, validUntil, counted, etag, body, release }
+    }, (error: unknown) => {
+      release()
+      throw error
+    })
+  }
 }
 
-/** The thread's side: its own read-only connection, which reads pages as JSON (src/db/json-pages.ts). */
-function serve(port: MessagePort, file: string): void {
+/**
+ * The thread's side: its own read-only connection, which reads pages as JSON (src/db/json-pages.ts),
+ * and writes each into the slot of `bodies` that came with its read.
+ */
+function serve(port: MessagePort, file: string, bodies: SharedArrayBuffer): void {
+  const encoder = new TextEncoder()
   const handle = openDatabase({ kind: 'sqlite', file }, { readonly: true })
   port.postMessage('ready')
   let inHand = 0
@@ -249,9 +328,17 @@ function serve(port: MessagePort, file: string): void {
     const list = LIST_READS[read.area]
     handle.changes.read(handle.db, read.scope, (db, version) => readListBody(list, db, read.clubId, page, read.now, read.known,
       version)).then(({ value, version }) => {
+      const { body, validUntil, counted } = value
       // Tagged here: the event loop does not hash the body (docs/performance.md, step 36).
-      const reply: ReadReply = { id, answer: { version, validUntil: value.validUntil, counted: value.counted, body: value.body,
-        etag: etagOf(value.body) } }
+      let answer: ThreadAnswer | undefined
+      if (read.slot !== -1) {
+        const slot = new Uint8Array(bodies, read.slot * BODY_SLOT_BYTES, BODY_SLOT_BYTES)
+        const { read: encoded, written } = encoder.encodeInto(body, slot)
+        const bytes = slot.subarray(0, written)
+        if (encoded === body.length) answer = { version, validUntil, counted, length: written, etag: etagOf(bytes) }
+      }
+      answer ??= { version, validUntil, counted, body, etag: etagOf(body) }
+      const reply: ReadReply = { id, answer }
       port.postMessage(reply)
     }).catch((error: unknown) => {
       const reply: ReadReply = { id, failure: error instanceof Error ? error.message : String(error) }
@@ -264,6 +351,6 @@ function serve(port: MessagePort, file: string): void {
 }
 
 const started = workerData as Partial<ThreadData> | null
-if (!isMainThread && parentPort !== null && typeof started?.listReaderFile === 'string') {
-  serve(parentPort, started.listReaderFile)
+if (!isMainThread && parentPort !== null && typeof started?.listReaderFile === 'string' && started.bodies !== undefined) {
+  serve(parentPort, started.listReaderFile, started.bodies)
 }

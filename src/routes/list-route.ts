@@ -125,9 +125,12 @@ export function registerListEndpoint(app: FastifyInstance, context: AppContext, 
         now: slot.now, known: totals.get(slot.scope) })
       let filing: Promise<CachedResponse>
       if (onThread !== undefined) {
-        filing = onThread.then(({ version, validUntil, counted, body, etag }) => {
+        filing = onThread.then(({ version, validUntil, counted, body, etag, release }) => {
+          // The body's slot is the thread's again once the answer is written, or the connection has closed.
+          if (response.destroyed) release()
+          else response.once('close', release)
           if (counted !== undefined) remember(slot.scope, counted)
-          return fileAnswer(context, slot, version, validUntil, { text: body, etag })
+          return fileAnswer(context, slot, version, validUntil, { body, etag })
         })
       } else if (serialize !== undefined) {
         filing = readAndFile(context, slot, readPage(principal.clubId, page, slot), serialize)
