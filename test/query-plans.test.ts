@@ -7,7 +7,9 @@ import { randomUUID } from 'node:crypto'
 import type { Kysely } from 'kysely'
 import { sql } from 'kysely'
 import { expect, it } from 'vitest'
+import { listCompetitionResultsJson } from '../src/db/repositories/listings.js'
 import { claimDueMails } from '../src/db/repositories/outbox.js'
+import { ResultAnchors } from '../src/db/repositories/result-anchors.js'
 import type { Database } from '../src/db/schema.js'
 import { isoForDb } from '../src/db/values.js'
 import { LIST_READS, readListBody } from '../src/routes/list-reads.js'
@@ -69,6 +71,26 @@ describeEachDatabase('list query plans', (dialect) => {
     const plan = await explain(page?.sql ?? '', page?.parameters ?? [])
     expect(plan, page?.sql).toContain(index)
     expect(plan, page?.sql).not.toMatch(notAScan)
+  })
+
+  // A deep page of results read from a keyset anchor (src/db/repositories/result-anchors.ts): the index is searched for
+  // the anchor's date, not walked from the club's first result.
+  it('reads results from a keyset anchor by searching the index for its date', async () => {
+    if (dialect === 'postgres') return
+    const h = harness.current
+    h.statements.length = 0
+    const anchors = new ResultAnchors(2)
+    const page = { limit: 2, offset: 5 }
+    const read = await anchors.page(h.context.db, clubId, 1, page)
+    expect(read).toBe((await listCompetitionResultsJson(h.context.db, clubId, page)).json)
+    const fromAnchor = h.statements.filter((statement) => /"competition_date" <= \?/.test(statement.sql))
+    // The second anchor, found from the first, and the page read from it.
+    expect(fromAnchor).toHaveLength(2)
+    for (const statement of fromAnchor) {
+      const plan = await explain(statement.sql, statement.parameters)
+      expect(plan, statement.sql).toContain('competition_results_listing_idx (club_id=? AND competition_date<?)')
+      expect(plan, statement.sql).not.toMatch(notAScan)
+    }
   })
 
   it('finds the next scheduled news item by index', async () => {

@@ -34,6 +34,7 @@ import type { MessagePort, Worker } from 'node:worker_threads'
 import type { Clock } from '../clock.js'
 import { systemClock } from '../clock.js'
 import { openDatabase } from '../db/dialect.js'
+import { ResultAnchors } from '../db/repositories/result-anchors.js'
 import { etagOf } from '../http/etag.js'
 import { RequestThread } from '../request-thread.js'
 import type { Reply } from '../request-thread.js'
@@ -309,6 +310,8 @@ class ReaderThread {
 function serve(port: MessagePort, file: string, bodies: SharedArrayBuffer): void {
   const encoder = new TextEncoder()
   const handle = openDatabase({ kind: 'sqlite', file }, { readonly: true })
+  // Deep pages of results are read from keyset anchors (step 40), kept while the thread runs.
+  const anchors = new ResultAnchors()
   port.postMessage('ready')
   let inHand = 0
   let closing = false
@@ -327,7 +330,7 @@ function serve(port: MessagePort, file: string, bodies: SharedArrayBuffer): void
     const page = { limit: read.limit, offset: read.offset }
     const list = LIST_READS[read.area]
     handle.changes.read(handle.db, read.scope, (db, version) => readListBody(list, db, read.clubId, page, read.now, read.known,
-      version)).then(({ value, version }) => {
+      version, anchors)).then(({ value, version }) => {
       const { body, validUntil, counted } = value
       // Tagged here: the event loop does not hash the body (docs/performance.md, step 36).
       let answer: ThreadAnswer | undefined

@@ -10,7 +10,9 @@ import {
   listCompetitionResults, listCompetitionResultsJson, listEvents, listEventsJson, listGroups, listGroupsJson, listNews,
   listNewsJson, nextPublication,
 } from '../db/repositories/listings.js'
+import type { ResultSeek } from '../db/repositories/listings.js'
 import type { JsonPage, Page, PageRequest } from '../db/repositories/page.js'
+import type { ResultAnchors } from '../db/repositories/result-anchors.js'
 import type { Database } from '../db/schema.js'
 import { CompetitionResult, CompetitionResultList } from '../schemas/competition-result.js'
 import { ListMeta } from '../schemas/common.js'
@@ -18,9 +20,12 @@ import { Event, EventList } from '../schemas/event.js'
 import { Group, GroupList } from '../schemas/group.js'
 import { News, NewsList } from '../schemas/news.js'
 
-/** A read of a club's page of a list, counting its records unless `knownTotal` is given. */
+/**
+ * A read of a club's page of a list, counting its records unless `knownTotal` is given; `seek`: a
+ * reader thread's keyset anchors, which a listing may read a deep page from (src/db/repositories/result-anchors.ts).
+ */
 type PageReader<Result> = (db: Kysely<Database>, clubId: string, page: PageRequest, now: number,
-  knownTotal: number | undefined) => Promise<Result>
+  knownTotal: number | undefined, seek?: ResultSeek) => Promise<Result>
 
 export type ListQueryFunction = PageReader<Page<unknown>>
 export type ListJsonFunction = PageReader<JsonPage>
@@ -47,7 +52,7 @@ export const LIST_READS = {
   news: { item: News, envelope: NewsList, list: listNews, json: listNewsJson, changesAt: nextPublication },
   competition_results: { item: CompetitionResult, envelope: CompetitionResultList,
     list: (db, clubId, page, _now, knownTotal) => listCompetitionResults(db, clubId, page, knownTotal),
-    json: (db, clubId, page, _now, knownTotal) => listCompetitionResultsJson(db, clubId, page, knownTotal) },
+    json: (db, clubId, page, _now, knownTotal, seek) => listCompetitionResultsJson(db, clubId, page, knownTotal, seek) },
 } as const satisfies Record<string, ListRead>
 
 export type ListArea = keyof typeof LIST_READS
@@ -87,11 +92,13 @@ export interface ListBody {
 
 /**
  * readListPage's page, read as JSON by SQLite (src/db/json-pages.ts) and put in its envelope: the
- * text the route's serialiser writes for readListPage's payload (test/list-json.test.ts).
+ * text the route's serialiser writes for readListPage's payload (test/list-json.test.ts). With
+ * `anchors` (a reader thread's), a deep page of results is read from its keyset anchor.
  */
 export async function readListBody(read: ListRead, db: Kysely<Database>, clubId: string, page: PageRequest, now: number,
-  known: KnownTotal | undefined, version: number | undefined): Promise<ListBody> {
-  const { result, validUntil, counted } = await readWith(read, read.json, db, clubId, page, now, known, version)
+  known: KnownTotal | undefined, version: number | undefined, anchors?: ResultAnchors): Promise<ListBody> {
+  const seek = anchors === undefined || version === undefined ? undefined : { anchors, version }
+  const { result, validUntil, counted } = await readWith(read, read.json, db, clubId, page, now, known, version, seek)
   // The envelope and ListMeta in their schemas' order; the three are integers.
   const meta = `{"limit":${String(page.limit)},"offset":${String(page.offset)},"total":${String(result.total)}}`
   return { body: `{"data":${result.json},"meta":${meta}}`, validUntil, counted }
@@ -99,10 +106,11 @@ export async function readListBody(read: ListRead, db: Kysely<Database>, clubId:
 
 async function readWith<Result extends { readonly total: number }>(read: ListRead, list: PageReader<Result>,
   db: Kysely<Database>, clubId: string, page: PageRequest, now: number, known: KnownTotal | undefined,
-  version: number | undefined): Promise<{ result: Result, validUntil: number, counted: KnownTotal | undefined }> {
+  version: number | undefined, seek?: ResultSeek,
+): Promise<{ result: Result, validUntil: number, counted: KnownTotal | undefined }> {
   const current = known !== undefined && known.version === version && now < known.validUntil
   const [result, changesAt] = await Promise.all([
-    list(db, clubId, page, now, current ? known.total : undefined),
+    list(db, clubId, page, now, current ? known.total : undefined, seek),
     read.changesAt?.(db, clubId, now),
   ])
   const validUntil = changesAt ?? Number.POSITIVE_INFINITY

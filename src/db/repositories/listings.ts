@@ -17,6 +17,7 @@ import type { JsonProperty } from '../json-pages.js'
 import type { Database } from '../schema.js'
 import { isoForDb, isoFromDb, isoFromDbOrNull } from '../values.js'
 import type { JsonPage, Page, PageRequest } from './page.js'
+import type { ResultAnchors } from './result-anchors.js'
 
 type Filtered<Table extends keyof Database> = SelectQueryBuilder<Database, Table, object>
 
@@ -217,14 +218,21 @@ export async function nextPublication(db: Kysely<Database>, clubId: string, now:
   return next?.published_at == null ? undefined : Date.parse(isoFromDb(next.published_at))
 }
 
+/** Results in the listing's order: by competition date (newest first, undated last), then recorded newest first, then id. */
+export function inResultOrder<Selected>(query: SelectQueryBuilder<Database, 'competition_results', Selected>,
+  db: Kysely<Database>): SelectQueryBuilder<Database, 'competition_results', Selected> {
+  return query.orderBy(sql`competition_date ${descNullsLast(dialectOf(db))}`).orderBy('created_at', 'desc').orderBy('id')
+}
+
+/** A listed result as the API's item, in SQLite's JSON. */
+export const RESULT_JSON_ITEM = jsonObject(RESULT_COLUMNS.map((name): JsonProperty => (name === 'points'
+  ? numberColumn(name)
+  : column(name))))
+
 const results = listing(
   (db, clubId: string) => db.selectFrom('competition_results').where('club_id', '=', clubId),
-  (query, db) => query
-    .select(RESULT_COLUMNS)
-    .orderBy(sql`competition_date ${descNullsLast(dialectOf(db))}`)
-    .orderBy('created_at', 'desc')
-    .orderBy('id'),
-  jsonObject(RESULT_COLUMNS.map((name): JsonProperty => (name === 'points' ? numberColumn(name) : column(name)))),
+  (query, db) => inResultOrder(query.select(RESULT_COLUMNS), db),
+  RESULT_JSON_ITEM,
 )
 
 /** Results by competition date (newest first, undated last), then recorded newest first, then id. */
@@ -237,8 +245,16 @@ export function listCompetitionResults(
   return pageOf(db, results, [clubId], page, resultOf, knownTotal)
 }
 
-/** listCompetitionResults' page as JSON (SQLite only). */
-export function listCompetitionResultsJson(db: Kysely<Database>, clubId: string, page: PageRequest, knownTotal?: number,
-): Promise<JsonPage> {
-  return jsonPageOf(db, results, [clubId], page, knownTotal)
+/** Where a page of results may be read from an anchor: the reader thread's anchors, and the version of the read's snapshot. */
+export interface ResultSeek {
+  readonly anchors: ResultAnchors
+  readonly version: number
+}
+
+/** listCompetitionResults' page as JSON (SQLite only), from its keyset anchor when `seek` is given and has one. */
+export async function listCompetitionResultsJson(db: Kysely<Database>, clubId: string, page: PageRequest, knownTotal?: number,
+  seek?: ResultSeek): Promise<JsonPage> {
+  const anchored = seek === undefined ? undefined : await seek.anchors.page(db, clubId, seek.version, page)
+  if (anchored === undefined) return jsonPageOf(db, results, [clubId], page, knownTotal)
+  return { json: anchored, total: await totalOf(db, results.count, [clubId], knownTotal) }
 }
