@@ -18,8 +18,9 @@
  * items as JSON (src/db/json-pages.ts: the rows never become JavaScript values), and the thread
  * puts them in the list's envelope: test/list-json.test.ts holds that text equal to what the
  * route's serialiser writes for any stored value, and test/fast-path.test.ts every answer equal to
- * the route's. Only SQLite in a file: PostgreSQL's queries do not hold the event loop, and an
- * in-memory database cannot be opened twice.
+ * the route's. A deep page of competition results is read from a keyset anchor the thread keeps
+ * (src/db/repositories/result-anchors.ts, step 40). Only SQLite in a file: PostgreSQL's queries do
+ * not hold the event loop, and an in-memory database cannot be opened twice.
  *
  * One module, both sides: imported, it offers `ListReaders`; started as a thread (with the file in
  * `workerData`), it serves reads. The threads start once misses come often (`MISSES_TO_START`
