@@ -107,6 +107,9 @@ async function supervise(config: Config, argv: readonly string[]): Promise<void>
     if (stopping) return
     process.stderr.write(`club-platform: ${line}\n`)
     exitCode = 1
+    // The supervisor may also end by itself, once nothing holds it: the cluster forgets its last
+    // worker on that worker's disconnect, which can come after the exit seen below. It fails then too.
+    process.exitCode = 1
     stop()
   }
   cluster.on('message', (_worker, message: unknown) => {
