@@ -180,7 +180,7 @@ export class ListReaders {
         if (wanted) this.start(i)
       } else if (slot.ready && (chosen === undefined || slot.inHand < chosen.inHand)) chosen = slot
     }
-    return chosen?.request(read).then((result) => {
+    return chosen?.readPage(read).then((result) => {
       this.counts.read++
       if (typeof result.body === 'string') this.counts.asText++
       return result
@@ -240,48 +240,30 @@ export class ListReaders {
   }
 }
 
-class ReaderThread {
+class ReaderThread extends RequestThread<SlotRead, ThreadAnswer, string> {
   /** Once the thread has opened the database. */
   ready = false
-  private readonly thread: RequestThread<SlotRead, ThreadAnswer, string>
-  private readonly bodies = new SharedArrayBuffer(BODY_SLOTS * BODY_SLOT_BYTES)
+  /** The memory shared with the thread: BODY_SLOTS slots of BODY_SLOT_BYTES. */
+  private readonly bodies: SharedArrayBuffer
   /** The slots not in use: neither being written by the thread nor holding a body that is being sent. */
   private readonly free = Array.from({ length: BODY_SLOTS }, (_, i) => i)
 
   /** `ended`: the thread failed or ended unasked, and whether it had been ready. */
   constructor(module: URL, file: string, ended: (error: Error, ready: boolean) => void) {
-    const data: ThreadData = { listReaderFile: file, bodies: this.bodies }
-    this.thread = new RequestThread({ module, data, resourceLimits: RESOURCE_LIMITS, name: 'a list reader thread',
-      failed: (message) => new Error(message),
+    const bodies = new SharedArrayBuffer(BODY_SLOTS * BODY_SLOT_BYTES)
+    const data: ThreadData = { listReaderFile: file, bodies }
+    super({ module, data, resourceLimits: RESOURCE_LIMITS, name: 'a list reader thread', failed: (message) => new Error(message),
       other: (message) => {
         if (message === 'ready') this.ready = true
       },
       ended: (error) => {
         ended(error, this.ready)
       } })
+    this.bodies = bodies
   }
 
-  get worker(): Worker {
-    return this.thread.worker
-  }
-
-  get stopped(): boolean {
-    return this.thread.stopped
-  }
-
-  get inHand(): number {
-    return this.thread.inHand
-  }
-
-  get exited(): Promise<void> {
-    return this.thread.exited
-  }
-
-  close(): void {
-    this.thread.close()
-  }
-
-  request(read: PageRead): Promise<PageReadResult> {
+  /** Reads a page, with a free slot for its bytes if there is one. */
+  readPage(read: PageRead): Promise<PageReadResult> {
     const slot = this.free.pop() ?? -1
     let freed = slot === -1
     const release = () => {
@@ -289,7 +271,7 @@ class ReaderThread {
       freed = true
       this.free.push(slot)
     }
-    return this.thread.request({ ...read, slot }).then((answer) => {
+    return this.request({ ...read, slot }).then((answer) => {
       const { version, validUntil, counted, etag } = answer
       if ('body' in answer) {
         release()
