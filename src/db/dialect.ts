@@ -6,8 +6,13 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import type BetterSqlite3 from 'better-sqlite3'
-import { CompiledQuery, Kysely, PostgresAdapter, PostgresDialect, SqliteDialect, SqliteDriver as KyselySqliteDriver, sql } from 'kysely'
-import type { LogEvent, SqliteDatabase, SqliteDialectConfig, Transaction, DatabaseConnection, Driver } from 'kysely'
+import {
+  CompiledQuery, Kysely, PostgresAdapter, PostgresDialect, SqliteDialect, SqliteDriver as KyselySqliteDriver, SqliteQueryCompiler,
+  sql,
+} from 'kysely'
+import type {
+  LogEvent, SqliteDatabase, SqliteDialectConfig, Transaction, DatabaseConnection, Driver, LimitNode, QueryCompiler,
+} from 'kysely'
 import type pg from 'pg'
 import type { DatabaseSettings } from '../config.js'
 import { loadPostgresDriver } from './postgres-driver.js'
@@ -282,6 +287,28 @@ class TurnTakingSqliteDialect extends SqliteDialect {
 
   override createDriver(): Driver {
     return new TurnTakingSqliteDriver(this.config)
+  }
+
+  override createQueryCompiler(): QueryCompiler {
+    return new RunTimeLimitCompiler()
+  }
+}
+
+/**
+ * LIMIT as `cast(? as integer)`, its value taken as the statement runs. SQLite compiles a bare
+ * `limit ?` with the bound value as a constant of the statement's program, and so makes the
+ * statement expire whenever that parameter is bound again: better-sqlite3 binds every parameter on
+ * every run, and every run of a statement with a LIMIT was parsed, planned and compiled anew
+ * (10–18 µs of a listing's page of 30–130, a seventh of a list reader thread's time;
+ * docs/performance.md, step 42). The planner then does not know the limit, which the listings'
+ * plans do not need (test/query-plans.test.ts). PostgreSQL plans `limit $1` once per execution
+ * anyway and keeps Kysely's form.
+ */
+class RunTimeLimitCompiler extends SqliteQueryCompiler {
+  protected override visitLimit(node: LimitNode): void {
+    this.append('limit cast(')
+    this.visitNode(node.limit)
+    this.append(' as integer)')
   }
 }
 
