@@ -47,7 +47,7 @@ describe('a SQLite connection as the service opens it', () => {
     expect(await cacheSize(reader)).toBe(-PAGE_CACHE_KIB)
   })
 
-  it('binds a LIMIT through a cast, so that a statement run again with another limit is not compiled anew', async () => {
+  it('writes a LIMIT as a cast, which SQLite reads as the statement runs, and limits and offsets pages right', async () => {
     // SQLite compiles a bare `limit ?` with the bound value as a constant, and expires the statement whenever it is bound
     // again: every run. The cast keeps the value a parameter read at run time.
     const statements: string[] = []

@@ -1,6 +1,6 @@
 /**
  * Everything that differs between SQLite and PostgreSQL lives here: how a connection is opened,
- * column types used by migrations, how booleans are bound, and which driver errors mean
+ * column types used by migrations, how booleans and limits are bound, and which driver errors mean
  * "the database is unavailable" rather than "the query is wrong".
  */
 import fs from 'node:fs'
