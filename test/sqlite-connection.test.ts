@@ -6,7 +6,6 @@
  * compiled into it (step 42).
  */
 import { sql } from 'kysely'
-import type { LogEvent } from 'kysely'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { PAGE_CACHE_KIB, openDatabase } from '../src/db/dialect.js'
 import type { DatabaseHandle } from '../src/db/dialect.js'
@@ -51,7 +50,7 @@ describe('a SQLite connection as the service opens it', () => {
     // SQLite compiles a bare `limit ?` with the bound value as a constant, and expires the statement whenever it is bound
     // again: every run. The cast keeps the value a parameter read at run time.
     const statements: string[] = []
-    const handle = openDatabase({ kind: 'sqlite', file }, { onQuery: (event: LogEvent) => statements.push(event.query.sql) })
+    const handle = openDatabase({ kind: 'sqlite', file }, { onQuery: (event) => statements.push(event.query.sql) })
     handles.push(handle)
     await sql`create table numbers (n integer primary key)`.execute(handle.db)
     await sql`with recursive s(n) as (select 1 union all select n + 1 from s where n < 30) insert into numbers select n from s`
@@ -59,8 +58,8 @@ describe('a SQLite connection as the service opens it', () => {
     const db = handle.db.withTables<{ numbers: { n: number } }>()
     const numbers = async (limit: number, offset: number) =>
       (await db.selectFrom('numbers').select('n').orderBy('n').limit(limit).offset(offset).execute()).map((row) => row.n)
+    const all = Array.from({ length: 30 }, (_, i) => i + 1)
     for (const [limit, offset] of [[5, 0], [3, 7], [0, 2], [50, 25], [1, 29], [4, 30]] as const) {
-      const all = Array.from({ length: 30 }, (_, i) => i + 1)
       expect(await numbers(limit, offset)).toEqual(all.slice(offset, offset + limit))
     }
     const limited = statements.filter((text) => /\blimit\b/i.test(text))
