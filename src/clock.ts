@@ -5,6 +5,14 @@ export interface Clock {
 
 export const systemClock: Clock = { now: () => Date.now() }
 
+/**
+ * The machine's clock moved by `offsetMs` (CLOCK_OFFSET_SECONDS): time runs as usual from another
+ * day. The suites that run real server processes use it to run on a chosen "today".
+ */
+export function shiftedClock(offsetMs: number): Clock {
+  return offsetMs === 0 ? systemClock : { now: () => Date.now() + offsetMs }
+}
+
 /** A clock that only moves when told to; used by tests and by anything that replays time. */
 export class ManualClock implements Clock {
   constructor(private current: number) {}

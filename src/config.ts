@@ -25,6 +25,11 @@ export interface Config {
   readonly shutdownGraceMs: number
   /** Server processes on this machine (WORKERS=N or auto); more than one needs PostgreSQL and Redis. */
   readonly workers: number
+  /**
+   * How far the service's clock is moved from the machine's (CLOCK_OFFSET_SECONDS, default 0): for
+   * tests and demonstrations of another day, never for production.
+   */
+  readonly clockOffsetMs: number
   /** Fastify's trustProxy: false, true, a hop count, or addresses/CIDRs of trusted proxies. */
   readonly trustProxy: boolean | number | string
   /** Bytes of serialised responses kept in memory (RESPONSE_CACHE_MB); 0 turns the cache off. */
@@ -131,6 +136,7 @@ export function readConfig(env: Env = process.env): Config {
     opsAllow: readOpsAllow(env.OPS_ALLOW),
     shutdownGraceMs: readInteger(env, 'SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
     workers: readWorkers(env.WORKERS),
+    clockOffsetMs: readClockOffset(env.CLOCK_OFFSET_SECONDS),
     trustProxy: readTrustProxy(env.TRUST_PROXY),
     responseCacheBytes: readInteger(env, 'RESPONSE_CACHE_MB', 32, 0, 4096) * 1024 * 1024,
     readerThreads: readInteger(env, 'READER_THREADS', 2, 0, 16),
@@ -236,6 +242,18 @@ function readOpsAllow(raw: string | undefined): readonly string[] {
     }
   }
   return entries
+}
+
+/** Ten years either way: enough for any day a test or a demonstration needs. */
+const MAX_CLOCK_OFFSET_SECONDS = 10 * 366 * 86_400
+
+function readClockOffset(raw: string | undefined): number {
+  const value = nonEmpty(raw)
+  if (value === undefined) return 0
+  if (!/^[+-]?\d{1,9}$/.test(value) || Math.abs(Number(value)) > MAX_CLOCK_OFFSET_SECONDS) {
+    throw new ConfigError('CLOCK_OFFSET_SECONDS', `a whole number of seconds from -${String(MAX_CLOCK_OFFSET_SECONDS)} to ${String(MAX_CLOCK_OFFSET_SECONDS)}`, value)
+  }
+  return Number(value) * 1000
 }
 
 function readWorkers(raw: string | undefined): number {

@@ -4,7 +4,7 @@
  */
 import type { Kysely, LogEvent } from 'kysely'
 import { BackgroundTasks } from './background.js'
-import { systemClock } from './clock.js'
+import { shiftedClock } from './clock.js'
 import type { Clock } from './clock.js'
 import type { Config } from './config.js'
 import { openDatabase } from './db/dialect.js'
@@ -110,7 +110,7 @@ export interface ContextOptions {
 }
 
 export async function createContext(config: Config, options: ContextOptions = {}): Promise<AppContext> {
-  const clock = options.clock ?? systemClock
+  const clock = options.clock ?? shiftedClock(config.clockOffsetMs)
   const threaded = options.walCheckpoints
   const checkpoints = threaded === undefined || threaded === false ? undefined : threaded === true ? {} : { module: threaded }
   const database = openDatabase(config.database, { ...(options.onQuery ? { onQuery: options.onQuery } : {}),

@@ -164,6 +164,10 @@ async function serve(config: Config, withDemo: boolean): Promise<void> {
     context.retention.start()
     app.log.info({ database: context.databaseDriver, mail: context.mail.transportDescription, limiter: context.limiter.kind,
       listReaderThreads: context.readers?.size ?? 0 }, 'serving')
+    if (config.clockOffsetMs !== 0) {
+      app.log.warn({ clockOffsetSeconds: config.clockOffsetMs / 1000, now: new Date(context.clock.now()).toISOString() },
+        'the clock is moved by CLOCK_OFFSET_SECONDS (for tests and demonstrations only)')
+    }
     if (demo !== undefined) printDemo(demo, address.replace('://[::1]', '://localhost').replace('://127.0.0.1', '://localhost'))
   } catch (error) {
     await shutdown(app, context, config)

@@ -8,19 +8,19 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import { ClubPlatformError, createClubClient, retryAfterMs } from '../clients/typescript/src/index.js'
 import type { ListPath, RetryNotice } from '../clients/typescript/src/index.js'
-import { readConfig } from '../src/config.js'
-import { createContext } from '../src/context.js'
-import { addDays, localDateOf, localToInstant } from '../src/domain/zoned-time.js'
+import { localToInstant } from '../src/domain/zoned-time.js'
 import { createClub } from '../src/services/clubs.js'
 import { importClubData } from '../src/services/import.js'
 import { freePort } from '../src/tools/free-port.js'
 import { cli } from './helpers/cli.js'
+import { openContext } from './helpers/context.js'
 import { COURT } from './helpers/courts.js'
 import { DIALECTS, createTestDatabase } from './helpers/databases.js'
 import type { TestDatabase } from './helpers/databases.js'
 import { clubFixture } from './helpers/fixtures.js'
 import { startServer, stopServer } from './helpers/server-process.js'
 import type { StartedServer } from './helpers/server-process.js'
+import { testNow, testToday } from './helpers/today.js'
 
 const LISTS: readonly ListPath[] = ['/api/v1/groups', '/api/v1/events', '/api/v1/news', '/api/v1/competition-results']
 const ZONE = 'Europe/Berlin'
@@ -54,10 +54,10 @@ for (const dialect of DIALECTS) {
       database = await createTestDatabase(dialect)
       const port = await freePort()
       env = { ...database.env, ...(dialect === 'sqlite' ? { DATABASE_URL: '' } : {}) }
-      const context = await createContext(readConfig({ ...database.env, LOG_LEVEL: 'silent' }), { migrate: true })
+      const context = await openContext(database, { migrate: true })
       const club = await createClub(context.db, context.clock, { slug: 'riverside', name: 'TC Riverside', timezone: ZONE })
       const hours = Object.fromEntries(['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'].map((day) => [day, { open: '08:00', close: '22:00' }]))
-      await importClubData(context.db, context.clock, club.id, { ...clubFixture('client', Date.now(), 3),
+      await importClubData(context.db, context.clock, club.id, { ...clubFixture('client', testNow(), 3),
         courts: [{ id: COURT.allDay, name: 'Court 1', booking_horizon_days: 30, opening_hours: hours }] })
       await context.close()
       const created = await cli(env, ['keys', 'create', '--club', 'riverside', '--name', 'client test', '--scopes',
@@ -93,7 +93,7 @@ for (const dialect of DIALECTS) {
     it('waits out a 429 by its Retry-After and tries again; a booking retried so is made once', async () => {
       const waits: RetryNotice[] = []
       const client = createClubClient({ baseUrl: url(), onRetry: (notice) => waits.push(notice) })
-      const date = addDays(localDateOf(Date.now(), ZONE), 2)
+      const date = testToday(2, ZONE)
       const at = (hour: number) => new Date(localToInstant(date, hour * 60, ZONE)).toISOString()
       const booking = (hour: number, email: string) => ({ court_id: COURT.allDay, start_time: at(hour), end_time: at(hour + 1),
         booker_name: 'Cleo Client', booker_email: email })
@@ -117,7 +117,7 @@ for (const dialect of DIALECTS) {
 
     it('throws a taken slot as a ClubPlatformError of kind slot-conflict', async () => {
       const client = createClubClient({ baseUrl: url() })
-      const date = addDays(localDateOf(Date.now(), ZONE), 3)
+      const date = testToday(3, ZONE)
       const slot = { court_id: COURT.allDay, start_time: new Date(localToInstant(date, 18 * 60, ZONE)).toISOString(),
         end_time: new Date(localToInstant(date, 19 * 60, ZONE)).toISOString(), booker_name: 'Erin', booker_email: 'erin@example.org' }
       await client.book('riverside', slot)

@@ -1,5 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
+import { shiftedClock, systemClock } from '../src/clock.js'
 import { ConfigError, readConfig, redactUrl } from '../src/config.js'
 import { displayPrefix, generateApiKey, hashApiKey, isWellFormedApiKey } from '../src/domain/api-key.js'
 import { slugProblem, timezoneProblem } from '../src/domain/club.js'
@@ -88,7 +89,8 @@ describe('configuration', () => {
 
   it.each([
     [{ PORT: 'abc' }, 'PORT'], [{ PORT: '70000' }, 'PORT'], [{ DATABASE_URL: 'mysql://root:hunter2@db/x' }, 'DATABASE_URL'],
-    [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
+    [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'], [{ CLOCK_OFFSET_SECONDS: '1.5' }, 'CLOCK_OFFSET_SECONDS'],
+    [{ CLOCK_OFFSET_SECONDS: '999999999' }, 'CLOCK_OFFSET_SECONDS'], [{ CLOCK_OFFSET_SECONDS: 'tomorrow' }, 'CLOCK_OFFSET_SECONDS'],
   ])('names the variable of a bad value: %o', (env, variable) => {
     expect(() => readConfig(env)).toThrow(ConfigError)
     expect(() => readConfig(env)).toThrow(new RegExp(`^${variable}=`))
@@ -97,6 +99,18 @@ describe('configuration', () => {
     } catch (error) {
       expect(String(error)).not.toContain('hunter2')
     }
+  })
+
+  it('moves the service\'s clock by CLOCK_OFFSET_SECONDS, either way, and not at all by default', () => {
+    expect(readConfig({}).clockOffsetMs).toBe(0)
+    expect(readConfig({ CLOCK_OFFSET_SECONDS: '172800' }).clockOffsetMs).toBe(172_800_000)
+    expect(readConfig({ CLOCK_OFFSET_SECONDS: '-60' }).clockOffsetMs).toBe(-60_000)
+    const shifted = shiftedClock(86_400_000)
+    const before = Date.now()
+    const now = shifted.now()
+    expect(now - 86_400_000).toBeGreaterThanOrEqual(before)
+    expect(now - 86_400_000).toBeLessThanOrEqual(Date.now())
+    expect(shiftedClock(0)).toBe(systemClock)
   })
 
   it('hides URL passwords', () => {

@@ -10,12 +10,15 @@ import os from 'node:os'
 import path from 'node:path'
 import pg from 'pg'
 import type { TestProject } from 'vitest/node'
+import { TEST_ZONE, resolveTestToday } from './helpers/today-setting.js'
 
 declare module 'vitest' {
   export interface ProvidedContext {
     postgresAdminUrl: string | null
     redisUrl: string | null
     serviceLogDir: string
+    /** How far the run's "today" is moved from the real one (CLUB_PLATFORM_TEST_TODAY; test/helpers/today.ts). */
+    testClockOffsetMs: number
   }
 }
 
@@ -55,6 +58,14 @@ export function linesWithKeys(dir: string): string[] {
 }
 
 export default async function setup(project: TestProject): Promise<() => void> {
+  const testClockOffsetMs = resolveTestToday(process.env.CLUB_PLATFORM_TEST_TODAY, Date.now())
+  project.provide('testClockOffsetMs', testClockOffsetMs)
+  if (testClockOffsetMs !== 0) {
+    const today = new Date(Date.now() + testClockOffsetMs)
+    console.warn(`\n== CLUB_PLATFORM_TEST_TODAY=${String(process.env.CLUB_PLATFORM_TEST_TODAY)}: the suites on a real clock run on `
+      + `${today.toLocaleDateString('en-GB', { weekday: 'long', year: 'numeric', month: 'long', day: 'numeric', timeZone: TEST_ZONE })} `
+      + `(${TEST_ZONE}), ${String(testClockOffsetMs / 86_400_000)} days from today\n`)
+  }
   const serviceLogDir = fs.mkdtempSync(path.join(os.tmpdir(), 'club-platform-test-logs-'))
   project.provide('serviceLogDir', serviceLogDir)
 

@@ -14,8 +14,6 @@ import path from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import { ManualClock } from '../src/clock.js'
-import { readConfig } from '../src/config.js'
-import { createContext } from '../src/context.js'
 import type { AppContext } from '../src/context.js'
 import type * as ListReadersModule from '../src/routes/list-readers.js'
 import type { ListReaders, PageRead, PageReadResult } from '../src/routes/list-readers.js'
@@ -25,11 +23,13 @@ import type { ListArea } from '../src/routes/list-reads.js'
 import { createApiKey } from '../src/services/api-keys.js'
 import { createClub } from '../src/services/clubs.js'
 import { importClubData } from '../src/services/import.js'
+import { openContext } from './helpers/context.js'
 import { createTestDatabase } from './helpers/databases.js'
 import type { TestDatabase } from './helpers/databases.js'
 import { clubFixture } from './helpers/fixtures.js'
 import { START, startHarness } from './helpers/harness.js'
 import { startServer, stopServer } from './helpers/server-process.js'
+import { testNow } from './helpers/today.js'
 
 // The threads run built JavaScript: the module is loaded from dist/, as the server loads it.
 const load = async () => await import(pathToFileURL(path.resolve('dist/routes/list-readers.js')).href) as typeof ListReadersModule
@@ -43,7 +43,7 @@ describe('list reader threads, as built', () => {
   let file = ''
   beforeAll(async () => {
     database = await createTestDatabase('sqlite')
-    context = await createContext(readConfig({ ...database.env, LOG_LEVEL: 'silent' }), { migrate: true })
+    context = await openContext(database, { migrate: true })
     clubId = (await createClub(context.db, context.clock, { slug: 'readers', name: 'Readers', timezone: 'UTC' })).id
     await importClubData(context.db, context.clock, clubId, clubFixture('readers', START))
     file = database.settings.kind === 'sqlite' ? database.settings.file : ''
@@ -298,9 +298,9 @@ describe('reader threads that fail', () => {
 describe('the server process', () => {
   it('says how many threads it reads on, and counts their reads in /metrics', async () => {
     const database = await createTestDatabase('sqlite')
-    const context = await createContext(readConfig({ ...database.env, LOG_LEVEL: 'silent' }), { migrate: true })
+    const context = await openContext(database, { migrate: true })
     const club = await createClub(context.db, context.clock, { slug: 'process', name: 'Process', timezone: 'UTC' })
-    await importClubData(context.db, context.clock, club.id, clubFixture('process', Date.now()))
+    await importClubData(context.db, context.clock, club.id, clubFixture('process', testNow()))
     const { key } = await createApiKey(context.db, context.clock, { clubId: club.id, name: 'site', expiresAt: null,
       scopes: ['read:events'] })
     await context.close()

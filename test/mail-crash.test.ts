@@ -6,14 +6,14 @@
  */
 import { randomUUID } from 'node:crypto'
 import { describe, expect, inject, it } from 'vitest'
-import { readConfig } from '../src/config.js'
-import { createContext } from '../src/context.js'
 import { createClub } from '../src/services/clubs.js'
 import { importClubData } from '../src/services/import.js'
+import { openContext } from './helpers/context.js'
 import { DIALECTS, createTestDatabase } from './helpers/databases.js'
 import type { TestDatabase } from './helpers/databases.js'
 import { exitOf, startServer } from './helpers/server-process.js'
 import { TestSmtpServer } from './helpers/smtp.js'
+import { testNow } from './helpers/today.js'
 
 const BOOKINGS = 100
 const COURTS = 5
@@ -22,7 +22,7 @@ const DAY = 86_400_000
 type Court = { readonly id: string, readonly name: string }
 
 async function seedCrashClub(database: TestDatabase, smtp: TestSmtpServer) {
-  const context = await createContext(readConfig({ ...database.env, LOG_LEVEL: 'silent' }), { migrate: true })
+  const context = await openContext(database, { migrate: true })
   const club = await createClub(context.db, context.clock, { slug: 'crash', name: 'Crash', timezone: 'UTC' })
   const courts: Court[] = Array.from({ length: COURTS }, (_, i) => ({ id: randomUUID(), name: `Court ${String(i + 1)}`,
     opening_hours: Object.fromEntries(['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'].map((day) => [day, { open: '00:00', close: '24:00' }])) }))
@@ -35,7 +35,7 @@ async function seedCrashClub(database: TestDatabase, smtp: TestSmtpServer) {
 
 /** BOOKINGS bookings at once, each of a free hour tomorrow. */
 async function bookConcurrently(url: string, courts: readonly Court[]) {
-  const tomorrow = Date.parse(`${new Date(Date.now() + DAY).toISOString().slice(0, 10)}T00:00:00Z`)
+  const tomorrow = Date.parse(`${new Date(testNow() + DAY).toISOString().slice(0, 10)}T00:00:00Z`)
   return Promise.all(Array.from({ length: BOOKINGS }, async (_, i) => {
     const start = tomorrow + Math.floor(i / COURTS) * 3_600_000
     const response = await fetch(`${url}/api/v1/public/crash/courts/book`, {

@@ -11,13 +11,12 @@ import os from 'node:os'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
-import { readConfig } from '../src/config.js'
-import { createContext } from '../src/context.js'
 import type * as TransportThread from '../src/mail/transport-thread.js'
 import type { MailTransport, OutgoingMail } from '../src/mail/transport.js'
 import { IDLE_RELEASE_MS, MailWorker } from '../src/mail/worker.js'
 import { createClub } from '../src/services/clubs.js'
 import { importClubData } from '../src/services/import.js'
+import { openContext } from './helpers/context.js'
 import { COURT as COURTS, TUESDAY, setUpCourts } from './helpers/courts.js'
 import { DIALECTS, createTestDatabase, describeEachDatabase } from './helpers/databases.js'
 import { useHarness } from './helpers/harness.js'
@@ -25,6 +24,7 @@ import type { TestDatabase } from './helpers/databases.js'
 import { startServer, stopServer } from './helpers/server-process.js'
 import type { StartedServer } from './helpers/server-process.js'
 import { TestSmtpServer } from './helpers/smtp.js'
+import { testNow } from './helpers/today.js'
 
 const COURT = randomUUID()
 const ALL_DAY = Object.fromEntries(['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'].map((day) => [day, { open: '00:00', close: '24:00' }]))
@@ -38,7 +38,7 @@ for (const dialect of DIALECTS) {
     beforeAll(async () => {
       await smtp.start()
       database = await createTestDatabase(dialect)
-      const context = await createContext(readConfig({ ...database.env, LOG_LEVEL: 'silent' }), { migrate: true })
+      const context = await openContext(database, { migrate: true })
       const club = await createClub(context.db, context.clock, { slug: 'thread', name: 'Thread Club', timezone: 'UTC' })
       await importClubData(context.db, context.clock, club.id, { courts: [{ id: COURT, name: 'Court 1', opening_hours: ALL_DAY }] })
       await context.close()
@@ -51,7 +51,7 @@ for (const dialect of DIALECTS) {
     })
 
     const book = async (hour: number, email: string) => {
-      const start = Date.parse(`${new Date(Date.now() + 86_400_000).toISOString().slice(0, 10)}T00:00:00Z`) + hour * 3_600_000
+      const start = Date.parse(`${new Date(testNow() + 86_400_000).toISOString().slice(0, 10)}T00:00:00Z`) + hour * 3_600_000
       const response = await fetch(`${server.url}/api/v1/public/thread/courts/book`, {
         method: 'POST', headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ court_id: COURT, start_time: new Date(start).toISOString(), end_time: new Date(start + 3_600_000)
@@ -62,7 +62,7 @@ for (const dialect of DIALECTS) {
     }
 
     const mailOf = async (bookingId: string) => {
-      const context = await createContext(readConfig({ ...database.env, LOG_LEVEL: 'silent' }), { role: 'admin' })
+      const context = await openContext(database, { role: 'admin' })
       try {
         return await context.db.selectFrom('mail_outbox').select(['status', 'attempts', 'last_error'])
           .where('booking_id', '=', bookingId).executeTakeFirstOrThrow()

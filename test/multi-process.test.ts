@@ -7,13 +7,12 @@ import fs from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, expect, inject, it } from 'vitest'
-import { readConfig } from '../src/config.js'
-import { createContext } from '../src/context.js'
-import { addDays, localDateOf, localToInstant } from '../src/domain/zoned-time.js'
+import { addDays, localToInstant } from '../src/domain/zoned-time.js'
 import { generateToken, hashToken } from '../src/domain/secret-token.js'
 import { createApiKey } from '../src/services/api-keys.js'
 import { createClub } from '../src/services/clubs.js'
 import { importClubData } from '../src/services/import.js'
+import { openContext } from './helpers/context.js'
 import { COURT } from './helpers/courts.js'
 import { idFor } from './helpers/fixtures.js'
 import { createTestDatabase, describePostgres } from './helpers/databases.js'
@@ -23,6 +22,7 @@ import type { StoreSetup } from './helpers/limiters.js'
 import { startServer } from './helpers/server-process.js'
 import type { StartedServer } from './helpers/server-process.js'
 import { TestSmtpServer } from './helpers/smtp.js'
+import { testToday } from './helpers/today.js'
 
 describePostgres('two server processes', () => {
   let database: TestDatabase
@@ -31,7 +31,7 @@ describePostgres('two server processes', () => {
   let key = ''
   const smtp = new TestSmtpServer()
   const servers: StartedServer[] = []
-  const tomorrow = addDays(localDateOf(Date.now(), 'Europe/Berlin'), 1)
+  const tomorrow = testToday(1)
   const instant = (minutes: number) => new Date(localToInstant(tomorrow, minutes, 'Europe/Berlin')).toISOString()
 
   beforeAll(async () => {
@@ -39,7 +39,7 @@ describePostgres('two server processes', () => {
     redis = storeSetup(inject('redisUrl') === null ? 'memory' : 'redis')
     await smtp.start()
     dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'club-platform-multi-'))
-    const context = await createContext(readConfig({ ...database.env, LOG_LEVEL: 'silent' }), { migrate: true })
+    const context = await openContext(database, { migrate: true })
     const club = await createClub(context.db, context.clock, { slug: 'twin', name: 'Twin', timezone: 'Europe/Berlin' })
     await importClubData(context.db, context.clock, club.id, { courts: [{ id: COURT.a, name: 'Court A' }] })
     key = (await createApiKey(context.db, context.clock, { clubId: club.id, name: 'twin', scopes: ['read:groups'], expiresAt: null })).key
@@ -109,7 +109,7 @@ describePostgres('two server processes', () => {
     const { booking_id: bookingId } = await first.json() as { booking_id: string }
     // The guest's link: its token is known here by giving the booking one whose hash the test wrote.
     const token = generateToken('manage')
-    const context = await createContext(readConfig({ ...database.env, LOG_LEVEL: 'silent' }))
+    const context = await openContext(database)
     try {
       await context.db.updateTable('bookings').set({ manage_token_hash: hashToken(token) }).where('id', '=', bookingId).execute()
       const cancel = fetch(`${servers[0]?.url ?? ''}/bookings/manage/${token}`, { method: 'POST', redirect: 'manual',
@@ -131,7 +131,7 @@ describePostgres('two server processes', () => {
   it('leaves no confirmed booking under a block laid over a day while 20 bookings of it are being made', async () => {
     const day = addDays(tomorrow, 1)
     const at = (minutes: number) => new Date(localToInstant(day, minutes, 'Europe/Berlin')).toISOString()
-    const context = await createContext(readConfig({ ...database.env, LOG_LEVEL: 'silent' }))
+    const context = await openContext(database)
     try {
       const club = await context.db.selectFrom('clubs').select('id').where('slug', '=', 'twin').executeTakeFirstOrThrow()
       // Court A is open 08:00–22:00: 14 slots, six of them asked for twice.

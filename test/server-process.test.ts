@@ -12,8 +12,10 @@ import { readConfig } from '../src/config.js'
 import { createContext } from '../src/context.js'
 import { createApiKey } from '../src/services/api-keys.js'
 import { createClub } from '../src/services/clubs.js'
+import { localDateOf } from '../src/domain/zoned-time.js'
+import { openContext } from './helpers/context.js'
 import { createTestDatabase, describePostgres } from './helpers/databases.js'
-import { exitOf, startServer } from './helpers/server-process.js'
+import { exitOf, startServer, stopServer } from './helpers/server-process.js'
 
 const run = promisify(execFile)
 
@@ -34,7 +36,7 @@ describe('WORKERS on the embedded defaults', () => {
 describePostgres('WORKERS=2 on PostgreSQL and Redis', () => {
   it('runs two processes on one port, both answering, and stops them all on SIGTERM with exit 0', async () => {
     const database = await createTestDatabase('postgres')
-    const context = await createContext(readConfig({ ...database.env, LOG_LEVEL: 'silent' }), { migrate: true })
+    const context = await openContext(database, { migrate: true })
     const club = await createClub(context.db, context.clock, { slug: 'cluster', name: 'Cluster', timezone: 'UTC' })
     const { key } = await createApiKey(context.db, context.clock, { clubId: club.id, name: 'c', scopes: ['read:groups'], expiresAt: null })
     await context.close()
@@ -102,4 +104,25 @@ describe('SIGTERM during a burst', () => {
       await fs.rm(dataDir, { recursive: true, force: true })
     }
   }, 60_000)
+})
+
+describe('CLOCK_OFFSET_SECONDS', () => {
+  it('moves the server\'s clock, so that a club\'s today is that day, and the server says so when it starts', async () => {
+    const database = await createTestDatabase('sqlite')
+    const context = await openContext(database, { migrate: true })
+    await createClub(context.db, context.clock, { slug: 'later', name: 'Later', timezone: 'Pacific/Kiritimati' })
+    await context.close()
+    const offsetDays = 40
+    const server = await startServer({ ...database.env, DATABASE_URL: '', CLOCK_OFFSET_SECONDS: String(offsetDays * 86_400) })
+    try {
+      const today = await (await fetch(`${server.url}/api/v1/public/later/courts`)).json() as { date: string }
+      const expected = (at: number) => localDateOf(at + offsetDays * 86_400_000, 'Pacific/Kiritimati')
+      // The listing's date is read between the two instants; either side of a midnight at the club, it is one of their dates.
+      expect([expected(Date.now() - 5_000), expected(Date.now())]).toContain(today.date)
+      expect(server.logs.some((line) => line.includes('the clock is moved by CLOCK_OFFSET_SECONDS'))).toBe(true)
+    } finally {
+      await stopServer(server)
+      await database.drop()
+    }
+  })
 })

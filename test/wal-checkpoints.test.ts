@@ -20,13 +20,13 @@ import { openDatabase } from '../src/db/dialect.js'
 import type { DatabaseHandle } from '../src/db/dialect.js'
 import { loadSqliteDriver } from '../src/db/sqlite-driver.js'
 import { BACKSTOP_PAGES } from '../src/db/wal-checkpoints.js'
-import { readConfig } from '../src/config.js'
-import { createContext } from '../src/context.js'
 import { createClub } from '../src/services/clubs.js'
 import { importClubData } from '../src/services/import.js'
+import { openContext } from './helpers/context.js'
 import { createTestDatabase } from './helpers/databases.js'
 import type { TestDatabase } from './helpers/databases.js'
 import { startServer, stopServer } from './helpers/server-process.js'
+import { testNow } from './helpers/today.js'
 
 // The thread runs built JavaScript, as the server runs it.
 const BUILT = pathToFileURL(path.resolve('dist/db/wal-checkpoints.js'))
@@ -182,7 +182,7 @@ describe('the server process', () => {
     const database = await createTestDatabase('sqlite')
     const court = randomUUID()
     const allDay = Object.fromEntries(['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'].map((day) => [day, { open: '00:00', close: '24:00' }]))
-    const context = await createContext(readConfig({ ...database.env, LOG_LEVEL: 'silent' }), { migrate: true })
+    const context = await openContext(database, { migrate: true })
     const club = await createClub(context.db, context.clock, { slug: 'checkpoints', name: 'Checkpoints', timezone: 'UTC' })
     await importClubData(context.db, context.clock, club.id, { courts: [{ id: court, name: 'Court 1', opening_hours: allDay }] })
     await context.close()
@@ -193,7 +193,7 @@ describe('the server process', () => {
       // Its own writes at start-up may have been checkpointed already; the count settles once they are.
       await expect.poll(async () => (await done()) === (await done()), { timeout: 10_000 }).toBe(true)
       const before = await done()
-      const start = Date.parse(`${new Date(Date.now() + 86_400_000).toISOString().slice(0, 10)}T10:00:00Z`)
+      const start = Date.parse(`${new Date(testNow() + 86_400_000).toISOString().slice(0, 10)}T10:00:00Z`)
       const response = await fetch(`${server.url}/api/v1/public/checkpoints/courts/book`, { method: 'POST',
         headers: { 'content-type': 'application/json' }, body: JSON.stringify({ court_id: court,
           start_time: new Date(start).toISOString(), end_time: new Date(start + 3_600_000).toISOString(), booker_name: 'Cai',

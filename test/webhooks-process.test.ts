@@ -1,5 +1,5 @@
 /**
- * Webhook delivery by the real server (dist/server.js) on the system clock, with a receiver on
+ * Webhook delivery by the real server (dist/server.js) on the run's clock (test/helpers/today.ts), with a receiver on
  * loopback that verifies every request with the `standardwebhooks` package:
  *
  * - a server killed (SIGKILL) while a delivery is in flight, and started again, delivers it: the
@@ -19,6 +19,7 @@ import type { StoreSetup } from './helpers/limiters.js'
 import { exitOf, startServer, stopServer } from './helpers/server-process.js'
 import type { StartedServer } from './helpers/server-process.js'
 import { WebhookReceiver } from './helpers/webhook-receiver.js'
+import { testNow } from './helpers/today.js'
 
 const HOUR = 3_600_000
 const SETTINGS = { WEBHOOKS_ALLOW_PRIVATE_NETWORKS: 'true', BOOKING_MAX_OPEN_PER_EMAIL: '1000', BOOKING_MAX_PER_ADDRESS_PER_DAY: '1000',
@@ -34,9 +35,9 @@ async function clubWithEndpoint(h: Harness, receiver: WebhookReceiver): Promise<
   return created.json<{ secret: string }>().secret
 }
 
-/** Books hour `n` of the floodlit court, some days from now (the server runs on the system clock). */
+/** Books hour `n` of the floodlit court, some days from now (the server runs on the run's clock). */
 async function book(server: StartedServer, n: number): Promise<string> {
-  const start = Math.ceil(Date.now() / HOUR) * HOUR + 48 * HOUR + n * HOUR
+  const start = Math.ceil(testNow() / HOUR) * HOUR + 48 * HOUR + n * HOUR
   const response = await fetch(`${server.url}/api/v1/public/riverside/courts/book`, { method: 'POST',
     headers: { 'content-type': 'application/json' }, body: JSON.stringify({ court_id: COURT.allDay,
       start_time: new Date(start).toISOString(), end_time: new Date(start + HOUR).toISOString(), booker_name: 'Gina Guest',

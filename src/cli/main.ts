@@ -8,7 +8,7 @@ import fs from 'node:fs/promises'
 import path from 'node:path'
 import { Command, CommanderError, Option } from 'commander'
 import { buildApp } from '../app.js'
-import { systemClock } from '../clock.js'
+import { shiftedClock } from '../clock.js'
 import type { Clock } from '../clock.js'
 import { ConfigError, readConfig } from '../config.js'
 import type { Config } from '../config.js'
@@ -60,11 +60,13 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
 /** Runs one command; resolves to the process exit code (0 ok, 1 failed, 2 usage error). */
 export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
-  const clock = io.clock ?? systemClock
   let context: AppContext | undefined
   let config: Config | undefined
+  const settings = (): Config => config ??= readConfig(io.env)
+  // The server's clock (CLOCK_OFFSET_SECONDS moves it), read from the settings when first asked.
+  const clock: Clock = io.clock ?? { now: () => shiftedClock(settings().clockOffsetMs).now() }
   const open = async (): Promise<AppContext> => {
-    config ??= readConfig(io.env)
+    config = settings()
     context ??= await createContext(config, { clock, role: 'admin' })
     return context
   }

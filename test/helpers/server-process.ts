@@ -1,6 +1,7 @@
 /** The real server (dist/server.js) as a child process, for tests of what only a process shows. */
 import { spawn } from 'node:child_process'
 import type { ChildProcess } from 'node:child_process'
+import { testClockEnv } from './today.js'
 
 export interface StartedServer {
   readonly child: ChildProcess
@@ -10,13 +11,13 @@ export interface StartedServer {
 }
 
 /**
- * Starts it on a free port (PORT=0) and resolves once `processes` of them (WORKERS) listen;
- * `nodeOptions` go to node before the script.
+ * Starts it on a free port (PORT=0), on the run's clock (test/helpers/today.ts), and resolves once
+ * `processes` of them (WORKERS) listen; `nodeOptions` go to node before the script.
  */
 export async function startServer(env: Record<string, string>, processes = 1, nodeOptions: readonly string[] = []):
 Promise<StartedServer> {
   const child = spawn(process.execPath, [...nodeOptions, 'dist/server.js'], { env: { ...process.env, PORT: '0', LOG_LEVEL: 'info',
-    ...env } })
+    ...testClockEnv(), ...env } })
   return { child, ...await listening(child, processes) }
 }
 

@@ -8,6 +8,7 @@ import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { Webhook } from 'standardwebhooks'
 import { vi } from 'vitest'
+import { testNow } from './today.js'
 
 export interface Received {
   readonly headers: http.IncomingHttpHeaders
@@ -31,8 +32,8 @@ export class WebhookReceiver {
   /** TCP connections accepted, whether or not a request followed. */
   connections = 0
   answer: Answer = { status: 204 }
-  /** The receiver's clock: the service's, in a test that moves time. */
-  clock: () => number = Date.now
+  /** The receiver's clock: the service's, in a test that moves time; else the run's (test/helpers/today.ts). */
+  clock: () => number = testNow
   private server: http.Server | undefined
   private port = 0
   private readonly hanging = new Set<http.ServerResponse>()
