@@ -5,7 +5,7 @@ import { defineConfig } from 'eslint/config'
 import tseslint from 'typescript-eslint'
 
 export default defineConfig(
-  { ignores: ['dist/', 'node_modules/', 'data/', 'coverage/', 'bin/', 'reports/', '.stryker-tmp/', 'dashboard/src/api/schema.d.ts', 'clients/typescript/src/schema.d.ts', 'clients/typescript/dist/'] },
+  { ignores: ['dist/', 'node_modules/', 'data/', 'coverage/', 'bin/', 'reports/', '.stryker-tmp/', 'dashboard/src/api/schema.d.ts', 'clients/typescript/src/schema.ts', 'clients/typescript/dist/', 'clients/typescript/consumer/'] },
   js.configs.recommended,
   tseslint.configs.strictTypeChecked,
   stylistic.configs.customize({ indent: 2, quotes: 'single', semi: false, commaDangle: 'always-multiline', braceStyle: '1tbs' }),

@@ -1,6 +1,6 @@
 // Writes the typed clients' types from the server's OpenAPI documents, as the built server generates
 // them: `npm run generate:client`. The dashboard's (dashboard/src/api/schema.d.ts) from the dashboard
-// API; the public API's (clients/typescript/src/schema.d.ts, used by the typed client package and the
+// API; the public API's (clients/typescript/src/schema.ts, used by the typed client package and the
 // booking widget) with a copy of that description (clients/typescript/openapi.json). The files are
 // committed; `--check` (run by test/dashboard-build.test.ts) fails when one no longer matches the
 // server, so a change to the API that a client does not know fails the build.
@@ -14,7 +14,7 @@ import openapiTS, { astToString } from 'openapi-typescript'
 
 const CLIENTS = [
   { file: new URL('../dashboard/src/api/schema.d.ts', import.meta.url), args: ['openapi', '--admin'], from: '/api/admin/v1/openapi.json' },
-  { file: new URL('../clients/typescript/src/schema.d.ts', import.meta.url), args: ['openapi'], from: '/api/v1/openapi.json',
+  { file: new URL('../clients/typescript/src/schema.ts', import.meta.url), args: ['openapi'], from: '/api/v1/openapi.json',
     copy: new URL('../clients/typescript/openapi.json', import.meta.url) },
 ]
 
