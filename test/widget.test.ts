@@ -98,7 +98,7 @@ describe('the booking widget and the hosted booking page, served', () => {
     const csp = async () => String((await h.app.inject({ url: '/book/riverside' })).headers['content-security-policy'])
     expect(await csp()).toContain('frame-ancestors \'self\';')
     await setWebsites(h.context.db, h.clock, { clubId, actor: OPERATOR,
-      websites: ['https://www.tc-riverside.example/booking', 'http://localhost:8080'] })
+      websites: ['https://www.tc-riverside.example/', 'http://localhost:8080'] })
     expect(await csp()).toContain('frame-ancestors \'self\' https://www.tc-riverside.example http://localhost:8080;')
     const env = h.database.env
     const set = await cli(env, ['clubs', 'websites', '--club', 'riverside', '--set', 'ftp://files.example', '--json'], h.clock)

@@ -6,6 +6,7 @@
  * message) so that the iframe never scrolls inside.
  */
 import { createHash } from 'node:crypto'
+import { isExactOrigin } from '../domain/web-origin.js'
 import { escapeHtml } from '../mail/booking-mail.js'
 import type { Language } from './manage-booking.js'
 
@@ -48,13 +49,17 @@ export function renderUnknownClubPage(language: Language): string {
     + `<p>${UNKNOWN[language]}</p></main></body></html>`
 }
 
-/** The page's headers: only its own script and style, framed only by the given origins (and its own). */
+/**
+ * The page's headers: only its own script and style, framed only by the given origins (and its own);
+ * a stored value that is not an exact origin (src/domain/web-origin.ts) is left out of the policy.
+ */
 export function bookingPageHeaders(frameAncestors: readonly string[]): Record<string, string> {
+  const origins = frameAncestors.filter(isExactOrigin)
   return {
     'content-type': 'text/html; charset=utf-8',
     'cache-control': 'no-cache',
     'content-security-policy': [`default-src 'none'`, `script-src 'self'`, `style-src ${STYLE_HASH}`, `connect-src 'self'`,
-      `frame-ancestors 'self'${frameAncestors.map((origin) => ` ${origin}`).join('')}`, `base-uri 'none'`, `form-action 'none'`]
+      `frame-ancestors 'self'${origins.map((origin) => ` ${origin}`).join('')}`, `base-uri 'none'`, `form-action 'none'`]
       .join('; '),
     'referrer-policy': 'strict-origin-when-cross-origin',
     'x-content-type-options': 'nosniff',

@@ -6,25 +6,20 @@ import type { Kysely } from 'kysely'
 import type { Clock } from '../clock.js'
 import type { Database } from '../db/schema.js'
 import { InvalidInput } from '../domain/errors.js'
+import { readOrigin } from '../domain/web-origin.js'
 import { audit } from './admins.js'
 import type { Actor } from './admins.js'
 
 export const MAX_WEBSITES = 20
 
 /**
- * An origin as a page's address bar would show it: `https://www.tc-riverside.example` (a path, if
- * any, dropped). http is accepted (a club's test site, a developer's machine); nothing else is.
+ * An exact origin (src/domain/web-origin.ts): `https://www.tc-riverside.example`. http is accepted
+ * (a club's test site, a developer's machine); nothing else is.
  */
 export function parseOrigin(value: string): string {
-  let url: URL
-  try {
-    url = new URL(value.trim())
-  } catch {
-    throw new InvalidInput(`"${value}" is not a web address (e.g. https://www.example.org)`)
-  }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new InvalidInput(`"${value}" is not an http or https address`)
-  if (url.username !== '' || url.password !== '') throw new InvalidInput(`"${value}" must not carry a user name or password`)
-  return url.origin
+  const read = readOrigin(value)
+  if ('refused' in read) throw new InvalidInput(`"${value.trim()}" ${read.refused}`)
+  return read.origin
 }
 
 export async function websitesOf(db: Kysely<Database>, clubId: string): Promise<string[]> {
