@@ -146,6 +146,8 @@ export async function buildApp(context: AppContext, options: AppOptions = {}): P
   })
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id).header('x-content-type-options', 'nosniff')
+    // Nothing of the dashboard API may be kept by a cache: its refusals (401, 404, 405, preflights) no more than its answers.
+    if (request.url.startsWith(ADMIN_PREFIX)) reply.header('cache-control', 'no-store')
     // While stopping, every answer asks the client to reconnect (to another instance) for its next request.
     if (context.lifecycle.draining || closing) reply.header('connection', 'close')
     if (closing) {

@@ -271,6 +271,36 @@ describe('nosniff on every answer', () => {
   })
 })
 
+describe('the dashboard API is never cached', () => {
+  it('sends Cache-Control: no-store with every answer under its prefix: pages, problems, 401, 404, 405 and preflights', async () => {
+    await withServer({}, async ({ app, context }) => {
+      const sameOrigin = { origin: context.config.publicUrl.origin }
+      const requests = [
+        { url: '/api/admin/v1/openapi.json' },
+        { url: '/api/admin/v1/me' },
+        { url: '/api/admin/v1/nowhere' },
+        { url: '/api/admin/v1/clubs/hardened/nothing-here' },
+        { url: '/api/admin/v1/me', method: 'PATCH' as const },
+        { url: '/api/admin/v1/me', method: 'OPTIONS' as const,
+          headers: { 'origin': 'https://club.example', 'access-control-request-method': 'GET' } },
+        { url: '/api/admin/v1/sign-in', method: 'OPTIONS' as const },
+        { url: '/api/admin/v1/sign-in', method: 'POST' as const, payload: '{}' },
+        { url: '/api/admin/v1/sign-in', method: 'POST' as const, payload: '{', headers: { ...sameOrigin, 'content-type': 'application/json' } },
+        { url: '/api/admin/v1/sign-in', method: 'POST' as const, payload: 'x', headers: { ...sameOrigin, 'content-type': 'text/plain' } },
+        { url: '/api/admin/v1/me?x=1' },
+      ]
+      const statuses = new Set<number>()
+      for (const request of requests) {
+        const response = await app.inject(request)
+        statuses.add(response.statusCode)
+        expect(response.headers['cache-control'], `${request.method ?? 'GET'} ${request.url} → ${String(response.statusCode)}`)
+          .toBe('no-store')
+      }
+      expect([...statuses].sort()).toEqual([200, 400, 401, 403, 404, 405, 415])
+    })
+  })
+})
+
 describe('access fails closed', () => {
   it('a route that does not declare its access stops the app from starting, even under the public prefix', async () => {
     for (const [method, url] of [['GET', '/api/v1/undeclared'], ['GET', '/api/v1/public/*'], ['POST', '/api/v1/public/*']] as const) {

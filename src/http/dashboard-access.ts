@@ -9,7 +9,8 @@
  * 3. on club routes, finds the person's role in the club named by `:club` — a club they do not
  *    administer is answered exactly like a club that does not exist (404) — and checks it.
  *
- * Nothing of the dashboard API is cacheable or readable cross-origin: no CORS, `Cache-Control: no-store`.
+ * Nothing of the dashboard API is cacheable or readable cross-origin: no CORS, and `Cache-Control:
+ * no-store` on every answer under its prefix (set in src/app.ts, refusals included).
  */
 import type {} from '@fastify/cookie'
 import type { FastifyInstance, FastifyRequest, onRequestAsyncHookHandler } from 'fastify'
@@ -71,8 +72,7 @@ export function dashboardGuard(context: AppContext) {
       throw new Error(`Dashboard route ${route.url}: a role needs the :club path parameter, and :club needs a role`)
     }
     const changes = [route.method].flat().some((method) => !SAFE_METHODS.has(method))
-    return async function dashboardAccess(request, reply) {
-      void reply.header('cache-control', 'no-store')
+    return async function dashboardAccess(request) {
       if (changes && !SAFE_METHODS.has(request.method) && !isSameOrigin(request, settings.publicUrl)) {
         throw new CrossSiteRequest(`Requests that change something must come from ${settings.publicUrl.origin}.`)
       }
