@@ -50,6 +50,12 @@ export interface Config {
     readonly sessionIdleMs: number
     /** A session ends this long after sign-in, however active. */
     readonly sessionAbsoluteMs: number
+    /** Invitation mails one address may be sent in 24 hours, by all clubs together. */
+    readonly invitationsPerAddressPerDay: number
+    /** Invitation mails one club may send in 24 hours. */
+    readonly invitationsPerClubPerDay: number
+    /** Sign-in link mails one address may be sent in 24 hours (besides SIGN_IN_LINKS_PER_HOUR of them in an hour). */
+    readonly signInLinksPerAddressPerDay: number
   }
   readonly mail: {
     /** smtp:// or smtps:// URL of the relay; undefined: mails are written as .eml files under DATA_DIR/mail. */
@@ -144,6 +150,9 @@ export function readConfig(env: Env = process.env): Config {
     dashboard: {
       sessionIdleMs: readInteger(env, 'SESSION_IDLE_HOURS', 12, 1, 24 * 30) * 3_600_000,
       sessionAbsoluteMs: readInteger(env, 'SESSION_MAX_DAYS', 7, 1, 90) * 86_400_000,
+      invitationsPerAddressPerDay: readInteger(env, 'INVITATIONS_PER_ADDRESS_PER_DAY', 3, 1, 1000),
+      invitationsPerClubPerDay: readInteger(env, 'INVITATIONS_PER_CLUB_PER_DAY', 30, 1, 100_000),
+      signInLinksPerAddressPerDay: readInteger(env, 'SIGN_IN_LINKS_PER_ADDRESS_PER_DAY', 10, 1, 1000),
     },
     mail: {
       smtpUrl: readServiceUrl(env, 'SMTP_URL', /^smtps?:\/\/[^/]/i, 'an smtp:// or smtps:// URL, e.g. smtp://user:pass@relay:587'),

@@ -13,6 +13,8 @@ import { ResultAnchors } from '../src/db/repositories/result-anchors.js'
 import type { Database } from '../src/db/schema.js'
 import { isoForDb } from '../src/db/values.js'
 import { LIST_READS, readListBody } from '../src/routes/list-reads.js'
+import { dashboardSettings } from '../src/http/dashboard-access.js'
+import { OPERATOR, inviteAdmin } from '../src/services/admins.js'
 import { importClubData } from '../src/services/import.js'
 import { describeEachDatabase } from './helpers/databases.js'
 import { clubFixture } from './helpers/fixtures.js'
@@ -165,6 +167,31 @@ describeEachDatabase('the mail worker\'s claim', (dialect) => {
     expect(byState('pending', null)).toHaveLength(20)
     expect(byState('sending', START + 60_000).map((row) => [row.subject, row.attempts])).toEqual([['held', 1]])
     expect(rows).toHaveLength(322)
+  })
+})
+
+describeEachDatabase('the invitation limits\' counts', (dialect) => {
+  const harness = useHarness(dialect)
+
+  it('count one address\'s and one club\'s invitations of the day by index', async () => {
+    const h = harness.current
+    const clubs = await Promise.all(['one', 'two', 'three'].map((slug) => h.createClub(slug)))
+    for (const [i, club] of clubs.entries()) {
+      for (let n = 0; n < 3; n++) {
+        await inviteAdmin(h.context.db, h.clock, dashboardSettings(h.context), { clubId: club.id,
+          email: `p${String(i * 3 + n)}@example.org`, role: 'editor', actor: OPERATOR })
+      }
+    }
+    if (dialect === 'postgres') await sql`analyze`.execute(h.context.db)
+    h.statements.length = 0
+    await inviteAdmin(h.context.db, h.clock, dashboardSettings(h.context), { clubId: clubs[0]?.id ?? '', email: 'new@example.org',
+      role: 'editor', actor: OPERATOR })
+    const counts = h.statements.filter((statement) => /count\(\*\)/i.test(statement.sql) && statement.sql.includes('admin_invitations'))
+    expect(counts).toHaveLength(2)
+    const plans = await Promise.all(counts.map((count) => explainOn(h.context.db, dialect, count.sql, count.parameters)))
+    expect(plans.find((plan) => plan.includes('admin_invitations_email_idx')), plans.join('\n')).toBeDefined()
+    expect(plans.find((plan) => plan.includes('admin_invitations_club_idx')), plans.join('\n')).toBeDefined()
+    for (const plan of plans) expect(plan).not.toMatch(/Seq Scan|SCAN admin_invitations\b(?! USING)/)
   })
 })
 

@@ -77,11 +77,14 @@ export class ClubNotFound extends DomainError {
   }
 }
 
-/** A client used up its request budget; `retryAfterSeconds` until the next request is admitted. */
+/**
+ * A client used up its request budget, or an address or club its mails of a day; `retryAfterSeconds`
+ * until the next is admitted, `detail` what was limited (default: requests).
+ */
 export class RateLimited extends DomainError {
   readonly kind = 'rate-limited'
-  constructor(readonly retryAfterSeconds: number) {
-    super(`Too many requests; retry in ${String(retryAfterSeconds)} s.`)
+  constructor(readonly retryAfterSeconds: number, detail?: string) {
+    super(detail ?? `Too many requests; retry in ${String(retryAfterSeconds)} s.`)
   }
 }
 

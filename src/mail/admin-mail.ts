@@ -3,6 +3,7 @@
  * single-use link built from the service's public URL; the link opens a page whose button signs
  * in (opening a link never does, so a mail scanner that follows it uses nothing up).
  */
+import type { AdminRole } from '../domain/admin-roles.js'
 import { escapeHtml } from './booking-mail.js'
 
 export interface DashboardMail {
@@ -24,10 +25,18 @@ function render(subject: string, paragraphs: readonly string[], link: { url: str
   return { subject: subject.replace(/[\r\n\t]+/g, ' '), text, html }
 }
 
-export function renderInvitation(input: { clubName: string, role: string, url: string, expiresInDays: number }): DashboardMail {
-  return render(`Invitation: administer ${input.clubName} on Club Platform`, [
+/** Each role as the invitation names it, with what it may do (docs/dashboard.md, "Roles"). */
+const ROLE_IN_MAIL: Readonly<Record<AdminRole, string>> = {
+  owner: 'an owner (everything, including the team and the audit log)',
+  admin: 'an admin (API keys, courts, bookings, the website and the club\'s content)',
+  editor: 'an editor (news, events, training groups, competition results and members)',
+}
+
+export function renderInvitation(input: { clubName: string, role: AdminRole, url: string, expiresInDays: number }):
+DashboardMail {
+  return render(`Invitation: ${input.role} of ${input.clubName} on Club Platform`, [
     'Hello,',
-    `you have been invited to administer ${input.clubName} on Club Platform as ${input.role === 'owner' ? 'an owner' : 'an admin'}. `
+    `you have been invited to ${input.clubName} on Club Platform as ${ROLE_IN_MAIL[input.role]}. `
     + 'Open this link to accept and sign in:',
   ], { url: input.url, label: `Accept the invitation to ${input.clubName}` }, [
     `The link works once and for ${String(input.expiresInDays)} days. If you did not expect this invitation, ignore this mail.`,

@@ -13,7 +13,7 @@ import type { Database, SignInMethod } from '../db/schema.js'
 import { isoForDb } from '../db/values.js'
 import type { AdminRole } from '../domain/admin-roles.js'
 import { normaliseEmail } from '../domain/admin-roles.js'
-import { Conflict, InvalidRequest, InvalidToken, NotFound } from '../domain/errors.js'
+import { Conflict, InvalidRequest, InvalidToken, NotFound, RateLimited } from '../domain/errors.js'
 import { generateToken, hashToken, isWellFormedToken } from '../domain/secret-token.js'
 import { renderInvitation, renderSignInLink } from '../mail/admin-mail.js'
 
@@ -27,7 +27,15 @@ export interface DashboardSettings {
   readonly mailFrom: string
   readonly sessionIdleMs: number
   readonly sessionAbsoluteMs: number
+  /** Invitation mails one address may be sent in a day, by all clubs together. */
+  readonly invitationsPerAddressPerDay: number
+  /** Invitation mails one club may send in a day. */
+  readonly invitationsPerClubPerDay: number
+  /** Sign-in link mails one address may be sent in a day. */
+  readonly signInLinksPerAddressPerDay: number
 }
+
+const DAY_MS = 86_400_000
 
 /** Who acts: a signed-in person, or the operator at the command line. */
 export interface Actor {
@@ -67,7 +75,12 @@ export interface IssuedInvitation {
   readonly url: string
 }
 
-/** Invites an address to administer a club: an invitation mail through the outbox, recorded in the audit log. */
+/**
+ * Invites an address to administer a club: an invitation mail through the outbox, recorded in the
+ * audit log. At most `invitationsPerAddressPerDay` invitations go to one address in 24 hours (from
+ * all clubs) and `invitationsPerClubPerDay` from one club, as booking mails are limited: a further
+ * one is refused (RateLimited, with when the next may be sent) and mails nothing.
+ */
 export async function inviteAdmin(db: Kysely<Database>, clock: Clock, settings: DashboardSettings,
   input: { clubId: string, email: string, role: AdminRole, actor: Actor }): Promise<IssuedInvitation> {
   const email = checkEmail(input.email)
@@ -77,11 +90,23 @@ export async function inviteAdmin(db: Kysely<Database>, clock: Clock, settings: 
   const invitation: InvitationRecord = { id: randomUUID(), clubId: input.clubId, email, role: input.role,
     invitedBy: input.actor.adminId, createdAt: isoForDb(now), expiresAt: isoForDb(now + INVITATION_TTL_MS) }
   await db.transaction().execute(async (trx) => {
+    // One club's invitations are counted one at a time.
+    await admins.lockRow(trx, 'clubs', input.clubId)
     const clubName = await admins.clubNameOf(trx, input.clubId)
     if (clubName === undefined) throw new NotFound('No such club.')
     const existing = await admins.findAdminByEmail(trx, email)
     if (existing !== undefined && await admins.roleInClub(trx, input.clubId, existing.id) !== undefined) {
       throw new Conflict(`${email} administers this club already.`)
+    }
+    const toAddress = await admins.invitationsSince(trx, { email }, now - DAY_MS)
+    if (toAddress.count >= settings.invitationsPerAddressPerDay) {
+      throw new RateLimited(secondsUntilDayAfter(toAddress.first, now), `${email} was sent ${String(toAddress.count)} `
+        + `invitation${toAddress.count === 1 ? '' : 's'} in the last 24 hours, the most allowed; try again later.`)
+    }
+    const fromClub = await admins.invitationsSince(trx, { clubId: input.clubId }, now - DAY_MS)
+    if (fromClub.count >= settings.invitationsPerClubPerDay) {
+      throw new RateLimited(secondsUntilDayAfter(fromClub.first, now), `The club sent ${String(fromClub.count)} invitations `
+        + 'in the last 24 hours, the most allowed; try again later.')
     }
     await admins.revokeOpenInvitations(trx, input.clubId, email, now)
     await admins.insertInvitation(trx, invitation, hashToken(token))
@@ -91,6 +116,11 @@ export async function inviteAdmin(db: Kysely<Database>, clock: Clock, settings: 
     await audit(trx, now, input.actor, input.clubId, 'invitation.created', `${email} as ${input.role}`)
   })
   return { invitation, url }
+}
+
+/** Whole seconds until a day has passed since `first` (at least one). */
+function secondsUntilDayAfter(first: string | null, now: number): number {
+  return Math.max(1, Math.ceil(((first === null ? now : Date.parse(first)) + DAY_MS - now) / 1000))
 }
 
 export async function withdrawInvitation(db: Kysely<Database>, clock: Clock,
@@ -205,23 +235,25 @@ export async function requestSignInLink(db: Kysely<Database>, clock: Clock, sett
   const admin = await admins.findAdminByEmail(db, email)
   if (admin === undefined || (await admins.membershipsOf(db, admin.id)).length === 0) return 'unknown'
   const actor = { adminId: admin.id, label: admin.email, address: request.address }
-  const url = await mailSignInLink(db, now, settings, admin, actor, SIGN_IN_LINKS_PER_HOUR)
+  const url = await mailSignInLink(db, now, settings, admin, actor,
+    { perHour: SIGN_IN_LINKS_PER_HOUR, perDay: settings.signInLinksPerAddressPerDay })
   return url === undefined ? 'limited' : 'sent'
 }
 
 /**
  * A sign-in link for a person, mailed through the outbox; returns its URL, or undefined when the
- * person has been sent `perHour` links in the last hour (counted under a lock of the person, so
- * that concurrent requests cannot all pass the count).
+ * person has been sent `perHour` links in the last hour or `perDay` in the last 24 hours (counted
+ * under a lock of the person, so that concurrent requests cannot all pass the count).
  */
 async function mailSignInLink(db: Kysely<Database>, now: number, settings: DashboardSettings,
-  admin: { id: string, email: string }, actor: Actor, perHour = Number.POSITIVE_INFINITY): Promise<string | undefined> {
+  admin: { id: string, email: string }, actor: Actor, limits?: { perHour: number, perDay: number }): Promise<string | undefined> {
   const token = generateToken('sign-in')
   const url = dashboardUrl(settings, 'sign-in', token)
   const mail = renderSignInLink({ url, validMinutes: SIGN_IN_LINK_TTL_MS / 60_000 })
   return db.transaction().execute(async (trx) => {
     await admins.lockRow(trx, 'admins', admin.id)
-    if (await admins.countRecentSignInLinks(trx, admin.id, now - 3_600_000) >= perHour) return undefined
+    if (limits !== undefined && (await admins.countRecentSignInLinks(trx, admin.id, now - 3_600_000) >= limits.perHour
+      || await admins.countRecentSignInLinks(trx, admin.id, now - DAY_MS) >= limits.perDay)) return undefined
     await admins.insertSignInLink(trx, admin.id, hashToken(token), now, SIGN_IN_LINK_TTL_MS)
     await insertMail(trx, { clubId: null, bookingId: null, recipientName: '', recipientEmail: admin.email, ...mail, ics: null },
       settings.mailFrom, now)

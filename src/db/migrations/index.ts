@@ -11,6 +11,7 @@ import * as clubWebsites from './0009-club-websites.js'
 import * as contentEditing from './0010-content-editing.js'
 import * as webhooks from './0011-webhooks.js'
 import * as keyChangeTracking from './0012-key-change-tracking.js'
+import * as invitationLimits from './0013-invitation-limits.js'
 
 /** Every migration, in order. Names are permanent: they are recorded in the database. */
 export const migrations: Record<string, Migration> = {
@@ -26,4 +27,5 @@ export const migrations: Record<string, Migration> = {
   '0010-content-editing': contentEditing,
   '0011-webhooks': webhooks,
   '0012-key-change-tracking': keyChangeTracking,
+  '0013-invitation-limits': invitationLimits,
 }

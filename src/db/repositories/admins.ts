@@ -159,6 +159,17 @@ export async function insertInvitation(db: Kysely<Database>, invitation: Invitat
   }).execute()
 }
 
+/** How many invitations went to an address (across clubs) or from a club since an instant, and when the first of them did. */
+export async function invitationsSince(db: Kysely<Database>, by: { clubId: string } | { email: string },
+  since: number): Promise<{ count: number, first: string | null }> {
+  let query = db.selectFrom('admin_invitations')
+    .select((eb) => [eb.fn.countAll<number | string>().as('n'), eb.fn.min<string | Date | null>('created_at').as('first')])
+    .where('created_at', '>', isoForDb(since))
+  query = 'clubId' in by ? query.where('club_id', '=', by.clubId) : query.where('email', '=', by.email)
+  const row = await query.executeTakeFirstOrThrow()
+  return { count: Number(row.n), first: row.first === null ? null : isoFromDb(row.first) }
+}
+
 /** Withdraws the club's open invitations of an address (a new one replaces them). */
 export async function revokeOpenInvitations(db: Kysely<Database>, clubId: string, email: string, now: number): Promise<void> {
   await db.updateTable('admin_invitations').set({ revoked_at: isoForDb(now) }).where('club_id', '=', clubId)

@@ -105,10 +105,14 @@ export function clubRoutes(parent: FastifyInstance, context: AppContext): void {
     schema: {
       operationId: 'inviteAdmin', summary: 'Invite an administrator', tags: ['Team'],
       description: 'Mails an invitation (valid 7 days, single use) to the address; it replaces an earlier open invitation '
-        + 'of the same address.',
+        + 'of the same address. One address is sent at most INVITATIONS_PER_ADDRESS_PER_DAY invitations in 24 hours (3 unless '
+        + 'the operator sets another number), one club sends at most INVITATIONS_PER_CLUB_PER_DAY (30); beyond that, 429 with '
+        + 'Retry-After, and no mail.',
       params: ClubParams,
       body: Reference(InvitationCreate),
-      response: { 204: noContent('Invited.'), 400: INVALID, 401: NOT_SIGNED_IN, 403: FORBIDDEN, 404: NO_CLUB, 409: CONFLICT },
+      response: { 204: noContent('Invited.'), 400: INVALID, 401: NOT_SIGNED_IN, 403: FORBIDDEN, 404: NO_CLUB, 409: CONFLICT,
+        429: problemResponse('The address or the club was sent the most invitations allowed in 24 hours; Retry-After says when '
+          + 'the next may be sent.') },
     },
   }, async (request, reply) => {
     await inviteAdmin(context.db, context.clock, settings, { clubId: memberOf(request).membership.clubId,
