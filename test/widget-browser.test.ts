@@ -243,6 +243,33 @@ for (const dialect of DIALECTS) {
       await direct.close()
     })
 
+    it('tells a visitor with JavaScript off that booking needs it, and links the club\'s website instead', async () => {
+      const off = await browser.newContext({ viewport: PHONE, javaScriptEnabled: false, locale: 'en-GB' })
+      const page = await off.newPage()
+      page.on('request', (request) => {
+        if (!request.url().startsWith(service)) foreign.push(request.url())
+      })
+      await page.goto(`${service}/book/riverside`)
+      // Playwright's text and role engines skip <noscript>; the browser shows it when scripts are off.
+      const notice = page.locator('noscript p')
+      await notice.waitFor()
+      expect(await notice.isVisible()).toBe(true)
+      expect(await notice.textContent()).toBe('Booking on this page needs JavaScript, which is turned off in this browser. Turn it on '
+        + `and reload the page, or book with TC Riverside directly: ${new URL(site.origin).host}`)
+      expect(await notice.locator('a').getAttribute('href')).toBe(site.origin)
+      // The instrument needs scripts: axe runs on a copy of the page as it is, in a context with them on.
+      const copyContext = await browser.newContext({ viewport: PHONE, locale: 'en-GB' })
+      const copy = await copyContext.newPage()
+      await copy.setContent(await page.content())
+      violations.push(...await seriousViolations(copy, 'booking-page-no-script'))
+      await copyContext.close()
+      if (dialect === 'sqlite' && onRealDay()) await screenshots(page, 'booking-page-no-script')
+      const german = await off.newPage()
+      await german.goto(`${service}/book/riverside?lang=de`)
+      expect(await german.locator('noscript p').textContent()).toMatch(/^Zum Buchen braucht diese Seite JavaScript/)
+      await off.close()
+    })
+
     it('loaded nothing from elsewhere, and no view has serious or critical accessibility violations', () => {
       expect(foreign).toEqual([])
       expect(violations).toEqual([])

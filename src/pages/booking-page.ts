@@ -12,6 +12,7 @@ import type { Language } from './manage-booking.js'
 
 const STYLE = 'html{color-scheme:light}body{margin:0;font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#1b1f24;'
   + 'background:#fff}main{max-width:60rem;margin:0 auto;padding:0.5rem}h1{font-size:1.3rem;margin:0.5rem}'
+  + '.noscript{margin:0.5rem;padding:0.75rem;border:1px solid #b3261e;border-radius:0.375rem}a{color:#0b5cad}'
 const STYLE_HASH = `'sha256-${createHash('sha256').update(STYLE).digest('base64')}'`
 
 const TITLE: Readonly<Record<Language, string>> = { en: 'Book a court', de: 'Platz buchen' }
@@ -25,6 +26,19 @@ export interface BookingPageView {
   readonly frameAncestors: readonly string[]
 }
 
+/** With JavaScript off the widget cannot run: the page says so, and where to book instead. */
+function noScript(view: BookingPageView): string {
+  const name = escapeHtml(view.club.name)
+  const site = view.frameAncestors.find(isExactOrigin)
+  const link = site === undefined ? '' : ` <a href="${escapeHtml(site)}">${escapeHtml(new URL(site).host)}</a>`
+  const text = view.language === 'de'
+    ? `Zum Buchen braucht diese Seite JavaScript, das in diesem Browser ausgeschaltet ist. Schalten Sie es ein und laden Sie die `
+      + `Seite neu, oder buchen Sie direkt bei ${name}${site === undefined ? '.' : `:${link}`}`
+    : `Booking on this page needs JavaScript, which is turned off in this browser. Turn it on and reload the page, or book `
+      + `with ${name} directly${site === undefined ? '.' : `:${link}`}`
+  return `<noscript><p class="noscript">${text}</p></noscript>`
+}
+
 export function renderBookingPage(view: BookingPageView): string {
   return '<!doctype html>'
     + `<html lang="${view.language}" data-club-booking-page><head><meta charset="utf-8">`
@@ -33,6 +47,7 @@ export function renderBookingPage(view: BookingPageView): string {
     + `<script type="module" src="${escapeHtml(view.script.path)}" integrity="${escapeHtml(view.script.integrity)}"></script>`
     + '</head><body><main>'
     + `<h1>${escapeHtml(`${view.club.name}: ${TITLE[view.language]}`)}</h1>`
+    + noScript(view)
     + `<club-booking club="${escapeHtml(view.club.slug)}" lang="${view.language}"></club-booking>`
     + '</main></body></html>'
 }
