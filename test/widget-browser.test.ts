@@ -76,7 +76,7 @@ for (const dialect of DIALECTS) {
         // Club CSS at its most aggressive: nothing of it may reach the widget.
         + '<style>* { all: unset } div { display: none } button { background: red !important; font-size: 40px }</style>'
         + `<script type="module" src="${service}/widget/v1/club-booking.js"></script></head>`
-        + `<body><h1>Our club</h1><main><club-booking club="riverside" lang="${lang}"></club-booking></main></body></html>`
+        + `<body><h1>Our club</h1><main><club-booking club="riverside" lang="${lang}"><p id="fallback">Booking needs JavaScript: call 030 123456.</p></club-booking></main></body></html>`
       const frame = (id: string) => '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Book</title></head><body>'
         + `<iframe id="${id}" src="${service}/book/riverside" title="Book a court" style="width:100%;border:0;height:150px"></iframe>`
         + '<script>addEventListener("message", (event) => { if (event.origin === ' + JSON.stringify(service)
@@ -132,6 +132,8 @@ for (const dialect of DIALECTS) {
     it('books a free time from a club website on another origin, whatever the club\'s CSS; the guest is mailed', async () => {
       const { context, page } = await open('/en')
       await showDate(page)
+      // The site's fallback content inside the element gives way to the widget.
+      expect(await page.locator('#fallback').isVisible()).toBe(false)
       await page.getByRole('button', { name: 'Court 1, 18:00–19:00: free' }).click()
       await page.getByRole('button', { name: 'Court 1, 19:00–20:00: free' }).click()
       await page.getByText('Court 1, 18:00–20:00').waitFor()
@@ -243,7 +245,7 @@ for (const dialect of DIALECTS) {
       await direct.close()
     })
 
-    it('tells a visitor with JavaScript off that booking needs it, and links the club\'s website instead', async () => {
+    it('tells a visitor with JavaScript off that booking needs it and links the club\'s website; a site\'s fallback shows', async () => {
       const off = await browser.newContext({ viewport: PHONE, javaScriptEnabled: false, locale: 'en-GB' })
       const page = await off.newPage()
       page.on('request', (request) => {
@@ -264,6 +266,10 @@ for (const dialect of DIALECTS) {
       violations.push(...await seriousViolations(copy, 'booking-page-no-script'))
       await copyContext.close()
       if (dialect === 'sqlite' && onRealDay()) await screenshots(page, 'booking-page-no-script')
+      // On the club's own page, the fallback content it put inside the element.
+      const embedded = await off.newPage()
+      await embedded.goto(`${site.origin}/en`)
+      expect(await embedded.locator('#fallback').isVisible()).toBe(true)
       const german = await off.newPage()
       await german.goto(`${service}/book/riverside?lang=de`)
       expect(await german.locator('noscript p').textContent()).toMatch(/^Zum Buchen braucht diese Seite JavaScript/)
