@@ -246,7 +246,7 @@ describeEachDatabase('content editors', (dialect) => {
     expect(refused.invalid_params?.find((param) => param.name === 'line 12')?.reason).toMatch(/nobody@example\.org/)
     expect(refused.invalid_params?.find((param) => param.name === 'line 252')?.reason).toMatch(/Seniors/)
     expect(refused.invalid_params?.filter((param) => param.name === 'line 501').map((param) => param.reason.split(':')[0]))
-      .toEqual(['points'])
+      .toEqual(['points', 'competition_date'])
     expect(await read('competition-results')).toEqual([])
 
     const semicolons = `\ufeff${[header, ...rows].join('\r\n').replaceAll(',', ';')}\r\n`
@@ -262,6 +262,52 @@ describeEachDatabase('content editors', (dialect) => {
       .toBe(500)
     expect((await audit()).find((entry) => entry.action === 'results.imported')?.target).toBe('500 results: Spring cup')
   })
+
+  it('refuses a file with many kinds of fault in one answer, each at its line and column in plain words, and passes it fixed',
+    async () => {
+      // No competition_name column; and in the rows: an unknown member, an unknown group, a day no calendar has, a date written
+      // another way, points that are not a number, a row of too few cells, a discipline too long.
+      const faulty = ['member;group;discipline;placement;points;competition_date',
+        'mia@example.org;Juniors A;singles;1;12,5;2026-05-03',
+        'nobody@example.org;Juniors A;singles;2;11;2026-05-03',
+        'mia@example.org;Seniors;singles;3;10;2026-05-03',
+        'mia@example.org;Juniors A;singles;4;9;2026-13-45',
+        'mia@example.org;Juniors A;singles;5;8;May 3rd 2026',
+        'mia@example.org;Juniors A;singles;6;lots;03.05.2026',
+        'mia@example.org;Juniors A;singles;7',
+        `mia@example.org;Juniors A;${'x'.repeat(201)};8;7;2026-05-03`].join('\n')
+      const answer = await editor('POST', `${CLUB}/competition-results/csv`, { csv: faulty })
+      expect(answer.status, answer.body).toBe(400)
+      const { rows } = answer.json<{ rows: { line: number, column: string | null, reason: string }[] }>()
+      expect(rows.map((row) => [row.line, row.column])).toEqual([[1, 'competition_name'], [3, 'member'], [4, 'group'],
+        [5, 'competition_date'], [6, 'competition_date'], [7, 'points'], [8, null], [9, 'discipline']])
+      expect(rows.map((row) => row.reason)).toEqual([
+        'The column "competition_name" is missing; every result needs the competition\'s name.',
+        'No member of the club has the e-mail address (or id) "nobody@example.org". Add them on the Members page first, or correct '
+        + 'the address.',
+        'The club has no group called "Seniors".',
+        '"2026-13-45" is not a day in the calendar (month 13, day 45).',
+        '"May 3rd 2026" is not written as a date; write it as 2026-05-03 or 03.05.2026.',
+        '"lots" is not a number; write points as digits, e.g. 12.5 or 12,5.',
+        'This row has 4 cells where the header has 6; put a cell that holds the separator in quotes.',
+        'This is 201 characters long; at most 200 fit.',
+      ])
+      // Nothing of JSON Schema's vocabulary, nor a path into the import document.
+      for (const { reason } of rows) expect(reason).not.toMatch(/must (match|be|NOT)|anyOf|format|\[\d+\]|competition_results/)
+      const total = async () => (await h.request({ url: '/api/v1/competition-results?limit=1', key })).json<{ meta: { total: number } }>()
+        .meta.total
+      expect(await total()).toBe(500)
+
+      const fixed = ['member;group;competition_name;discipline;placement;points;competition_date',
+        'mia@example.org;Juniors A;Autumn cup;singles;1;12,5;2026-05-03',
+        'mia@example.org;Juniors A;Autumn cup;singles;2;11;03.05.2026'].join('\n')
+      const saved = ok<{ rows: { line: number, points: number | null, competition_date: string | null }[], written: boolean }>(
+        await editor('POST', `${CLUB}/competition-results/csv`, { csv: fixed, dry_run: true }))
+      expect(saved.written).toBe(false)
+      expect(saved.rows.map((row) => [row.line, row.points, row.competition_date])).toEqual([[2, 12.5, '2026-05-03'],
+        [3, 11, '2026-05-03']])
+      expect(await total()).toBe(500)
+    })
 
   it('exports the club as an import file that recreates every list byte for byte in a fresh database', async () => {
     ok(await editor('POST', `${CLUB}/events`, { title: 'Tournament', starts_at: '2026-08-01T09:00:00+02:00', public_booking: true }), 201)

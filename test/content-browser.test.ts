@@ -208,8 +208,12 @@ for (const dialect of DIALECTS) {
         buffer: Buffer.from(bad.join('\n')) })
       await page.getByRole('button', { name: 'Check the file' }).click()
       await page.getByText('These rows need a correction; nothing was saved:').waitFor()
-      await page.getByText(/line 3: member: no member of the club/).waitFor()
-      await page.getByText(/line 4: points: "seven" is not a number/).waitFor()
+      const problems = page.getByRole('table', { name: 'These rows need a correction; nothing was saved:' })
+      await problems.getByRole('row', { name: /^3 member No member of the club has the e-mail address \(or id\) "nobody@example\.org"/ })
+        .waitFor()
+      await problems.getByRole('row', { name: /^4 points "seven" is not a number/ }).waitFor()
+      // The file's problems are shown with the file, not as a fault of the service.
+      expect(await page.getByRole('alert').count()).toBe(0)
       await check(page, 'results-refused')
       expect(await read('competition-results')).toEqual([])
 

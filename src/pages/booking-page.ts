@@ -33,7 +33,7 @@ function noScript(view: BookingPageView): string {
   const link = site === undefined ? '' : ` <a href="${escapeHtml(site)}">${escapeHtml(new URL(site).host)}</a>`
   const text = view.language === 'de'
     ? `Zum Buchen braucht diese Seite JavaScript, das in diesem Browser ausgeschaltet ist. Schalten Sie es ein und laden Sie die `
-      + `Seite neu, oder buchen Sie direkt bei ${name}${site === undefined ? '.' : `:${link}`}`
+    + `Seite neu, oder buchen Sie direkt bei ${name}${site === undefined ? '.' : `:${link}`}`
     : `Booking on this page needs JavaScript, which is turned off in this browser. Turn it on and reload the page, or book `
       + `with ${name} directly${site === undefined ? '.' : `:${link}`}`
   return `<noscript><p class="noscript">${text}</p></noscript>`

@@ -182,6 +182,19 @@ export const EditConflictProblem = Type.Composite([
   description: 'A change refused because the record changed since the version it named (`edit-conflict`, with `current`), '
     + 'or because the record is in use (`conflict`).' })
 
-export const CONTENT_SCHEMAS = [EditConflictProblem, ClubMember, ClubMemberList, MemberSave, ClubGroup, ClubGroupList, GroupSave,
-  ClubEvent, ClubEventList, EventSave, ClubNews, ClubNewsList, NewsSave, ClubResult, ClubResultList, ResultSave, ResultsCsv,
-  ResultsCsvOutcome, ImportOutcome]
+export const ResultsCsvRejected = Type.Composite([
+  Problem,
+  Type.Object({ rows: Type.Optional(Type.Array(Type.Object({
+    line: Type.Integer({ minimum: 1, description: 'The line of the file; 1 is the header.' }),
+    column: Type.Union([Type.String(), Type.Null()], { description: 'The column the problem is in, as the file names it; null '
+      + 'for the row as a whole.' }),
+    reason: Type.String({ description: 'What is wrong and what to do, as a sentence for the person who made the file.' }),
+  }, { additionalProperties: false }), { description: 'With a refused file: every problem it has, in the order of its lines '
+    + '(at most the first 500).' })) }),
+], { $id: 'ResultsCsvRejected', additionalProperties: false,
+  description: 'A results file refused (`validation-error`): nothing was saved. `rows` holds every problem of the file, found in one '
+    + 'pass, each at its line and column.' })
+
+export const CONTENT_SCHEMAS = [EditConflictProblem, ResultsCsvRejected, ClubMember, ClubMemberList, MemberSave, ClubGroup,
+  ClubGroupList, GroupSave, ClubEvent, ClubEventList, EventSave, ClubNews, ClubNewsList, NewsSave, ClubResult, ClubResultList,
+  ResultSave, ResultsCsv, ResultsCsvOutcome, ImportOutcome]

@@ -262,7 +262,7 @@ export interface paths {
         put?: never;
         /**
          * A competition's results from a CSV file
-         * @description Every row is checked before anything is written; one bad row refuses the whole file (400, each bad row in `invalid_params` as `line N`). With `dry_run`, nothing is written either way: the answer shows the rows as they would be saved. Columns: docs/dashboard.md, "Results from a CSV file".
+         * @description Every row is checked before anything is written; one bad row refuses the whole file (400, every problem of the file in `rows`, each at its line and column). With `dry_run`, nothing is written either way: the answer shows the rows as they would be saved. Columns: docs/dashboard.md, "Results from a CSV file".
          */
         post: operations["importResultsCsv"];
         delete?: never;
@@ -548,7 +548,7 @@ export interface paths {
         put?: never;
         /**
          * Invite an administrator
-         * @description Mails an invitation (valid 7 days, single use) to the address; it replaces an earlier open invitation of the same address.
+         * @description Mails an invitation (valid 7 days, single use) to the address; it replaces an earlier open invitation of the same address. One address is sent at most INVITATIONS_PER_ADDRESS_PER_DAY invitations in 24 hours (3 unless the operator sets another number), one club sends at most INVITATIONS_PER_CLUB_PER_DAY (30); beyond that, 429 with Retry-After, and no mail.
          */
         post: operations["inviteAdmin"];
         delete?: never;
@@ -2092,6 +2092,40 @@ export interface components {
             /** @description Whether the results were saved (false for a dry run). */
             written: boolean;
         };
+        /** @description A results file refused (`validation-error`): nothing was saved. `rows` holds every problem of the file, found in one pass, each at its line and column. */
+        ResultsCsvRejected: {
+            /** @description What went wrong with this request. */
+            detail: string;
+            /** @description The request path. */
+            instance: string;
+            /** @description For validation errors: each offending parameter. */
+            invalid_params?: {
+                /** @description The parameter. */
+                name: string;
+                reason: string;
+            }[];
+            /** @description Same as the X-Request-Id response header; quote it when asking for help. */
+            request_id: string;
+            /** @description With a refused file: every problem it has, in the order of its lines (at most the first 500). */
+            rows?: {
+                /** @description The column the problem is in, as the file names it; null for the row as a whole. */
+                column: string | null;
+                /** @description The line of the file; 1 is the header. */
+                line: number;
+                /** @description What is wrong and what to do, as a sentence for the person who made the file. */
+                reason: string;
+            }[];
+            /** @description The HTTP status code. */
+            status: number;
+            /** @description Short summary of the kind of problem. */
+            title: string;
+            /**
+             * Format: uri-reference
+             * @description Identifies the kind of problem; one of the URIs listed under /api/v1/problems. Stable across deployments; resolve it against the API's origin to read its documentation.
+             * @example /api/v1/problems/validation-error
+             */
+            type: string;
+        };
         /** @description A member's new role. */
         RoleChange: {
             /** @description owner: everything, including the team and ownership; admin: everything but the team; editor: the club's groups, events, news, competition results and members only (docs/dashboard.md). */
@@ -3465,7 +3499,7 @@ export interface operations {
                     "application/json": components["schemas"]["ResultsCsvOutcome"];
                 };
             };
-            /** @description The body or a parameter is malformed. */
+            /** @description The file was refused and nothing was saved: `rows` names every problem of the file, each at its line and column, in words for the person who made it (`invalid_params` has them too, as `line N`). Or the body itself is malformed. */
             400: {
                 headers: {
                     /** @description Identifies the request; the same value is in error bodies and logs. */
@@ -3473,7 +3507,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["ResultsCsvRejected"];
                 };
             };
             /** @description No session, or the session has ended. */
@@ -5019,6 +5053,17 @@ export interface operations {
             };
             /** @description The change would leave the club without an owner, or the person is a member already. */
             409: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The address or the club was sent the most invitations allowed in 24 hours; Retry-After says when the next may be sent. */
+            429: {
                 headers: {
                     /** @description Identifies the request; the same value is in error bodies and logs. */
                     "x-request-id": string;

@@ -25,7 +25,7 @@ import { Reference } from '../../schemas/common.js'
 import { ClubParams } from '../../schemas/admin.js'
 import { ClubEvent, ClubEventList, ClubEventParams, ClubGroup, ClubGroupList, ClubGroupParams, ClubMember, ClubMemberList,
   ClubMemberParams, ClubNews, ClubNewsList, ClubNewsParams, ClubResult, ClubResultList, ClubResultParams, DeleteQuery,
-  EditConflictProblem, EventSave, GroupSave, ImportOutcome, MemberSave, NewsSave, ResultSave, ResultsCsv,
+  EditConflictProblem, EventSave, GroupSave, ImportOutcome, MemberSave, NewsSave, ResultSave, ResultsCsv, ResultsCsvRejected,
   ResultsCsvOutcome } from '../../schemas/content.js'
 import { recordAudit } from '../../services/admins.js'
 import { removeContent, saveContent } from '../../services/content.js'
@@ -42,6 +42,14 @@ const EDIT_CONFLICT = {
   content: { [PROBLEM_CONTENT_TYPE]: { schema: Reference(EditConflictProblem) } },
 } as const
 const TOO_LARGE = problemResponse('The body is larger than this route takes.')
+const CSV_REJECTED = {
+  description: 'The file was refused and nothing was saved: `rows` names every problem of the file, each at its line and column, '
+    + 'in words for the person who made it (`invalid_params` has them too, as `line N`). Or the body itself is malformed.',
+  headers: REQUEST_ID_HEADER,
+  content: { [PROBLEM_CONTENT_TYPE]: { schema: Reference(ResultsCsvRejected) } },
+} as const
+/** The problems of a refused file listed in one answer. */
+const LISTED_PROBLEMS = 500
 
 /** How the content's answers read the database, per kind of record. */
 const bool = (value: boolean | number) => value === true || value === 1
@@ -265,12 +273,12 @@ export function contentRoutes(parent: FastifyInstance, context: AppContext): voi
     bodyLimit: 4 * 1024 * 1024,
     schema: {
       operationId: 'importResultsCsv', summary: 'A competition\'s results from a CSV file', tags: ['Content'],
-      description: 'Every row is checked before anything is written; one bad row refuses the whole file (400, each bad row in '
-        + '`invalid_params` as `line N`). With `dry_run`, nothing is written either way: the answer shows the rows as they would '
-        + 'be saved. Columns: docs/dashboard.md, "Results from a CSV file".',
+      description: 'Every row is checked before anything is written; one bad row refuses the whole file (400, every problem of '
+        + 'the file in `rows`, each at its line and column). With `dry_run`, nothing is written either way: the answer shows the '
+        + 'rows as they would be saved. Columns: docs/dashboard.md, "Results from a CSV file".',
       params: ClubParams,
       body: Reference(ResultsCsv),
-      response: { 200: jsonResponse('The rows, saved unless a dry run.', Reference(ResultsCsvOutcome)), 400: INVALID,
+      response: { 200: jsonResponse('The rows, saved unless a dry run.', Reference(ResultsCsvOutcome)), 400: CSV_REJECTED,
         401: NOT_SIGNED_IN, 403: FORBIDDEN, 404: NO_CLUB, 413: TOO_LARGE },
     },
   }, async (request) => {
@@ -282,11 +290,13 @@ export function contentRoutes(parent: FastifyInstance, context: AppContext): voi
       return { rows, written: !dryRun && rows.length > 0 }
     } catch (error) {
       if (!(error instanceof RowsRejected)) throw error
-      const params = error.rows.slice(0, 100).map((row) => ({ name: `line ${String(row.line)}`, reason: row.reason }))
+      const listed = error.rows.slice(0, LISTED_PROBLEMS)
+      const params = listed.slice(0, 100).map((row) => ({ name: `line ${String(row.line)}`,
+        reason: row.column === undefined ? row.reason : `${row.column}: ${row.reason}` }))
       const lines = [...new Set(error.rows.map((row) => row.line))]
       throw new ProblemError('validation-error', `The file was refused and nothing was saved: line${lines.length === 1 ? '' : 's'} `
         + `${lines.slice(0, 20).join(', ')}${lines.length > 20 ? ', …' : ''} ${lines.length === 1 ? 'has a problem' : 'have problems'}.`,
-      {}, params)
+      {}, params, { rows: listed.map((row) => ({ line: row.line, column: row.column ?? null, reason: row.reason })) })
     }
   })
 
