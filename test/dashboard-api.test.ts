@@ -440,6 +440,7 @@ describeEachDatabase('dashboard API', (dialect) => {
     const before = smtp.received.length
     const moved = await as(owner, 'PUT', `${base}/${court1}`, { ...later, name: 'Centre Court', cancel_displaced_bookings: true })
     expect(moved.status, moved.body).toBe(200)
+    expect(moved.json<{ bookings_cancelled: number }>().bookings_cancelled).toBeGreaterThanOrEqual(1)
     const day = (await as(owner, 'GET', `/api/admin/v1/clubs/riverside/bookings?date=${tomorrow()}`))
       .json<{ items: { id: string, status: string, cancelled_by: string | null }[] }>().items
     expect(day.find((booking) => booking.id === kim)).toMatchObject({ status: 'cancelled', cancelled_by: 'club' })
@@ -456,9 +457,11 @@ describeEachDatabase('dashboard API', (dialect) => {
     const added = await post(`${base}/${court1}/holds`, { ...training, cancel_displaced_bookings: true }, owner)
     expect(added.status, added.body).toBe(201)
     const hold = added.json<{ id: string }>().id
-    expect(added.json()).toEqual({ id: hold, court_id: court1, kind: 'reservation', reason: 'Team training', starts_at: null,
+    const { bookings_cancelled: cancelledWithHold, ...addedHold } = added.json<{ bookings_cancelled: number }>()
+    expect(cancelledWithHold).toBe(1)
+    expect(addedHold).toEqual({ id: hold, court_id: court1, kind: 'reservation', reason: 'Team training', starts_at: null,
       ends_at: null, weekday, start_time: '18:00', end_time: '20:00', valid_from: null, valid_until: null })
-    expect((await as(owner, 'GET', `${base}/${court1}/holds`)).json()).toEqual({ items: [added.json()] })
+    expect((await as(owner, 'GET', `${base}/${court1}/holds`)).json()).toEqual({ items: [addedHold] })
     const statusAt = async (time: string) => {
       const shown = await as(owner, 'GET', `${base}/${court1}/week?date=${tomorrow()}`)
       expect(shown.status, shown.body).toBe(200)

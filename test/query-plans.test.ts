@@ -14,7 +14,8 @@ import type { Database } from '../src/db/schema.js'
 import { isoForDb } from '../src/db/values.js'
 import { LIST_READS, readListBody } from '../src/routes/list-reads.js'
 import { dashboardSettings } from '../src/http/dashboard-access.js'
-import { OPERATOR, inviteAdmin } from '../src/services/admins.js'
+import { inviteAdmin } from '../src/services/admins.js'
+import { OPERATOR, audit, auditLog } from '../src/services/audit.js'
 import { importClubData } from '../src/services/import.js'
 import { describeEachDatabase } from './helpers/databases.js'
 import { clubFixture } from './helpers/fixtures.js'
@@ -192,6 +193,32 @@ describeEachDatabase('the invitation limits\' counts', (dialect) => {
     expect(plans.find((plan) => plan.includes('admin_invitations_email_idx')), plans.join('\n')).toBeDefined()
     expect(plans.find((plan) => plan.includes('admin_invitations_club_idx')), plans.join('\n')).toBeDefined()
     for (const plan of plans) expect(plan).not.toMatch(/Seq Scan|SCAN admin_invitations\b(?! USING)/)
+  })
+})
+
+describeEachDatabase('the audit log\'s reads', (dialect) => {
+  const harness = useHarness(dialect)
+
+  it('read one club\'s entries, by kind or by actor, newest first, through an index', async () => {
+    const h = harness.current
+    const clubs = await Promise.all(['one', 'two'].map((slug) => h.createClub(slug)))
+    for (const club of clubs) {
+      for (let i = 0; i < 40; i++) {
+        await audit(h.context.db, START + i * 60_000, { adminId: null, label: `person${String(i % 4)}@example.org`, address: null },
+          club.id, { action: ['court.changed', 'booking.cancelled', 'api_key.created', 'group.created'][i % 4] ?? 'x', target: 'x' })
+      }
+    }
+    if (dialect === 'postgres') await sql`analyze`.execute(h.context.db)
+    for (const [filter, index] of [[{ kind: 'booking' }, 'audit_log_kind_idx'], [{ actor: 'person1@example.org' }, 'audit_log_actor_idx'],
+      [{ from: START, before: START + 3_600_000 }, 'audit_log_club_idx']] as const) {
+      h.statements.length = 0
+      const entries = await auditLog(h.context.db, clubs[0]?.id, filter)
+      expect(entries.length, JSON.stringify(filter)).toBeGreaterThan(0)
+      const read = h.statements.find((statement) => /from "audit_log"/.test(statement.sql))
+      const plan = await explainOn(h.context.db, dialect, read?.sql ?? '', read?.parameters ?? [])
+      expect(plan, JSON.stringify(filter)).toContain(index)
+      expect(plan, JSON.stringify(filter)).not.toMatch(/Seq Scan|SCAN audit_log\b(?! USING)/)
+    }
   })
 })
 

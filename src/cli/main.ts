@@ -31,7 +31,8 @@ import { parseScopes } from '../domain/scopes.js'
 import { parseOpeningHours, WEEKDAYS } from '../domain/slots.js'
 import { ImportDocument } from '../schemas/import.js'
 import { issueApiKey, withdrawApiKey } from '../services/api-keys.js'
-import { OPERATOR, auditLog, checkEmail, inviteAdmin, removeAdmin, teamOf } from '../services/admins.js'
+import { checkEmail, inviteAdmin, removeAdmin, teamOf } from '../services/admins.js'
+import { OPERATOR, auditLog } from '../services/audit.js'
 import { dashboardSettings } from '../http/dashboard-access.js'
 import { adminOpenApiDocument } from '../http/admin-openapi.js'
 import { createClub, requireClub } from '../services/clubs.js'
@@ -289,13 +290,15 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       if (!/^\d{1,4}$/.test(options.limit) || Number(options.limit) < 1) throw new InvalidInput('--limit: a number from 1 to 9999')
       const ctx = await migrated(open)
       const club = options.club === undefined ? undefined : await requireClub(ctx.db, options.club)
-      const entries = await auditLog(ctx.db, club?.id, Number(options.limit))
+      const entries = await auditLog(ctx.db, club?.id, {}, Number(options.limit))
       print(options.json === true, entries.map((entry) => ({ created_at: entry.createdAt, club_id: entry.clubId,
-        actor: entry.actor, action: entry.action, target: entry.target, fields: entry.fields, address: entry.address })),
+        actor: entry.actor, action: entry.action, target: entry.target, target_name: entry.targetName, fields: entry.fields,
+        detail: entry.detail, address: entry.address })),
       entries.length === 0
         ? 'The audit log is empty.'
-        : table(['time', 'actor', 'action', 'target', 'fields', 'address'], entries.map((entry) => [entry.createdAt, entry.actor,
-            entry.action, entry.target ?? '', entry.fields?.join(' ') ?? '', entry.address ?? ''])))
+        : table(['time', 'actor', 'action', 'target', 'fields', 'detail', 'address'], entries.map((entry) => [entry.createdAt,
+            entry.actor, entry.action, entry.targetName ?? entry.target ?? '', entry.fields?.join(' ') ?? '', entry.detail ?? '',
+            entry.address ?? ''])))
     })
 
   program.command('import').description('load a club\'s data from a JSON file (format: docs/import-format.md)')
@@ -476,7 +479,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
         end_time: optional(options.end, (value) => clockTimeOption('--end', value)),
         valid_from: optional(options.validFrom, (value) => dateOption('--valid-from', value)),
         valid_until: optional(options.validUntil, (value) => dateOption('--valid-until', value)),
-      })) as { id: string }
+      })) as { id: string, court_id: string }
       const ctx = await migrated(open)
       const club = await requireClub(ctx.db, options.club)
       const cancelled = await inFlagTerms('court_holds', HOLD_FLAGS, () => saveHold(ctx.db, ctx.clock, club.id, hold,
@@ -770,8 +773,9 @@ const HOLD_FLAGS: Readonly<Record<string, string>> = {
 }
 
 /** Upcoming bookings a change leaves without a place: cancelled (the guests mailed) when asked, else the change is refused. */
+/** Bookings in a change's way: refused, or (--cancel-bookings) cancelled by the operator, each recorded in the audit log. */
 function displacedPolicy(ctx: AppContext, cancel: boolean | undefined): DisplacedBookings {
-  return cancel === true ? { policy: 'cancel', settings: { mailFrom: ctx.config.mail.from } } : { policy: 'refuse' }
+  return cancel === true ? { policy: 'cancel', settings: { mailFrom: ctx.config.mail.from }, actor: OPERATOR } : { policy: 'refuse' }
 }
 
 /**

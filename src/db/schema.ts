@@ -335,6 +335,12 @@ export interface AuditLogTable {
   address: string | null
   /** JSON array of the names of the fields an edit changed; null for other actions. */
   fields: string | null
+  /** What the target was called when it happened (migration 0014); null for older entries. */
+  target_name: string | null
+  /** Why, in the actor's words where there are some (a cancellation's reason). */
+  detail: string | null
+  /** The part of `action` before its dot: what the log is filtered by. */
+  kind: string | null
   created_at: Timestamp
 }
 

@@ -150,15 +150,22 @@ export const AuditEntry = Type.Object({
   id: Uuid(),
   actor: Type.String({ description: 'An e-mail address, or `operator` (the command line).' }),
   action: Type.String({ description: 'What was done, e.g. `api_key.created` (docs/dashboard.md, "Audit log").' }),
-  target: Nullable(Type.String({ description: 'What it was done to; never a key or a token.' })),
+  target: Nullable(Type.String({ description: 'What it was done to: its id, or for some actions a description; never a key or a '
+    + 'token.' })),
+  target_name: Nullable(Type.String({ description: 'What the target was called when it happened: a court\'s name, a key\'s name '
+    + 'and prefix, a person\'s address, an endpoint\'s URL, a booking\'s court and time (never its guest). Null for entries '
+    + 'written before names were kept.' })),
   fields: Nullable(Type.Array(Type.String(), { description: 'The fields an edit changed, by name (never their values); null '
     + 'for other actions.' })),
+  detail: Nullable(Type.String({ description: 'Why or how, where there is more to say: a cancellation\'s reason and what '
+    + 'caused it, a role\'s change, the bookings a court\'s change cancelled.' })),
   address: Nullable(Type.String({ description: 'The client address of the actor.' })),
   created_at: Instant('When.'),
 }, { $id: 'AuditEntry', additionalProperties: false, description: 'One administrative action.' })
 
 export const AuditList = Type.Object({ items: Type.Array(Reference(AuditEntry)) }, {
-  $id: 'AuditList', additionalProperties: false, description: 'The club\'s most recent 200 actions, newest first.',
+  $id: 'AuditList', additionalProperties: false, description: 'The club\'s most recent 200 actions that pass the filter, newest '
+    + 'first.',
 })
 
 const WebAuthnJson = (description: string) => Type.Record(Type.String(), Type.Unknown(), { description })
@@ -283,17 +290,27 @@ const CourtFields = {
 }
 const CancelDisplaced = Type.Optional(Type.Boolean({ description: 'Cancel the upcoming bookings the change leaves without a '
   + 'place (each guest is mailed). Without it, such a change is refused (409) and nothing changes; the preview lists them.' }))
+const CancellationReason = Type.Optional(Nullable(Type.String({ maxLength: 500, description: 'With `cancel_displaced_bookings`: '
+  + 'why; each guest reads it in the cancellation mail, and the audit log records it with each booking.' })))
 
 export const AdminCourt = Type.Object({ id: Uuid(), ...CourtFields }, {
   $id: 'AdminCourt', additionalProperties: false, description: 'A court of the club, active or not.',
 })
 export type AdminCourt = Static<typeof AdminCourt>
 
+const BookingsCancelled = Type.Integer({ minimum: 0, description: 'How many upcoming bookings the change cancelled (with '
+  + '`cancel_displaced_bookings`), each guest mailed; 0 when it left every booking its place.' })
+
+export const CourtChanged = Type.Composite([Type.Omit(AdminCourt, []), Type.Object({ bookings_cancelled: BookingsCancelled })], {
+  $id: 'CourtChanged', additionalProperties: false, description: 'The court as it is now, and what its change did to bookings.',
+})
+
 export const AdminCourtList = Type.Object({ items: Type.Array(Reference(AdminCourt)) }, {
   $id: 'AdminCourtList', additionalProperties: false, description: 'The club\'s courts by name.',
 })
 
-export const CourtSave = Type.Object({ ...CourtFields, cancel_displaced_bookings: CancelDisplaced }, {
+export const CourtSave = Type.Object({ ...CourtFields, cancel_displaced_bookings: CancelDisplaced,
+  cancellation_reason: CancellationReason }, {
   $id: 'CourtSave', additionalProperties: false, description: 'A court as it is to be.',
 })
 export type CourtSave = Static<typeof CourtSave>
@@ -330,6 +347,10 @@ export const AdminHold = Type.Object({
 }, { $id: 'AdminHold', additionalProperties: false, description: 'A block or reservation: one-off, or weekly.' })
 export type AdminHold = Static<typeof AdminHold>
 
+export const HoldChanged = Type.Composite([Type.Omit(AdminHold, []), Type.Object({ bookings_cancelled: BookingsCancelled })], {
+  $id: 'HoldChanged', additionalProperties: false, description: 'The block or reservation as it is now, and what it did to bookings.',
+})
+
 export const AdminHoldList = Type.Object({ items: Type.Array(Reference(AdminHold)) }, {
   $id: 'AdminHoldList', additionalProperties: false, description: 'A court\'s holds: weekly ones by weekday, then one-off ones by start.',
 })
@@ -345,6 +366,7 @@ export const HoldSave = Type.Object({
   valid_from: Type.Optional(Nullable(LocalDate('Weekly: first local date.'))),
   valid_until: Type.Optional(Nullable(LocalDate('Weekly: last local date.'))),
   cancel_displaced_bookings: CancelDisplaced,
+  cancellation_reason: CancellationReason,
 }, { $id: 'HoldSave', additionalProperties: false,
   description: 'A block or reservation as it is to be: starts_at and ends_at (one-off), or weekday, start_time and end_time (weekly).' })
 export type HoldSave = Static<typeof HoldSave>
@@ -408,11 +430,22 @@ export type ClubWebsite = Static<typeof ClubWebsite>
 
 export const ClubWebsiteChange = Type.Object({
   websites: Type.Array(Type.String({ minLength: 1, maxLength: 300 }), { maxItems: 20,
-    description: 'Addresses of the club\'s websites; each is kept as its origin (scheme, host and port).' }),
+    description: 'Addresses of the club\'s websites, each an exact origin: scheme (http or https), host and optional port, '
+      + 'nothing else (no wildcard, path, comma, semicolon or quote); a lone trailing slash is dropped.' }),
 }, { $id: 'ClubWebsiteChange', additionalProperties: false, description: 'The club\'s websites.' })
 
+export const AuditQuery = Type.Object({
+  actor: Type.Optional(Type.String({ minLength: 1, maxLength: 254, description: 'Who: an e-mail address as recorded, or '
+    + '`operator`.' })),
+  kind: Type.Optional(Type.String({ pattern: '^[a-z_]{1,40}$', description: 'What: the part of the action before its dot, e.g. '
+    + '`booking`, `court`, `hold`, `api_key`, `sign_in`, `passkey`, `member`, `webhook`.' })),
+  from: Type.Optional(LocalDate('When: the first day, at the club (YYYY-MM-DD).')),
+  to: Type.Optional(LocalDate('When: the last day, at the club (YYYY-MM-DD).')),
+}, { additionalProperties: false })
+export type AuditQuery = Static<typeof AuditQuery>
+
 export const ADMIN_SCHEMAS = [...CONTENT_SCHEMAS, ...WEBHOOK_ADMIN_SCHEMAS, ClubWebsite, ClubWebsiteChange,
-  AdminCourt, AdminCourtList, CourtSave, AdminHold, AdminHoldList, HoldSave, DisplacedBookingList,
+  AdminCourt, CourtChanged, AdminCourtList, CourtSave, AdminHold, HoldChanged, AdminHoldList, HoldSave, DisplacedBookingList,
   CourtWeek,
   BookingSearch, BookingRules, ClubBooking, ClubBookingList, BookingCancel, PersonalDataRequest, PersonalDataExport,
   Erasure, SignInLinkRequest, Accepted, TokenRequest, ClubMembership, Me, Session, SessionList, ApiKey,

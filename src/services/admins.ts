@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto'
 import type { Kysely } from 'kysely'
 import type { Clock } from '../clock.js'
 import * as admins from '../db/repositories/admins.js'
-import type { AuditEntry, InvitationRecord, Membership, SessionRecord, TeamMember } from '../db/repositories/admins.js'
+import type { InvitationRecord, Membership, SessionRecord, TeamMember } from '../db/repositories/admins.js'
 import { insertMail } from '../db/repositories/outbox.js'
 import type { Database, SignInMethod } from '../db/schema.js'
 import { isoForDb } from '../db/values.js'
@@ -16,6 +16,8 @@ import { normaliseEmail } from '../domain/admin-roles.js'
 import { Conflict, InvalidRequest, InvalidToken, NotFound, RateLimited } from '../domain/errors.js'
 import { generateToken, hashToken, isWellFormedToken } from '../domain/secret-token.js'
 import { renderInvitation, renderSignInLink } from '../mail/admin-mail.js'
+import { OPERATOR, audit, auditPerson } from './audit.js'
+import type { Actor } from './audit.js'
 
 export const SIGN_IN_LINK_TTL_MS = 15 * 60_000
 export const INVITATION_TTL_MS = 7 * 86_400_000
@@ -37,16 +39,6 @@ export interface DashboardSettings {
 
 const DAY_MS = 86_400_000
 
-/** Who acts: a signed-in person, or the operator at the command line. */
-export interface Actor {
-  readonly adminId: string | null
-  /** As recorded in the audit log: the person's e-mail address, or `operator`. */
-  readonly label: string
-  readonly address: string | null
-}
-
-export const OPERATOR: Actor = { adminId: null, label: 'operator', address: null }
-
 const EMAIL = /^[^\s@<>()[\],;:"]{1,64}@[^\s@<>()[\],;:"]+\.[^\s@<>()[\],;:"]+$/
 
 /** A plausible address, normalised; InvalidRequest naming the field otherwise. */
@@ -61,12 +53,6 @@ export function dashboardUrl(settings: DashboardSettings, page: string, token: s
   // In the fragment: never sent to a server, so never in an access log or a Referer.
   url.hash = `token=${token}`
   return url.toString()
-}
-
-export async function audit(db: Kysely<Database>, now: number, actor: Actor, clubId: string | null, action: string,
-  target: string | null, fields: readonly string[] | null = null): Promise<void> {
-  await admins.insertAudit(db, { clubId, actorAdminId: actor.adminId, actor: actor.label, action, target,
-    address: actor.address, fields }, now)
 }
 
 export interface IssuedInvitation {
@@ -113,7 +99,8 @@ export async function inviteAdmin(db: Kysely<Database>, clock: Clock, settings: 
     const mail = renderInvitation({ clubName, role: input.role, url, expiresInDays: INVITATION_TTL_MS / 86_400_000 })
     await insertMail(trx, { clubId: input.clubId, bookingId: null, recipientName: '', recipientEmail: email, ...mail, ics: null },
       settings.mailFrom, now)
-    await audit(trx, now, input.actor, input.clubId, 'invitation.created', `${email} as ${input.role}`)
+    await audit(trx, now, input.actor, input.clubId, { action: 'invitation.created', target: invitation.id,
+      targetName: `${email} as ${input.role}` })
   })
   return { invitation, url }
 }
@@ -126,8 +113,10 @@ function secondsUntilDayAfter(first: string | null, now: number): number {
 export async function withdrawInvitation(db: Kysely<Database>, clock: Clock,
   input: ClubChange & { invitationId: string }): Promise<void> {
   await db.transaction().execute(async (trx) => {
-    if (!await admins.revokeInvitation(trx, input.clubId, input.invitationId, clock.now())) throw new NotFound('No such open invitation.')
-    await audit(trx, clock.now(), input.actor, input.clubId, 'invitation.withdrawn', input.invitationId)
+    const email = await admins.revokeInvitation(trx, input.clubId, input.invitationId, clock.now())
+    if (email === undefined) throw new NotFound('No such open invitation.')
+    await audit(trx, clock.now(), input.actor, input.clubId, { action: 'invitation.withdrawn', target: input.invitationId,
+      targetName: email })
   })
 }
 
@@ -165,7 +154,8 @@ export async function changeRole(db: Kysely<Database>, clock: Clock, input: Memb
       throw new Conflict('The club would have no owner left: make another member owner first.')
     }
     await admins.setRole(trx, input.clubId, input.adminId, input.role)
-    await audit(trx, clock.now(), input.actor, input.clubId, 'member.role_changed', `${input.adminId}: ${current} → ${input.role}`)
+    await audit(trx, clock.now(), input.actor, input.clubId, { action: 'member.role_changed', target: input.adminId,
+      targetName: await admins.emailOf(trx, input.adminId), detail: `${current} → ${input.role}` })
   })
 }
 
@@ -179,7 +169,8 @@ export async function removeAdmin(db: Kysely<Database>, clock: Clock, input: Mem
       throw new Conflict('The club would have no owner left: make another member owner first.')
     }
     await admins.removeMembership(trx, input.clubId, input.adminId)
-    await audit(trx, clock.now(), input.actor, input.clubId, 'member.removed', input.adminId)
+    await audit(trx, clock.now(), input.actor, input.clubId, { action: 'member.removed', target: input.adminId,
+      targetName: await admins.emailOf(trx, input.adminId), detail: `was ${current}` })
   })
 }
 
@@ -219,7 +210,8 @@ export async function acceptInvitation(db: Kysely<Database>, clock: Clock, setti
     // Joining never demotes: an owner who accepts an old admin invitation stays owner.
     if (current !== 'owner') await admins.addMembership(trx, invitation.clubId, adminId, invitation.role, now)
     const actor: Actor = { adminId, label: invitation.email, address: request.address }
-    await audit(trx, now, actor, invitation.clubId, 'invitation.accepted', `${invitation.email} as ${invitation.role}`)
+    await audit(trx, now, actor, invitation.clubId, { action: 'invitation.accepted', target: invitation.id,
+      targetName: `${invitation.email} as ${invitation.role}` })
     return startSession(trx, now, settings, adminId, invitation.email, 'invitation', request)
   })
 }
@@ -257,7 +249,8 @@ async function mailSignInLink(db: Kysely<Database>, now: number, settings: Dashb
     await admins.insertSignInLink(trx, admin.id, hashToken(token), now, SIGN_IN_LINK_TTL_MS)
     await insertMail(trx, { clubId: null, bookingId: null, recipientName: '', recipientEmail: admin.email, ...mail, ics: null },
       settings.mailFrom, now)
-    await audit(trx, now, actor, null, 'sign_in.link_sent', admin.email)
+    await auditPerson(trx, now, { ...actor, adminId: admin.id }, { action: 'sign_in.link_sent', target: admin.id,
+      targetName: admin.email })
     return url
   })
 }
@@ -284,7 +277,8 @@ export async function signInWithLink(db: Kysely<Database>, clock: Clock, setting
     const adminId = await admins.claimSignInLink(trx, hashToken(token), now)
     if (adminId === undefined) throw new InvalidToken('This sign-in link is used or expired; ask for a new one.')
     const email = await admins.emailOf(trx, adminId)
-    await audit(trx, now, { adminId, label: email, address: request.address }, null, 'sign_in', 'link')
+    await auditPerson(trx, now, { adminId, label: email, address: request.address }, { action: 'sign_in', target: 'link',
+      targetName: 'e-mail link' })
     return startSession(trx, now, settings, adminId, email, 'link', request)
   })
 }
@@ -316,7 +310,8 @@ export async function signOut(db: Kysely<Database>, clock: Clock, actor: Actor &
   return db.transaction().execute(async (trx) => {
     const ended = await admins.revokeSessions(trx, actor.adminId, now, sessionId)
     if (sessionId !== undefined && ended === 0) throw new NotFound('No such session.')
-    await audit(trx, now, actor, null, sessionId === undefined ? 'sign_out.everywhere' : 'sign_out', sessionId ?? null)
+    await auditPerson(trx, now, actor, { action: sessionId === undefined ? 'sign_out.everywhere' : 'sign_out',
+      target: sessionId ?? null, targetName: sessionId === undefined ? `${String(ended)} sessions` : 'a session' })
     return ended
   })
 }
@@ -327,13 +322,4 @@ export async function membershipsOf(db: Kysely<Database>, adminId: string): Prom
 
 export async function membershipIn(db: Kysely<Database>, adminId: string, clubSlug: string): Promise<Membership | undefined> {
   return admins.membershipBySlug(db, adminId, clubSlug)
-}
-
-export async function auditLog(db: Kysely<Database>, clubId: string | undefined, limit = 200): Promise<AuditEntry[]> {
-  return admins.auditOf(db, clubId, limit)
-}
-
-export async function recordAudit(db: Kysely<Database>, clock: Clock, actor: Actor, clubId: string | null, action: string,
-  target: string | null): Promise<void> {
-  await audit(db, clock.now(), actor, clubId, action, target)
 }

@@ -10,8 +10,8 @@ import { displayPrefix, generateApiKey, hashApiKey, isWellFormedApiKey } from '.
 import { parseDateTime } from '../domain/date-time.js'
 import { InvalidApiKey, InvalidRequest, NotFound } from '../domain/errors.js'
 import type { InvalidApiKeyReason } from '../domain/errors.js'
-import { recordAudit } from './admins.js'
-import type { Actor } from './admins.js'
+import { recordAudit } from './audit.js'
+import type { Actor } from './audit.js'
 import type { Scope } from '../domain/scopes.js'
 
 export interface CreatedApiKey {
@@ -64,8 +64,8 @@ export async function issueApiKey(
   }
   return db.transaction().execute(async (trx) => {
     const created = await createApiKey(trx, clock, { ...input, scopes: [...new Set(input.scopes)] })
-    await recordAudit(trx, clock, input.actor, input.clubId, 'api_key.created',
-      `${created.record.name} (${created.record.displayPrefix}…, ${created.record.scopes.join(' ')})`)
+    await recordAudit(trx, clock, input.actor, input.clubId, { action: 'api_key.created', target: created.record.id,
+      targetName: `${created.record.name} (${created.record.displayPrefix}…)`, detail: created.record.scopes.join(' ') })
     return created
   })
 }
@@ -83,7 +83,8 @@ Promise<{ record: ApiKeyRecord, revoked: boolean }> {
     }
     const revoked = await keys.revokeApiKey(trx, input.keyId, clock.now())
     if (revoked) {
-      await recordAudit(trx, clock, input.actor, existing.clubId, 'api_key.revoked', `${existing.name} (${existing.displayPrefix}…)`)
+      await recordAudit(trx, clock, input.actor, existing.clubId, { action: 'api_key.revoked', target: existing.id,
+        targetName: `${existing.name} (${existing.displayPrefix}…)` })
     }
     return { record: await keys.findApiKeyById(trx, input.keyId) ?? existing, revoked }
   })

@@ -13,11 +13,12 @@ import type { BookingDetails, BookingRules, Cancellation } from '../db/repositor
 import { insertMail } from '../db/repositories/outbox.js'
 import type { Database } from '../db/schema.js'
 import { hashToken, isWellFormedToken } from '../domain/secret-token.js'
+import { formatInZone } from '../domain/zoned-time.js'
 import { addressOf, renderBookingCancellation } from '../mail/booking-mail.js'
-import { audit } from './admins.js'
+import { audit } from './audit.js'
 import { bookingData } from '../webhooks/booking-events.js'
 import { recordEvents } from '../webhooks/events.js'
-import type { Actor } from './admins.js'
+import type { Actor } from './audit.js'
 
 const MINUTE = 60_000
 
@@ -118,7 +119,18 @@ async function cancel(
   return db.transaction().execute((trx) => cancelInTransaction(trx, now, settings, booking, cancellation, actor))
 }
 
-/** Cancels a booking and queues its mail in the caller's transaction; false when it was no longer confirmed. */
+/** A booking as the audit log names it: its court and time at the club, never its guest. */
+export function bookingLabel(booking: Pick<BookingDetails, 'courtName' | 'start' | 'end' | 'timezone'>): string {
+  const [date = '', from = ''] = formatInZone(booking.start, booking.timezone).split('T')
+  const until = formatInZone(booking.end, booking.timezone).split('T')[1] ?? ''
+  return `${booking.courtName}, ${date} ${from.slice(0, 5)}–${until.slice(0, 5)}`
+}
+
+/**
+ * Cancels a booking and queues its mail in the caller's transaction; false when it was no longer
+ * confirmed. With an actor, recorded in the audit log, with what caused it (`cause`: a court's
+ * change) and the reason.
+ */
 export async function cancelInTransaction(
   trx: Kysely<Database>,
   now: number,
@@ -126,9 +138,14 @@ export async function cancelInTransaction(
   booking: BookingDetails,
   cancellation: Cancellation,
   actor?: Actor,
+  cause?: string,
 ): Promise<boolean> {
   if (!await markCancelled(trx, booking.clubId, booking.id, cancellation, now)) return false
-  if (actor !== undefined) await audit(trx, now, actor, booking.clubId, 'booking.cancelled', booking.id)
+  if (actor !== undefined) {
+    const detail = [cause, cancellation.reason].filter((part) => part !== undefined && part !== null && part !== '').join(': ')
+    await audit(trx, now, actor, booking.clubId, { action: 'booking.cancelled', target: booking.id,
+      targetName: bookingLabel(booking), detail: detail === '' ? null : detail })
+  }
   await recordEvents(trx, now, booking.clubId, [{ type: 'booking.cancelled', subjectId: booking.id,
     data: bookingData({ ...booking, cancelledAt: now, cancelledBy: cancellation.by }) }])
   const mail = renderBookingCancellation({

@@ -8,8 +8,8 @@ import type { Clock } from '../clock.js'
 import { bookingRulesOf, updateBookingRules } from '../db/repositories/bookings.js'
 import type { BookingRules } from '../db/repositories/bookings.js'
 import type { Database } from '../db/schema.js'
-import { audit } from './admins.js'
-import type { Actor } from './admins.js'
+import { audit } from './audit.js'
+import type { Actor } from './audit.js'
 
 export async function changeBookingRules(
   db: Kysely<Database>,
@@ -19,10 +19,15 @@ export async function changeBookingRules(
   return db.transaction().execute(async (trx) => {
     await updateBookingRules(trx, input.clubId, input.rules)
     const rules = await bookingRulesOf(trx, input.clubId)
-    await audit(trx, clock.now(), input.actor, input.clubId, 'booking_rules.changed',
-      `cancellation deadline ${String(rules.cancellationDeadlineMinutes)} min, retention ${String(rules.retentionDays)} days, `
-      + `privacy notice ${rules.privacyUrl ?? 'none'}, at most ${rules.maxOpenPerEmail === null ? 'the default' : String(rules.maxOpenPerEmail)} `
-      + `upcoming bookings per address, ${rules.guestsMayBook ? 'guests and members' : 'members only'}`)
+    await audit(trx, clock.now(), input.actor, input.clubId, { action: 'booking_rules.changed', targetName: 'the booking rules',
+      fields: Object.keys(input.rules).map(snakeCase), detail: `cancellation deadline ${String(rules.cancellationDeadlineMinutes)} min, retention ${String(rules.retentionDays)} days, `
+        + `privacy notice ${rules.privacyUrl ?? 'none'}, at most ${rules.maxOpenPerEmail === null ? 'the default' : String(rules.maxOpenPerEmail)} `
+        + `upcoming bookings per address, ${rules.guestsMayBook ? 'guests and members' : 'members only'}` })
     return rules
   })
+}
+
+/** A rule's name as the API writes it: `cancellationDeadlineMinutes` → `cancellation_deadline_minutes`. */
+function snakeCase(name: string): string {
+  return name.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`)
 }

@@ -7,8 +7,8 @@ import type { Clock } from '../clock.js'
 import type { Database } from '../db/schema.js'
 import { InvalidInput } from '../domain/errors.js'
 import { readOrigin } from '../domain/web-origin.js'
-import { audit } from './admins.js'
-import type { Actor } from './admins.js'
+import { audit } from './audit.js'
+import type { Actor } from './audit.js'
 
 export const MAX_WEBSITES = 20
 
@@ -38,7 +38,8 @@ export async function setWebsites(
   if (origins.length > MAX_WEBSITES) throw new InvalidInput(`at most ${String(MAX_WEBSITES)} websites`)
   await db.transaction().execute(async (trx) => {
     await trx.updateTable('clubs').set({ website_origins: JSON.stringify(origins) }).where('id', '=', input.clubId).execute()
-    await audit(trx, clock.now(), input.actor, input.clubId, 'club.websites_changed', origins.join(' ') || 'none')
+    await audit(trx, clock.now(), input.actor, input.clubId, { action: 'club.websites_changed', target: origins.join(' ') || 'none',
+      targetName: origins.length === 0 ? 'no website' : origins.join(' ') })
   })
   return origins
 }

@@ -13,8 +13,8 @@ import type { ContentTable } from '../db/repositories/content.js'
 import type { Database } from '../db/schema.js'
 import { isoFromDb } from '../db/values.js'
 import { Conflict, EditConflict, NotFound } from '../domain/errors.js'
-import { audit } from './admins.js'
-import type { Actor } from './admins.js'
+import { audit } from './audit.js'
+import type { Actor } from './audit.js'
 import { importWithin } from './import.js'
 import { recordContentEvents, snapshot } from '../webhooks/content-events.js'
 
@@ -45,8 +45,8 @@ export async function saveContent(
     await importWithin(trx, clock, clubId, { [section]: [entry] })
     const after = await findContent(trx, section, clubId, entry.id)
     const fields = changedFields(before, after)
-    await audit(trx, clock.now(), edit.actor, clubId, `${RECORD_NAME[section]}.${before === undefined ? 'created' : 'changed'}`,
-      entry.id.toLowerCase(), fields)
+    await audit(trx, clock.now(), edit.actor, clubId, { action: `${RECORD_NAME[section]}.${before === undefined ? 'created' : 'changed'}`,
+      target: entry.id.toLowerCase(), targetName: nameOf(after ?? before), fields })
     return fields
   })
 }
@@ -81,7 +81,8 @@ export async function removeContent(
     }
     await deleteContent(trx, section, clubId, id)
     await recordContentEvents(trx, clock.now(), clubId, subjects, listed)
-    await audit(trx, clock.now(), edit.actor, clubId, `${RECORD_NAME[section]}.removed`, id.toLowerCase())
+    await audit(trx, clock.now(), edit.actor, clubId, { action: `${RECORD_NAME[section]}.removed`, target: id.toLowerCase(),
+      targetName: nameOf(before) })
   })
 }
 
@@ -114,4 +115,10 @@ export function changedFields(before: Record<string, unknown> | undefined, after
   return Object.keys(after ?? {}).filter((field) => !BOOKKEEPING.has(field) && (before === undefined
     ? after?.[field] !== null && field !== 'created_at'
     : comparable(before[field]) !== comparable(after?.[field])))
+}
+
+/** A record as the audit log names it: its title or name (a result by its competition). */
+function nameOf(record: Record<string, unknown> | undefined): string | null {
+  const name = record?.title ?? record?.name ?? record?.competition_name
+  return typeof name === 'string' ? name : null
 }

@@ -2,17 +2,23 @@
  * A club's courts and their blocks and reservations, as the dashboard and the command line change
  * them: one function per operation, each through the import (src/services/import.ts), so that a
  * court or hold entered anywhere obeys the same rules, and a change that would leave upcoming
- * bookings without a place is refused or cancels them (src/services/holds.ts). Each change is
- * recorded in the audit log.
+ * bookings without a place is refused or cancels them (src/services/holds.ts), with the reason the
+ * person gave in each guest's mail. Each change is recorded in the audit log, named as the club
+ * knows it (the court's name, the hold's time), with the fields a court's change changed, and each
+ * booking it cancelled.
  */
 import type { Kysely } from 'kysely'
 import type { Clock } from '../clock.js'
 import { findCourt, findHold, deleteHold } from '../db/repositories/courts.js'
+import type { Court, CourtHold } from '../db/repositories/courts.js'
 import type { Database } from '../db/schema.js'
-import { audit } from './admins.js'
-import type { Actor } from './admins.js'
+import { findClubById } from '../db/repositories/clubs.js'
+import { WEEKDAYS } from '../domain/slots.js'
+import { formatInZone } from '../domain/zoned-time.js'
+import { audit } from './audit.js'
+import type { Actor } from './audit.js'
 import type { DisplacedBookings } from './holds.js'
-import { importClubData, previewDisplacedBookings } from './import.js'
+import { importWithin, previewDisplacedBookings } from './import.js'
 
 /** A court or hold in the import format (docs/import-format.md); the import checks it whole, as it checks a file's entries. */
 export interface Entry {
@@ -21,9 +27,20 @@ export interface Entry {
 
 export interface CourtChangeOptions {
   readonly actor: Actor
-  /** Upcoming bookings the change leaves without a place: refuse the change (BookingsDisplaced), or cancel them. */
+  /**
+   * Upcoming bookings the change leaves without a place: refuse the change (BookingsDisplaced), or
+   * cancel them (with the policy's reason in each guest's mail).
+   */
   readonly displaced: DisplacedBookings
 }
+
+/** A court's fields as the API names them, in the order a change lists them. */
+const COURT_FIELDS: readonly [string, (court: Court) => unknown][] = [
+  ['name', (court) => court.name], ['sport', (court) => court.sport], ['active', (court) => court.active],
+  ['slot_minutes', (court) => court.slotMinutes],
+  ['opening_hours', (court) => WEEKDAYS.map((day) => court.openingHours[day] ?? null)],
+  ['booking_horizon_days', (court) => court.bookingHorizonDays], ['max_slots_per_booking', (court) => court.maxSlotsPerBooking],
+]
 
 /** Creates or changes a court; returns how many bookings were cancelled with it. */
 export async function saveCourt(
@@ -33,8 +50,20 @@ export async function saveCourt(
   court: Entry,
   options: CourtChangeOptions,
 ): Promise<number> {
-  const known = await findCourt(db, clubId, court.id) !== undefined
-  return saveEntry(db, clock, clubId, { courts: [court] }, options, known ? 'court.changed' : 'court.created', court.id)
+  return db.transaction().execute(async (trx) => {
+    const before = await findCourt(trx, clubId, court.id)
+    const summary = await importWithin(trx, clock, clubId, { courts: [court] }, { displacedBookings: withCause(options.displaced,
+      before === undefined ? undefined : `${before.name} changed`) })
+    const after = await findCourt(trx, clubId, court.id)
+    const fields = after === undefined
+      ? []
+      : COURT_FIELDS.filter(([, value]) => before === undefined
+        || JSON.stringify(value(before)) !== JSON.stringify(value(after))).map(([name]) => name)
+    await audit(trx, clock.now(), options.actor, clubId, { action: before === undefined ? 'court.created' : 'court.changed',
+      target: court.id.toLowerCase(), targetName: after?.name ?? before?.name ?? null, fields,
+      detail: cancelledDetail(summary.bookings_cancelled) })
+    return summary.bookings_cancelled
+  })
 }
 
 /** Adds or changes a block or reservation; returns how many bookings were cancelled with it. */
@@ -42,25 +71,22 @@ export async function saveHold(
   db: Kysely<Database>,
   clock: Clock,
   clubId: string,
-  hold: Entry,
+  hold: Entry & { readonly court_id: string },
   options: CourtChangeOptions,
 ): Promise<number> {
-  const known = await findHold(db, clubId, hold.id) !== undefined
-  return saveEntry(db, clock, clubId, { court_holds: [hold] }, options, known ? 'hold.changed' : 'hold.added', hold.id)
-}
-
-async function saveEntry(
-  db: Kysely<Database>,
-  clock: Clock,
-  clubId: string,
-  document: { courts: [Entry] } | { court_holds: [Entry] },
-  options: CourtChangeOptions,
-  action: string,
-  target: string,
-): Promise<number> {
-  const summary = await importClubData(db, clock, clubId, document, { displacedBookings: options.displaced,
-    audit: { actor: options.actor, action, target } })
-  return summary.bookings_cancelled
+  return db.transaction().execute(async (trx) => {
+    const before = await findHold(trx, clubId, hold.id)
+    const court = await findCourt(trx, clubId, hold.court_id)
+    const cause = court === undefined ? undefined : `a block or reservation of ${court.name}`
+    const summary = await importWithin(trx, clock, clubId, { court_holds: [hold] },
+      { displacedBookings: withCause(options.displaced, cause) })
+    const after = await findHold(trx, clubId, hold.id)
+    const timezone = (await findClubById(trx, clubId))?.timezone ?? 'UTC'
+    await audit(trx, clock.now(), options.actor, clubId, { action: before === undefined ? 'hold.added' : 'hold.changed',
+      target: hold.id.toLowerCase(), targetName: after === undefined ? null : holdLabel(after, court?.name ?? 'a court', timezone),
+      detail: cancelledDetail(summary.bookings_cancelled) })
+    return summary.bookings_cancelled
+  })
 }
 
 /** Removes a block or reservation of the club; false when the club has none with this id. */
@@ -72,8 +98,12 @@ export async function removeHold(
   actor: Actor,
 ): Promise<boolean> {
   return db.transaction().execute(async (trx) => {
-    if (!await deleteHold(trx, clubId, holdId)) return false
-    await audit(trx, clock.now(), actor, clubId, 'hold.removed', holdId)
+    const hold = await findHold(trx, clubId, holdId)
+    if (hold === undefined || !await deleteHold(trx, clubId, holdId)) return false
+    const court = await findCourt(trx, clubId, hold.courtId)
+    const timezone = (await findClubById(trx, clubId))?.timezone ?? 'UTC'
+    await audit(trx, clock.now(), actor, clubId, { action: 'hold.removed', target: holdId.toLowerCase(),
+      targetName: holdLabel(hold, court?.name ?? 'a court', timezone) })
     return true
   })
 }
@@ -86,4 +116,30 @@ export async function displacedBy(
   change: { readonly court: Entry } | { readonly hold: Entry },
 ): Promise<string[]> {
   return previewDisplacedBookings(db, clock, clubId, 'court' in change ? { courts: [change.court] } : { court_holds: [change.hold] })
+}
+
+/**
+ * A block or reservation as the audit log names it, in the club's time: `Court 3: reservation,
+ * every Tuesday 17:00–19:00 (training)`, `Court 1: block, 2027-05-04 08:00 – 2027-05-04 12:00`.
+ */
+export function holdLabel(hold: CourtHold, courtName: string, timezone: string): string {
+  const local = (instant: string | null) => (instant === null
+    ? ''
+    : formatInZone(Date.parse(instant), timezone).slice(0, 16)
+        .replace('T', ' '))
+  const when = hold.weekday === null
+    ? `${local(hold.startsAt)} – ${local(hold.endsAt)}`
+    : `every ${WEEKDAY_NAMES[hold.weekday - 1] ?? ''} ${hold.startTime ?? ''}–${hold.endTime ?? ''}`
+  return `${courtName}: ${hold.kind}, ${when}${hold.reason === null ? '' : ` (${hold.reason})`}`
+}
+
+const WEEKDAY_NAMES = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday']
+
+function cancelledDetail(cancelled: number): string | null {
+  return cancelled === 0 ? null : `${String(cancelled)} booking${cancelled === 1 ? '' : 's'} cancelled with it, the guests mailed`
+}
+
+/** The policy, with what caused a cancellation for the audit log's entry of each booking. */
+function withCause(policy: DisplacedBookings, cause: string | undefined): DisplacedBookings {
+  return policy.policy === 'cancel' && cause !== undefined ? { ...policy, cause } : policy
 }

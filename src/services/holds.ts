@@ -17,6 +17,7 @@ import type { CourtGrid, Interval } from '../domain/slots.js'
 import { formatInZone } from '../domain/zoned-time.js'
 import { cancelInTransaction } from './booking-cancellation.js'
 import type { CancellationSettings } from './booking-cancellation.js'
+import type { Actor } from './audit.js'
 
 /** A hold as the import states it: one-off (instants) or weekly (local times). */
 export interface HoldShape {
@@ -36,10 +37,21 @@ export interface CourtShape extends CourtGrid {
   readonly active: boolean
 }
 
-/** What to do with upcoming bookings that a change (a hold laid over them, a court's new grid) leaves without a place. */
-export type DisplacedBookings
-  = | { readonly policy: 'refuse' }
-    | { readonly policy: 'cancel', readonly settings: CancellationSettings }
+/**
+ * What to do with upcoming bookings that a change (a hold laid over them, a court's new grid) leaves
+ * without a place: refuse the change, or cancel them — with the reason the person gave, which each
+ * guest's mail carries, recorded in the audit log by `actor` with what caused it.
+ */
+export type DisplacedBookings = { readonly policy: 'refuse' } | CancelDisplaced
+
+/** Cancel the bookings in the way: each guest mailed the reason; recorded in the audit log by `actor`, with the `cause`. */
+export interface CancelDisplaced {
+  readonly policy: 'cancel'
+  readonly settings: CancellationSettings
+  readonly reason?: string | null
+  readonly actor?: Actor
+  readonly cause?: string
+}
 
 /** Takes the booking lock of every court, in a fixed order (no deadlock between two such transactions). */
 export async function lockCourts(trx: Transaction<Database>, courtIds: readonly string[]): Promise<void> {
@@ -156,9 +168,13 @@ export async function settleDisplacedBookings(
   for (const id of ids) {
     const booking = await findBooking(trx, club.id, id)
     if (booking === undefined) continue
-    // The hold's reason is for the club's records: the guest's mail says only that the court is not available.
+    // The hold's own reason is for the club's records: the guest's mail says that the court is not available, and the
+    // reason given for cancelling, if any.
     const by = underHolds.has(id) ? 'hold' : 'club'
-    if (await cancelInTransaction(trx, now, policy.settings, booking, { by, reason: null })) cancelled.push(id)
+    const reason = policy.reason?.trim() === '' ? null : policy.reason ?? null
+    if (await cancelInTransaction(trx, now, policy.settings, booking, { by, reason }, policy.actor, policy.cause)) {
+      cancelled.push(id)
+    }
   }
   return cancelled
 }

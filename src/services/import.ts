@@ -17,8 +17,8 @@ import { useServiceDateTime } from '../schemas/formats.js'
 import { DEFAULT_SLOT_MINUTES, courtNameKey } from '../domain/court.js'
 import { DEFAULT_OPENING_HOURS } from '../domain/slots.js'
 import { ImportDocument } from '../schemas/import.js'
-import { audit } from './admins.js'
-import type { Actor } from './admins.js'
+import { audit } from './audit.js'
+import type { Actor, AuditRecord } from './audit.js'
 import { displacedBookingIds, lockCourts, settleDisplacedBookings } from './holds.js'
 import type { CourtChange, DisplacedBookings } from './holds.js'
 import { recordContentEvents, snapshot } from '../webhooks/content-events.js'
@@ -79,7 +79,7 @@ export interface ImportOptions {
    */
   readonly displacedBookings?: DisplacedBookings
   /** An entry for the audit log, written in the import's transaction. */
-  readonly audit?: { readonly actor: Actor, readonly action: string, readonly target: string }
+  readonly audit?: { readonly actor: Actor, readonly record: AuditRecord }
 }
 
 export async function importClubData(
@@ -115,7 +115,7 @@ export async function importWithin(
     options.displacedBookings ?? { policy: 'refuse' })
   await recordContentEvents(trx, clock.now(), clubId, subjects, before)
   const entry = options.audit
-  if (entry !== undefined) await audit(trx, clock.now(), entry.actor, clubId, entry.action, entry.target)
+  if (entry !== undefined) await audit(trx, clock.now(), entry.actor, clubId, entry.record)
   return {
     members: doc.members.length,
     groups: doc.groups.length,

@@ -16,8 +16,10 @@ import type { PasskeyRecord } from '../db/repositories/admins.js'
 import type { Database } from '../db/schema.js'
 import { isoForDb } from '../db/values.js'
 import { InvalidRequest, InvalidToken, NotFound } from '../domain/errors.js'
-import { recordAudit, startSession } from './admins.js'
-import type { Actor, DashboardSettings, NewSession, SignInRequest } from './admins.js'
+import { startSession } from './admins.js'
+import type { DashboardSettings, NewSession, SignInRequest } from './admins.js'
+import { auditPerson } from './audit.js'
+import type { Actor } from './audit.js'
 
 const CHALLENGE_TTL_MS = 5 * 60_000
 const RP_NAME = 'Club Platform'
@@ -83,7 +85,7 @@ export async function addPasskey(db: Kysely<Database>, clock: Clock, settings: D
     createdAt: isoForDb(now) }
   await db.transaction().execute(async (trx) => {
     await admins.insertPasskey(trx, passkey)
-    await recordAudit(trx, clock, actor, null, 'passkey.added', passkey.name)
+    await auditPerson(trx, clock.now(), actor, { action: 'passkey.added', target: passkey.id, targetName: passkey.name })
   })
   return { ...passkey, lastUsedAt: null }
 }
@@ -126,7 +128,8 @@ export async function signInWithPasskey(db: Kysely<Database>, clock: Clock, sett
     // A cloned authenticator replaying an old counter loses the race here.
     if (!await admins.usePasskey(trx, passkey.id, passkey.counter, verified.authenticationInfo.newCounter, now)) throw refused()
     const email = await admins.emailOf(trx, passkey.adminId)
-    await recordAudit(trx, clock, { adminId: passkey.adminId, label: email, address: request.address }, null, 'sign_in', 'passkey')
+    await auditPerson(trx, now, { adminId: passkey.adminId, label: email, address: request.address }, { action: 'sign_in',
+      target: 'passkey', targetName: `passkey "${passkey.name}"` })
     return startSession(trx, now, settings, passkey.adminId, email, 'passkey', request)
   })
 }
@@ -138,7 +141,10 @@ export async function passkeysOf(db: Kysely<Database>, adminId: string): Promise
 export async function removePasskey(db: Kysely<Database>, clock: Clock, actor: Actor & { adminId: string },
   id: string): Promise<void> {
   await db.transaction().execute(async (trx) => {
-    if (!await admins.deletePasskey(trx, actor.adminId, id)) throw new NotFound('No such passkey.')
-    await recordAudit(trx, clock, actor, null, 'passkey.removed', id)
+    const passkey = await admins.findPasskey(trx, id)
+    if (passkey?.adminId !== actor.adminId || !await admins.deletePasskey(trx, actor.adminId, id)) {
+      throw new NotFound('No such passkey.')
+    }
+    await auditPerson(trx, clock.now(), actor, { action: 'passkey.removed', target: id, targetName: passkey.name })
   })
 }

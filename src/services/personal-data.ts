@@ -18,8 +18,8 @@ import {
 } from '../db/repositories/personal-data.js'
 import type { PersonalData } from '../db/repositories/personal-data.js'
 import type { Database } from '../db/schema.js'
-import { audit } from './admins.js'
-import type { Actor } from './admins.js'
+import { audit } from './audit.js'
+import type { Actor } from './audit.js'
 
 const DAY = 86_400_000
 /** How long a retried booking request with the same Idempotency-Key gets the original answer. */
@@ -73,7 +73,8 @@ export async function exportPersonalData(
   request: PersonalDataRequest,
 ): Promise<PersonalData> {
   const data = await findPersonalData(db, request.email, request.clubId)
-  await audit(db, clock.now(), request.actor, request.clubId, 'personal_data.exported', summary(data))
+  await audit(db, clock.now(), request.actor, request.clubId, { action: 'personal_data.exported', target: summary(data),
+    targetName: 'one address\'s data (the address is not recorded)', detail: summary(data) })
   return data
 }
 
@@ -99,7 +100,8 @@ export async function erasePersonalData(db: Kysely<Database>, clock: Clock, requ
     const before = await countMailsOf(trx, data.bookings.map((booking) => booking.id))
     await anonymiseBookings(trx, data.bookings.map((booking) => booking.id), now)
     const mails = byAddress + before
-    await audit(trx, now, request.actor, request.clubId, 'personal_data.erased', summary(data))
+    await audit(trx, now, request.actor, request.clubId, { action: 'personal_data.erased', target: summary(data),
+      targetName: 'one address\'s data (the address is not recorded)', detail: summary(data) })
     return { bookings: data.bookings.length, mails,
       idempotencyRecords: data.idempotency_records.length, memberRecordsKept: data.members.length }
   })

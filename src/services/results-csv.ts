@@ -11,8 +11,8 @@ import type { Clock } from '../clock.js'
 import { listGroups, listMembers } from '../db/repositories/content.js'
 import type { Database } from '../db/schema.js'
 import { InvalidInput } from '../domain/errors.js'
-import { audit } from './admins.js'
-import type { Actor } from './admins.js'
+import { audit } from './audit.js'
+import type { Actor } from './audit.js'
 import { importProblems, importWithin } from './import.js'
 
 export const RESULT_COLUMNS = ['member', 'group', 'competition_name', 'discipline', 'placement', 'points', 'competition_date'] as const
@@ -138,9 +138,9 @@ export async function importResultsCsv(
     await db.transaction().execute(async (trx) => {
       await importWithin(trx, clock, clubId, { competition_results: entries })
       const competitions = [...new Set(rows.map((row) => row.competition_name))]
-      await audit(trx, clock.now(), options.actor, clubId, 'results.imported',
-        `${String(rows.length)} result${rows.length === 1 ? '' : 's'}: ${competitions.slice(0, 3).join(', ')}`
-        + (competitions.length > 3 ? ', …' : ''))
+      const summary = `${String(rows.length)} result${rows.length === 1 ? '' : 's'}: ${competitions.slice(0, 3).join(', ')}`
+        + (competitions.length > 3 ? ', …' : '')
+      await audit(trx, clock.now(), options.actor, clubId, { action: 'results.imported', target: summary, targetName: summary })
     })
   }
   return rows

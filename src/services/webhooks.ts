@@ -15,8 +15,8 @@ import { Conflict, InvalidRequest, NotFound } from '../domain/errors.js'
 import { EVENT_TYPES, TEST_EVENT, envelope, isEventType, messageId } from '../webhooks/events.js'
 import { RefusedTarget, checkShape, checkTarget } from '../webhooks/sender.js'
 import type { TargetPolicy } from '../webhooks/sender.js'
-import { audit } from './admins.js'
-import type { Actor } from './admins.js'
+import { audit } from './audit.js'
+import type { Actor } from './audit.js'
 
 const HOUR = 3_600_000
 
@@ -84,7 +84,8 @@ export async function addEndpoint(db: Kysely<Database>, clock: Clock, policy: En
       throw new Conflict(`The club has ${String(count)} webhook endpoints, the most allowed; remove one first.`)
     }
     const created = await store.insertEndpoint(trx, input.clubId, fields, secret, now)
-    await audit(trx, now, input.actor, input.clubId, 'webhook.created', created.id, ['url', 'event_types', 'enabled'])
+    await audit(trx, now, input.actor, input.clubId, { action: 'webhook.created', target: created.id, targetName: created.url,
+      fields: ['url', 'event_types', 'enabled'] })
     return created
   })
   return { record, secret }
@@ -108,7 +109,8 @@ export async function changeEndpoint(db: Kysely<Database>, clock: Clock, policy:
       before.eventTypes.join() === after.eventTypes.join() ? undefined : 'event_types',
       before.enabled === after.enabled ? undefined : 'enabled',
     ].filter((field) => field !== undefined)
-    await audit(trx, now, input.actor, input.clubId, 'webhook.changed', after.id, changed)
+    await audit(trx, now, input.actor, input.clubId, { action: 'webhook.changed', target: after.id, targetName: after.url,
+      fields: changed })
     return after
   })
 }
@@ -116,8 +118,12 @@ export async function changeEndpoint(db: Kysely<Database>, clock: Clock, policy:
 export async function removeEndpoint(db: Kysely<Database>, clock: Clock,
   input: { clubId: string, endpointId: string, actor: Actor }): Promise<void> {
   await db.transaction().execute(async (trx) => {
-    if (!await store.deleteEndpoint(trx, input.clubId, input.endpointId)) throw new NotFound('No such webhook endpoint.')
-    await audit(trx, clock.now(), input.actor, input.clubId, 'webhook.removed', input.endpointId)
+    const endpoint = await store.findEndpoint(trx, input.clubId, input.endpointId)
+    if (endpoint === undefined || !await store.deleteEndpoint(trx, input.clubId, input.endpointId)) {
+      throw new NotFound('No such webhook endpoint.')
+    }
+    await audit(trx, clock.now(), input.actor, input.clubId, { action: 'webhook.removed', target: input.endpointId,
+      targetName: endpoint.url })
   })
 }
 
@@ -133,7 +139,11 @@ export async function rotateSecret(db: Kysely<Database>, clock: Clock,
   return db.transaction().execute(async (trx) => {
     const record = await store.replaceSecret(trx, input.clubId, input.endpointId, secret, now + input.overlapHours * HOUR, now)
     if (record === undefined) throw new NotFound('No such webhook endpoint.')
-    await audit(trx, now, input.actor, input.clubId, 'webhook.secret-rotated', record.id)
+    await audit(trx, now, input.actor, input.clubId, { action: 'webhook.secret-rotated', target: record.id, targetName: record.url,
+      detail: input.overlapHours === 0
+        ? 'the old secret ended at once'
+        : `the old secret signs for ${String(input.overlapHours)} `
+          + 'more hours' })
     return { record, secret }
   })
 }
@@ -151,7 +161,7 @@ export async function sendTestEvent(db: Kysely<Database>, clock: Clock,
       created_at: isoForDb(now) }).execute()
     const deliveryId = await store.insertDelivery(trx, { messageId: id, endpointId: endpoint.id, clubId: input.clubId,
       trigger: 'test' }, now)
-    await audit(trx, now, input.actor, input.clubId, 'webhook.tested', endpoint.id)
+    await audit(trx, now, input.actor, input.clubId, { action: 'webhook.tested', target: endpoint.id, targetName: endpoint.url })
     const delivery = await store.findDelivery(trx, input.clubId, endpoint.id, deliveryId)
     if (delivery === undefined) throw new Error('the test delivery was not written')
     return delivery
@@ -168,7 +178,9 @@ export async function replayDelivery(db: Kysely<Database>, clock: Clock,
     const id = await store.insertDelivery(trx, { messageId: original.messageId, endpointId: input.endpointId,
       clubId: input.clubId,
       trigger: 'replay' }, now)
-    await audit(trx, now, input.actor, input.clubId, 'webhook.replayed', original.messageId)
+    const endpoint = await store.findEndpoint(trx, input.clubId, input.endpointId)
+    await audit(trx, now, input.actor, input.clubId, { action: 'webhook.replayed', target: original.messageId,
+      targetName: endpoint?.url ?? null, detail: `message ${original.messageId}` })
     const delivery = await store.findDelivery(trx, input.clubId, input.endpointId, id)
     if (delivery === undefined) throw new Error('the replayed delivery was not written')
     return delivery

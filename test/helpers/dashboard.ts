@@ -2,7 +2,8 @@
 import { expect } from 'vitest'
 import type { AdminRole } from '../../src/domain/admin-roles.js'
 import { dashboardSettings } from '../../src/http/dashboard-access.js'
-import { OPERATOR, inviteAdmin } from '../../src/services/admins.js'
+import { inviteAdmin } from '../../src/services/admins.js'
+import { OPERATOR } from '../../src/services/audit.js'
 import type { ApiResponse, Harness } from './harness.js'
 
 export const ORIGIN = 'https://clubs.example'

@@ -94,9 +94,29 @@ export interface paths {
         };
         /**
          * The club's audit log
-         * @description The most recent 200 administrative actions in the club, newest first.
+         * @description The most recent 200 administrative actions in the club that pass the filter, newest first, each with its target's name; the times in the club's offset. The team's sign-ins, sign-outs and passkey changes are among them.
          */
         get: operations["getAuditLog"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/v1/clubs/{club}/audit/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The club's audit log as CSV
+         * @description The actions that pass the filter, newest first (at most 10000), as CSV (RFC 4180, UTF-8 with a byte order mark; a cell a spreadsheet would take for a formula is prefixed with an apostrophe). Times in the club's offset.
+         */
+        get: operations["exportAuditLog"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1323,14 +1343,18 @@ export interface components {
              * @description When.
              */
             created_at: string;
+            /** @description Why or how, where there is more to say: a cancellation's reason and what caused it, a role's change, the bookings a court's change cancelled. */
+            detail: string | null;
             /** @description The fields an edit changed, by name (never their values); null for other actions. */
             fields: string[] | null;
             /** Format: uuid */
             id: string;
-            /** @description What it was done to; never a key or a token. */
+            /** @description What it was done to: its id, or for some actions a description; never a key or a token. */
             target: string | null;
+            /** @description What the target was called when it happened: a court's name, a key's name and prefix, a person's address, an endpoint's URL, a booking's court and time (never its guest). Null for entries written before names were kept. */
+            target_name: string | null;
         };
-        /** @description The club's most recent 200 actions, newest first. */
+        /** @description The club's most recent 200 actions that pass the filter, newest first. */
         AuditList: {
             items: components["schemas"]["AuditEntry"][];
         };
@@ -1573,8 +1597,81 @@ export interface components {
         };
         /** @description The club's websites. */
         ClubWebsiteChange: {
-            /** @description Addresses of the club's websites; each is kept as its origin (scheme, host and port). */
+            /** @description Addresses of the club's websites, each an exact origin: scheme (http or https), host and optional port, nothing else (no wildcard, path, comma, semicolon or quote); a lone trailing slash is dropped. */
             websites: string[];
+        };
+        /** @description The court as it is now, and what its change did to bookings. */
+        CourtChanged: {
+            /** @description Inactive courts are not listed and cannot be booked. */
+            active: boolean;
+            /** @description How many days ahead it can be booked. */
+            booking_horizon_days: number;
+            /** @description How many upcoming bookings the change cancelled (with `cancel_displaced_bookings`), each guest mailed; 0 when it left every booking its place. */
+            bookings_cancelled: number;
+            /** Format: uuid */
+            id: string;
+            /** @description Most slots one booking may cover. */
+            max_slots_per_booking: number;
+            /** @description Unique within the club, ignoring case and spacing. */
+            name: string;
+            /** @description Club-local hours per weekday; null: closed that day. */
+            opening_hours: {
+                /** @description null: closed that day. */
+                fri: {
+                    /** @description Closing time, HH:MM local (24:00 for midnight). */
+                    close: string;
+                    /** @description Opening time, HH:MM local. */
+                    open: string;
+                } | null;
+                /** @description null: closed that day. */
+                mon: {
+                    /** @description Closing time, HH:MM local (24:00 for midnight). */
+                    close: string;
+                    /** @description Opening time, HH:MM local. */
+                    open: string;
+                } | null;
+                /** @description null: closed that day. */
+                sat: {
+                    /** @description Closing time, HH:MM local (24:00 for midnight). */
+                    close: string;
+                    /** @description Opening time, HH:MM local. */
+                    open: string;
+                } | null;
+                /** @description null: closed that day. */
+                sun: {
+                    /** @description Closing time, HH:MM local (24:00 for midnight). */
+                    close: string;
+                    /** @description Opening time, HH:MM local. */
+                    open: string;
+                } | null;
+                /** @description null: closed that day. */
+                thu: {
+                    /** @description Closing time, HH:MM local (24:00 for midnight). */
+                    close: string;
+                    /** @description Opening time, HH:MM local. */
+                    open: string;
+                } | null;
+                /** @description null: closed that day. */
+                tue: {
+                    /** @description Closing time, HH:MM local (24:00 for midnight). */
+                    close: string;
+                    /** @description Opening time, HH:MM local. */
+                    open: string;
+                } | null;
+                /** @description null: closed that day. */
+                wed: {
+                    /** @description Closing time, HH:MM local (24:00 for midnight). */
+                    close: string;
+                    /** @description Opening time, HH:MM local. */
+                    open: string;
+                } | null;
+            };
+            /**
+             * @description Slot length in minutes: 10, 15, 20, 30, 45, 60, 90, 120.
+             * @enum {integer}
+             */
+            slot_minutes: 10 | 15 | 20 | 30 | 45 | 60 | 90 | 120;
+            sport: string;
         };
         /** @description A court as it is to be. */
         CourtSave: {
@@ -1584,6 +1681,8 @@ export interface components {
             booking_horizon_days: number;
             /** @description Cancel the upcoming bookings the change leaves without a place (each guest is mailed). Without it, such a change is refused (409) and nothing changes; the preview lists them. */
             cancel_displaced_bookings?: boolean;
+            /** @description With `cancel_displaced_bookings`: why; each guest reads it in the cancellation mail, and the audit log records it with each booking. */
+            cancellation_reason?: string | null;
             /** @description Most slots one booking may cover. */
             max_slots_per_booking: number;
             /** @description Unique within the club, ignoring case and spacing. */
@@ -1754,10 +1853,54 @@ export interface components {
             /** @description Required to change a record: the version it was read at. When the record has changed since, nothing is saved and the answer is 409 `edit-conflict` with the record as it is now (`current`). */
             version?: number;
         };
+        /** @description The block or reservation as it is now, and what it did to bookings. */
+        HoldChanged: {
+            /** @description How many upcoming bookings the change cancelled (with `cancel_displaced_bookings`), each guest mailed; 0 when it left every booking its place. */
+            bookings_cancelled: number;
+            /** Format: uuid */
+            court_id: string;
+            /** @description Weekly: local end time. */
+            end_time: string | null;
+            /**
+             * Format: date-time
+             * @description One-off: end, in the club's offset.
+             */
+            ends_at: string | null;
+            /** Format: uuid */
+            id: string;
+            /** @description block: the court is closed (slots show `blocked`); reservation: the club uses it (slots show `reserved`). */
+            kind: "block" | "reservation";
+            /** @description For the club's records; never shown publicly. */
+            reason: string | null;
+            /** @description Weekly: local start time. */
+            start_time: string | null;
+            /**
+             * Format: date-time
+             * @description One-off: start, in the club's offset.
+             */
+            starts_at: string | null;
+            /**
+             * Format: date
+             * @description Weekly: first local date (null: always).
+             */
+            valid_from: string | null;
+            /**
+             * Format: date
+             * @description Weekly: last local date (null: always).
+             */
+            valid_until: string | null;
+            /**
+             * @description Weekly: the local weekday.
+             * @enum {string|null}
+             */
+            weekday: "mon" | "tue" | "wed" | "thu" | "fri" | "sat" | "sun" | null;
+        };
         /** @description A block or reservation as it is to be: starts_at and ends_at (one-off), or weekday, start_time and end_time (weekly). */
         HoldSave: {
             /** @description Cancel the upcoming bookings the change leaves without a place (each guest is mailed). Without it, such a change is refused (409) and nothing changes; the preview lists them. */
             cancel_displaced_bookings?: boolean;
+            /** @description With `cancel_displaced_bookings`: why; each guest reads it in the cancellation mail, and the audit log records it with each booking. */
+            cancellation_reason?: string | null;
             /** @description Weekly: local end time. */
             end_time?: string;
             /**
@@ -2667,7 +2810,16 @@ export interface operations {
     };
     getAuditLog: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Who: an e-mail address as recorded, or `operator`. */
+                actor?: string;
+                /** @description When: the first day, at the club (YYYY-MM-DD). */
+                from?: string;
+                /** @description What: the part of the action before its dot, e.g. `booking`, `court`, `hold`, `api_key`, `sign_in`, `passkey`, `member`, `webhook`. */
+                kind?: string;
+                /** @description When: the last day, at the club (YYYY-MM-DD). */
+                to?: string;
+            };
             header?: never;
             path: {
                 /** @description The club's slug. */
@@ -2686,6 +2838,93 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AuditList"];
+                };
+            };
+            /** @description The body or a parameter is malformed. */
+            400: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No session, or the session has ended. */
+            401: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Cross-site request, or a role that does not allow this. */
+            403: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such club among those the signed-in person administers (or no such record in it). */
+            404: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    exportAuditLog: {
+        parameters: {
+            query?: {
+                /** @description Who: an e-mail address as recorded, or `operator`. */
+                actor?: string;
+                /** @description When: the first day, at the club (YYYY-MM-DD). */
+                from?: string;
+                /** @description What: the part of the action before its dot, e.g. `booking`, `court`, `hold`, `api_key`, `sign_in`, `passkey`, `member`, `webhook`. */
+                kind?: string;
+                /** @description When: the last day, at the club (YYYY-MM-DD). */
+                to?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The club's slug. */
+                club: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The entries, one per line. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description The body or a parameter is malformed. */
+            400: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description No session, or the session has ended. */
@@ -3705,7 +3944,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The court as it is now. */
+            /** @description The court as it is now, and how many bookings its change cancelled. */
             200: {
                 headers: {
                     /** @description Identifies the request; the same value is in error bodies and logs. */
@@ -3713,7 +3952,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["AdminCourt"];
+                    "application/json": components["schemas"]["CourtChanged"];
                 };
             };
             /** @description The body or a parameter is malformed. */
@@ -3851,7 +4090,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The hold. */
+            /** @description The hold, and how many bookings it cancelled. */
             201: {
                 headers: {
                     /** @description Identifies the request; the same value is in error bodies and logs. */
@@ -3859,7 +4098,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["AdminHold"];
+                    "application/json": components["schemas"]["HoldChanged"];
                 };
             };
             /** @description The body or a parameter is malformed. */
@@ -3939,7 +4178,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The hold as it is now. */
+            /** @description The hold as it is now, and how many bookings its change cancelled. */
             200: {
                 headers: {
                     /** @description Identifies the request; the same value is in error bodies and logs. */
@@ -3947,7 +4186,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["AdminHold"];
+                    "application/json": components["schemas"]["HoldChanged"];
                 };
             };
             /** @description The body or a parameter is malformed. */

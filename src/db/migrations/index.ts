@@ -12,6 +12,7 @@ import * as contentEditing from './0010-content-editing.js'
 import * as webhooks from './0011-webhooks.js'
 import * as keyChangeTracking from './0012-key-change-tracking.js'
 import * as invitationLimits from './0013-invitation-limits.js'
+import * as auditNames from './0014-audit-names.js'
 
 /** Every migration, in order. Names are permanent: they are recorded in the database. */
 export const migrations: Record<string, Migration> = {
@@ -28,4 +29,5 @@ export const migrations: Record<string, Migration> = {
   '0011-webhooks': webhooks,
   '0012-key-change-tracking': keyChangeTracking,
   '0013-invitation-limits': invitationLimits,
+  '0014-audit-names': auditNames,
 }

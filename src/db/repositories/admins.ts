@@ -1,4 +1,4 @@
-/** The dashboard's people, memberships, invitations, sign-in links, sessions and audit log. */
+/** The dashboard's people, memberships, invitations, sign-in links, sessions and passkeys (the audit log: audit.ts). */
 import { randomUUID } from 'node:crypto'
 import type { Kysely, Selectable } from 'kysely'
 import type { AdminRole } from '../../domain/admin-roles.js'
@@ -50,18 +50,6 @@ export interface SessionRecord {
   readonly expiresAt: string
   readonly address: string | null
   readonly userAgent: string | null
-}
-
-export interface AuditEntry {
-  readonly id: string
-  readonly clubId: string | null
-  readonly actor: string
-  readonly action: string
-  readonly target: string | null
-  readonly address: string | null
-  /** The fields an edit changed, by name; null for other actions. */
-  readonly fields: string[] | null
-  readonly createdAt: string
 }
 
 export async function findAdminByEmail(db: Kysely<Database>, email: string): Promise<AdminRecord | undefined> {
@@ -176,10 +164,12 @@ export async function revokeOpenInvitations(db: Kysely<Database>, clubId: string
     .where('email', '=', email).where('accepted_at', 'is', null).where('revoked_at', 'is', null).execute()
 }
 
-export async function revokeInvitation(db: Kysely<Database>, clubId: string, id: string, now: number): Promise<boolean> {
-  const result = await db.updateTable('admin_invitations').set({ revoked_at: isoForDb(now) }).where('club_id', '=', clubId)
-    .where('id', '=', id).where('accepted_at', 'is', null).where('revoked_at', 'is', null).executeTakeFirst()
-  return result.numUpdatedRows > 0n
+/** Withdraws an open invitation of the club; returns the address it was for, undefined when there was none. */
+export async function revokeInvitation(db: Kysely<Database>, clubId: string, id: string,
+  now: number): Promise<string | undefined> {
+  const row = await db.updateTable('admin_invitations').set({ revoked_at: isoForDb(now) }).where('club_id', '=', clubId)
+    .where('id', '=', id).where('accepted_at', 'is', null).where('revoked_at', 'is', null).returning('email').executeTakeFirst()
+  return row?.email
 }
 
 export async function openInvitations(db: Kysely<Database>, clubId: string, now: number): Promise<InvitationRecord[]> {
@@ -291,24 +281,6 @@ export async function revokeSessions(db: Kysely<Database>, adminId: string, now:
   if (sessionId !== undefined) query = query.where('id', '=', sessionId)
   const result = await query.executeTakeFirst()
   return Number(result.numUpdatedRows)
-}
-
-export async function insertAudit(db: Kysely<Database>,
-  entry: Omit<AuditEntry, 'id' | 'createdAt' | 'fields'> & { actorAdminId: string | null, fields: readonly string[] | null },
-  now: number): Promise<void> {
-  await db.insertInto('audit_log').values({ id: randomUUID(), club_id: entry.clubId, actor_admin_id: entry.actorAdminId,
-    actor: entry.actor, action: entry.action, target: entry.target, address: entry.address,
-    fields: entry.fields === null ? null : JSON.stringify(entry.fields), created_at: isoForDb(now) }).execute()
-}
-
-/** The newest entries first; `clubId` null: the entries of no club (sign-ins). */
-export async function auditOf(db: Kysely<Database>, clubId: string | undefined, limit: number): Promise<AuditEntry[]> {
-  let query = db.selectFrom('audit_log').selectAll()
-  if (clubId !== undefined) query = query.where('club_id', '=', clubId)
-  const rows = await query.orderBy('created_at', 'desc').orderBy('id').limit(limit).execute()
-  return rows.map((row) => ({ id: row.id, clubId: row.club_id, actor: row.actor, action: row.action, target: row.target,
-    address: row.address, fields: row.fields === null ? null : JSON.parse(row.fields) as string[],
-    createdAt: isoFromDb(row.created_at) }))
 }
 
 export interface PasskeyRecord {

@@ -15,6 +15,10 @@ export async function findClubBySlug(db: Kysely<Database>, slug: string): Promis
   return db.selectFrom('clubs').select(CLUB_COLUMNS).where('slug', '=', slug).executeTakeFirst()
 }
 
+export async function findClubById(db: Kysely<Database>, id: string): Promise<Club | undefined> {
+  return db.selectFrom('clubs').select(CLUB_COLUMNS).where('id', '=', id).executeTakeFirst()
+}
+
 export async function listClubs(db: Kysely<Database>): Promise<Club[]> {
   return db.selectFrom('clubs').select(CLUB_COLUMNS).orderBy('slug').execute()
 }

@@ -17,6 +17,7 @@ import { addDays, formatInZone, localDateOf, localToInstant } from '../../domain
 import { memberOf } from '../../http/dashboard-access.js'
 import { CLUB, FORBIDDEN, INVALID, NO_CLUB, NOT_SIGNED_IN, actorOf, clubOf } from './common.js'
 import { jsonResponse, problemResponse } from '../../http/responses.js'
+import { csvDocument } from '../../http/csv.js'
 import { Reference } from '../../schemas/common.js'
 import { BookingCancel, BookingExportQuery, BookingRules, BookingSearch, BookingSearchQuery, BookingsQuery, ClubBooking,
   ClubBookingList, ClubBookingParams, ClubParams, Erasure,
@@ -34,15 +35,9 @@ const EXPORT_LIMIT = 100_000
 const CSV_COLUMNS = ['id', 'court_name', 'start_time', 'end_time', 'status', 'booker_name', 'booker_email', 'notes', 'created_at',
   'cancelled_at', 'cancelled_by', 'cancel_reason'] as const
 
-/** RFC 4180 CSV; cells a spreadsheet would run as a formula (=, +, -, @, tab, CR first) are kept as text with an apostrophe. */
+/** The bookings as CSV (src/http/csv.ts). */
 export function bookingsCsv(bookings: readonly ClubBooking[]): string {
-  const cell = (value: string | null) => {
-    const text = value ?? ''
-    const safe = /^[=+\-@\t\r]/.test(text) ? `'${text}` : text
-    return /[",\r\n]/.test(safe) ? `"${safe.replaceAll('"', '""')}"` : safe
-  }
-  const lines = [CSV_COLUMNS.join(','), ...bookings.map((booking) => CSV_COLUMNS.map((column) => cell(booking[column])).join(','))]
-  return `\uFEFF${lines.join('\r\n')}\r\n`
+  return csvDocument(CSV_COLUMNS, bookings)
 }
 
 const ENDED = problemResponse('The booking has ended: it stays as it was.')

@@ -3,21 +3,31 @@
  * route is under `/clubs/:club/`; the access guard has checked the caller's role in that club, and
  * every query below is scoped to it, whatever ids the request names.
  */
+import { Type } from '@sinclair/typebox'
 import type { FastifyInstance } from 'fastify'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import type { AppContext } from '../../context.js'
 import type { ApiKeyRecord } from '../../db/repositories/api-keys.js'
 import { listApiKeys } from '../../db/repositories/api-keys.js'
 import { keyStatus } from '../../domain/api-key.js'
+import { InvalidRequest } from '../../domain/errors.js'
+import { addDays, formatInZone, localDateOf, localToInstant } from '../../domain/zoned-time.js'
+import { csvDocument } from '../../http/csv.js'
 import { dashboardSettings, memberOf } from '../../http/dashboard-access.js'
-import { CLUB, FORBIDDEN, INVALID, NO_CLUB, NOT_SIGNED_IN, actorOf } from './common.js'
+import { CLUB, FORBIDDEN, INVALID, NO_CLUB, NOT_SIGNED_IN, actorOf, clubOf } from './common.js'
 import { jsonResponse, noContent, problemResponse } from '../../http/responses.js'
 import { Reference } from '../../schemas/common.js'
-import { ApiKeyCreate, ApiKeyCreated, ApiKeyList, AuditList, ClubAdminParams, ClubInvitationParams, ClubKeyParams, ClubParams,
-  InvitationCreate, RoleChange, Team } from '../../schemas/admin.js'
+import { ApiKeyCreate, ApiKeyCreated, ApiKeyList, AuditList, AuditQuery, ClubAdminParams, ClubInvitationParams, ClubKeyParams,
+  ClubParams, InvitationCreate, RoleChange, Team } from '../../schemas/admin.js'
 import type { ApiKey } from '../../schemas/admin.js'
-import { auditLog, changeRole, inviteAdmin, removeAdmin, teamOf, withdrawInvitation } from '../../services/admins.js'
+import { changeRole, inviteAdmin, removeAdmin, teamOf, withdrawInvitation } from '../../services/admins.js'
+import { auditLog } from '../../services/audit.js'
+import type { AuditEntry, AuditFilter } from '../../services/audit.js'
 import { issueApiKey, withdrawApiKey } from '../../services/api-keys.js'
+
+/** More actions than a club's owners would read in a spreadsheet at once; the export is one response. */
+const AUDIT_EXPORT_LIMIT = 10_000
+const AUDIT_CSV_COLUMNS = ['created_at', 'actor', 'action', 'target_name', 'target', 'fields', 'detail', 'address'] as const
 
 const CONFLICT = problemResponse('The change would leave the club without an owner, or the person is a member already.')
 
@@ -165,16 +175,57 @@ export function clubRoutes(parent: FastifyInstance, context: AppContext): void {
     return reply.code(204).send()
   })
 
+  /** The filter of the audit routes: who, what, and the days at the club from and to (either may be open). */
+  const auditFilter = (query: AuditQuery, timeZone: string): AuditFilter => {
+    if (query.from !== undefined && query.to !== undefined && query.to < query.from) {
+      throw new InvalidRequest('query parameter', 'to', 'is before from')
+    }
+    return { actor: query.actor?.trim().toLowerCase() === 'operator' ? 'operator' : query.actor?.trim().toLowerCase(),
+      kind: query.kind, from: query.from === undefined ? undefined : localToInstant(query.from, 0, timeZone),
+      before: query.to === undefined ? undefined : localToInstant(addDays(query.to, 1), 0, timeZone) }
+  }
+  const auditBody = (entry: AuditEntry, timeZone: string) => ({ id: entry.id, actor: entry.actor, action: entry.action,
+    target: entry.target, target_name: entry.targetName, fields: entry.fields, detail: entry.detail, address: entry.address,
+    created_at: formatInZone(Date.parse(entry.createdAt), timeZone) })
+
   app.get(`${CLUB}/audit`, {
     config: { access: { dashboard: 'owner' } },
     schema: {
       operationId: 'getAuditLog', summary: 'The club\'s audit log', tags: ['Team'],
-      description: 'The most recent 200 administrative actions in the club, newest first.',
+      description: 'The most recent 200 administrative actions in the club that pass the filter, newest first, each with its '
+        + 'target\'s name; the times in the club\'s offset. The team\'s sign-ins, sign-outs and passkey changes are among them.',
       params: ClubParams,
-      response: { 200: jsonResponse('The entries.', Reference(AuditList)), 401: NOT_SIGNED_IN, 403: FORBIDDEN, 404: NO_CLUB },
+      querystring: AuditQuery,
+      response: { 200: jsonResponse('The entries.', Reference(AuditList)), 400: INVALID, 401: NOT_SIGNED_IN, 403: FORBIDDEN,
+        404: NO_CLUB },
     },
-  }, async (request) => ({
-    items: (await auditLog(context.db, memberOf(request).membership.clubId)).map((entry) => ({ id: entry.id, actor: entry.actor,
-      action: entry.action, target: entry.target, fields: entry.fields, address: entry.address, created_at: entry.createdAt })),
-  }))
+  }, async (request) => {
+    const club = await clubOf(context, request)
+    return { items: (await auditLog(context.db, club.id, auditFilter(request.query, club.timezone)))
+      .map((entry) => auditBody(entry, club.timezone)) }
+  })
+
+  app.get(`${CLUB}/audit/export`, {
+    config: { access: { dashboard: 'owner' } },
+    schema: {
+      operationId: 'exportAuditLog', summary: 'The club\'s audit log as CSV', tags: ['Team'],
+      description: `The actions that pass the filter, newest first (at most ${String(AUDIT_EXPORT_LIMIT)}), as CSV (RFC 4180, UTF-8 `
+        + 'with a byte order mark; a cell a spreadsheet would take for a formula is prefixed with an apostrophe). Times in the '
+        + 'club\'s offset.',
+      params: ClubParams,
+      querystring: AuditQuery,
+      response: { 200: { description: 'The entries, one per line.', content: { 'text/csv': { schema: Type.String() } } },
+        400: INVALID, 401: NOT_SIGNED_IN, 403: FORBIDDEN, 404: NO_CLUB },
+    },
+  }, async (request, reply) => {
+    const club = await clubOf(context, request)
+    const entries = await auditLog(context.db, club.id, auditFilter(request.query, club.timezone), AUDIT_EXPORT_LIMIT)
+    const date = localDateOf(context.clock.now(), club.timezone)
+    return reply.type('text/csv; charset=utf-8')
+      .header('content-disposition', `attachment; filename="audit-${club.slug}-${date}.csv"`)
+      .send(csvDocument(AUDIT_CSV_COLUMNS, entries.map((entry) => {
+        const body = auditBody(entry, club.timezone)
+        return { ...body, fields: body.fields?.join(' ') ?? null }
+      })))
+  })
 }

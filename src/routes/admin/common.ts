@@ -8,7 +8,7 @@ import type { InvalidInput } from '../../domain/errors.js'
 import { ADMIN_PREFIX, memberOf } from '../../http/dashboard-access.js'
 import { ProblemError } from '../../http/problems.js'
 import { problemResponse } from '../../http/responses.js'
-import type { Actor } from '../../services/admins.js'
+import type { Actor } from '../../services/audit.js'
 
 export const CLUB = `${ADMIN_PREFIX}/clubs/:club`
 export const NOT_SIGNED_IN = problemResponse('No session, or the session has ended.')

@@ -27,7 +27,7 @@ import { ClubEvent, ClubEventList, ClubEventParams, ClubGroup, ClubGroupList, Cl
   ClubMemberParams, ClubNews, ClubNewsList, ClubNewsParams, ClubResult, ClubResultList, ClubResultParams, DeleteQuery,
   EditConflictProblem, EventSave, GroupSave, ImportOutcome, MemberSave, NewsSave, ResultSave, ResultsCsv, ResultsCsvRejected,
   ResultsCsvOutcome } from '../../schemas/content.js'
-import { recordAudit } from '../../services/admins.js'
+import { recordAudit } from '../../services/audit.js'
 import { removeContent, saveContent } from '../../services/content.js'
 import type { ContentSection } from '../../services/content.js'
 import { exportClubData } from '../../services/export.js'
@@ -313,7 +313,7 @@ export function contentRoutes(parent: FastifyInstance, context: AppContext): voi
     },
   }, async (request, reply) => {
     const club = await clubOf(context, request)
-    await recordAudit(db, clock, actorOf(request), club.id, 'club.exported', null)
+    await recordAudit(db, clock, actorOf(request), club.id, { action: 'club.exported', targetName: 'the club\'s data' })
     const date = formatInZone(clock.now(), club.timezone).slice(0, 10)
     return reply.header('content-disposition', `attachment; filename="${club.slug}-${date}.json"`)
       .send({ $schema: 'https://club-platform.invalid/schemas/import-format.schema.json', ...await exportClubData(db, club.id) })
@@ -337,7 +337,7 @@ export function contentRoutes(parent: FastifyInstance, context: AppContext): voi
     const clubId = memberOf(request).membership.clubId
     try {
       const summary = await importClubData(db, clock, clubId, request.body,
-        { audit: { actor: actorOf(request), action: 'club.imported', target: 'import file' } })
+        { audit: { actor: actorOf(request), record: { action: 'club.imported', target: 'import file', targetName: 'an import file' } } })
       changed(clubId, ['groups', 'events', 'news', 'competition_results', 'courts'])
       return { members: summary.members, groups: summary.groups, events: summary.events, news: summary.news,
         competition_results: summary.competition_results, courts: summary.courts, court_holds: summary.court_holds }

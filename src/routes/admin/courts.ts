@@ -3,7 +3,8 @@
  * length, in use or not), their blocks and reservations (one-off and weekly), and a week of a
  * court's slots. Every change goes through src/services/courts.ts, the functions the command line
  * uses too. A change that would leave upcoming bookings without a place is refused with 409 unless
- * the request says to cancel them; the preview routes list them first, so the dashboard can ask.
+ * the request says to cancel them (with the reason each guest's mail carries); the preview routes
+ * list them first, so the dashboard can ask, and the change's answer says how many it cancelled.
  */
 import { randomUUID } from 'node:crypto'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
@@ -18,8 +19,9 @@ import { formatInZone, localDateOf } from '../../domain/zoned-time.js'
 import { memberOf } from '../../http/dashboard-access.js'
 import { jsonResponse, noContent, problemResponse } from '../../http/responses.js'
 import { Reference } from '../../schemas/common.js'
-import { AdminCourt, AdminCourtList, AdminHold, AdminHoldList, ClubCourtParams, ClubHoldParams, ClubParams, CourtSave, CourtWeek,
-  DisplacedBookingList, HoldSave, WeekQuery } from '../../schemas/admin.js'
+import { AdminCourt, AdminCourtList, AdminHoldList, ClubCourtParams, ClubHoldParams, ClubParams, CourtChanged, CourtSave,
+  CourtWeek, DisplacedBookingList, HoldChanged, HoldSave, WeekQuery } from '../../schemas/admin.js'
+import type { AdminHold } from '../../schemas/admin.js'
 import type { ImportCourt, ImportCourtHold } from '../../schemas/import.js'
 import { courtWeek } from '../../services/bookings.js'
 import { displacedBy, removeHold, saveCourt, saveHold } from '../../services/courts.js'
@@ -88,9 +90,13 @@ export function courtRoutes(parent: FastifyInstance, context: AppContext): void 
     if (court === undefined) throw new NotFound(`No court with the id ${courtId}.`)
     return court
   }
-  const options = (request: FastifyRequest, cancel: boolean | undefined): CourtChangeOptions => ({
+  const options = (request: FastifyRequest, body: { cancel_displaced_bookings?: boolean, cancellation_reason?: string | null }):
+  CourtChangeOptions => ({
     actor: actorOf(request),
-    displaced: cancel === true ? { policy: 'cancel', settings: { mailFrom: context.config.mail.from } } : { policy: 'refuse' },
+    displaced: body.cancel_displaced_bookings === true
+      ? { policy: 'cancel', settings: { mailFrom: context.config.mail.from }, actor: actorOf(request),
+          reason: body.cancellation_reason ?? null }
+      : { policy: 'refuse' },
   })
   const changed = (clubId: string, cancelled: number) => {
     context.changes.changedHere(`courts:${clubId}`)
@@ -123,7 +129,7 @@ export function courtRoutes(parent: FastifyInstance, context: AppContext): void 
   }, async (request, reply) => {
     const clubId = memberOf(request).membership.clubId
     const court = courtOf(randomUUID(), request.body)
-    await throughImport(() => saveCourt(context.db, context.clock, clubId, court, options(request, false)))
+    await throughImport(() => saveCourt(context.db, context.clock, clubId, court, options(request, {})))
     changed(clubId, 0)
     const created = await findCourt(context.db, clubId, court.id)
     if (created === undefined) throw new NotFound(`No court with the id ${court.id}.`)
@@ -139,17 +145,17 @@ export function courtRoutes(parent: FastifyInstance, context: AppContext): void 
         + '`cancel_displaced_bookings` cancels them (each guest is mailed).',
       params: ClubCourtParams,
       body: Reference(CourtSave),
-      response: { 200: jsonResponse('The court as it is now.', Reference(AdminCourt)), 400: INVALID, 401: NOT_SIGNED_IN,
-        403: FORBIDDEN, 404: NO_CLUB, 409: DISPLACES },
+      response: { 200: jsonResponse('The court as it is now, and how many bookings its change cancelled.', Reference(CourtChanged)),
+        400: INVALID, 401: NOT_SIGNED_IN, 403: FORBIDDEN, 404: NO_CLUB, 409: DISPLACES },
     },
   }, async (request) => {
     const clubId = memberOf(request).membership.clubId
     await courtOf404(request, request.params.court)
     const court = courtOf(request.params.court, request.body)
     const cancelled = await throughImport(() => saveCourt(context.db, context.clock, clubId, court,
-      options(request, request.body.cancel_displaced_bookings)))
+      options(request, request.body)))
     changed(clubId, cancelled)
-    return courtBody(await courtOf404(request, request.params.court))
+    return { ...courtBody(await courtOf404(request, request.params.court)), bookings_cancelled: cancelled }
   })
 
   app.post(`${CLUB}/courts/:court/preview`, {
@@ -207,19 +213,19 @@ export function courtRoutes(parent: FastifyInstance, context: AppContext): void 
         + '`cancel_displaced_bookings` cancels them (each guest is mailed).',
       params: ClubCourtParams,
       body: Reference(HoldSave),
-      response: { 201: jsonResponse('The hold.', Reference(AdminHold)), 400: INVALID, 401: NOT_SIGNED_IN, 403: FORBIDDEN,
-        404: NO_CLUB, 409: DISPLACES },
+      response: { 201: jsonResponse('The hold, and how many bookings it cancelled.', Reference(HoldChanged)), 400: INVALID,
+        401: NOT_SIGNED_IN, 403: FORBIDDEN, 404: NO_CLUB, 409: DISPLACES },
     },
   }, async (request, reply) => {
     const club = await clubOf(context, request)
     await courtOf404(request, request.params.court)
     const hold = holdOf(randomUUID(), request.params.court, request.body)
     const cancelled = await throughImport(() => saveHold(context.db, context.clock, club.id, hold,
-      options(request, request.body.cancel_displaced_bookings)))
+      options(request, request.body)))
     changed(club.id, cancelled)
     const added = await findHold(context.db, club.id, hold.id)
     if (added === undefined) throw new NotFound(`No block or reservation with the id ${hold.id}.`)
-    return reply.code(201).send(holdBody(added, club.timezone))
+    return reply.code(201).send({ ...holdBody(added, club.timezone), bookings_cancelled: cancelled })
   })
 
   app.post(`${CLUB}/courts/:court/holds/preview`, {
@@ -254,17 +260,17 @@ export function courtRoutes(parent: FastifyInstance, context: AppContext): void 
       operationId: 'changeHold', summary: 'Change a block or reservation', tags: ['Courts'],
       params: ClubHoldParams,
       body: Reference(HoldSave),
-      response: { 200: jsonResponse('The hold as it is now.', Reference(AdminHold)), 400: INVALID, 401: NOT_SIGNED_IN,
-        403: FORBIDDEN, 404: NO_CLUB, 409: DISPLACES },
+      response: { 200: jsonResponse('The hold as it is now, and how many bookings its change cancelled.', Reference(HoldChanged)),
+        400: INVALID, 401: NOT_SIGNED_IN, 403: FORBIDDEN, 404: NO_CLUB, 409: DISPLACES },
     },
   }, async (request) => {
     const club = await clubOf(context, request)
     await holdOf404(request, request.params)
     const hold = holdOf(request.params.hold, request.params.court, request.body)
     const cancelled = await throughImport(() => saveHold(context.db, context.clock, club.id, hold,
-      options(request, request.body.cancel_displaced_bookings)))
+      options(request, request.body)))
     changed(club.id, cancelled)
-    return holdBody(await holdOf404(request, request.params), club.timezone)
+    return { ...holdBody(await holdOf404(request, request.params), club.timezone), bookings_cancelled: cancelled }
   })
 
   app.delete(`${CLUB}/courts/:court/holds/:hold`, {
