@@ -12,6 +12,7 @@ import type { AppContext } from './context.js'
 import { InvalidRequest } from './domain/errors.js'
 import { registerAccessControl } from './http/access.js'
 import { ADMIN_PREFIX, dashboardGuard, registerDashboardRequests } from './http/dashboard-access.js'
+import { registerFavicon } from './http/favicon.js'
 import { registerAdminOpenApi } from './http/admin-openapi.js'
 import { registerDashboardApp } from './http/dashboard-app.js'
 import { loadWidget, registerWidget } from './http/widget.js'
@@ -240,6 +241,7 @@ export async function buildApp(context: AppContext, options: AppOptions = {}): P
   webhookRoutes(app, context)
   await registerAdminOpenApi(app, context)
   await registerDashboardApp(app, options.dashboardDir)
+  registerFavicon(app)
 
   await app.after()
   registerMethodNotAllowed(app, routeMethods)

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import { createClub } from '../src/services/clubs.js'
 import { importClubData } from '../src/services/import.js'
 import { isoWeekday, localToInstant } from '../src/domain/zoned-time.js'
-import { DESKTOP, chromiumAvailable, launchChromium, screenshots, seriousViolations } from './helpers/browser.js'
+import { DESKTOP, PHONE, chromiumAvailable, launchChromium, screenshots, seriousViolations } from './helpers/browser.js'
 import { openContext } from './helpers/context.js'
 import { COURT } from './helpers/courts.js'
 import { freePort } from '../src/tools/free-port.js'
@@ -35,8 +35,9 @@ for (const dialect of DIALECTS) {
     let browser: Browser
     let origin = ''
     let env: Record<string, string> = {}
-    /** Requests the pages made to anywhere but the service. */
+    /** Requests the pages made to anywhere but the service, and those the service answered 404. */
     const foreign: string[] = []
+    const missing: string[] = []
     const violations: string[] = []
 
     beforeAll(async () => {
@@ -77,10 +78,15 @@ for (const dialect of DIALECTS) {
     const newPage = async (viewport = DESKTOP): Promise<{ context: BrowserContext, page: Page }> => {
       const context = await browser.newContext({ viewport, bypassCSP: false, locale: 'en-GB' })
       await useTestClock(context)
+      // A step that cannot happen fails naming its locator, well before the test's own time runs out.
+      context.setDefaultTimeout(8_000)
       await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin })
       const page = await context.newPage()
       page.on('request', (request) => {
         if (!request.url().startsWith(origin) && !request.url().startsWith('data:')) foreign.push(request.url())
+      })
+      page.on('response', (response) => {
+        if (response.status() === 404 && !response.url().includes('/api/')) missing.push(response.url())
       })
       return { context, page }
     }
@@ -104,10 +110,13 @@ for (const dialect of DIALECTS) {
       const { page } = owner
       await page.goto(link)
       await expect.poll(() => page.getByRole('heading', { name: 'Accept your invitation' }).count()).toBe(1)
+      await page.getByText('This invitation is for olivia@example.org, to administer TC Riverside as an owner.').waitFor()
       await check(page, 'invitation')
       await page.getByRole('button', { name: 'Accept and sign in' }).click()
       await page.getByRole('heading', { name: 'Developer access' }).waitFor()
       expect(page.url()).toBe(`${origin}/dashboard/clubs/riverside/developer-access`)
+      // The header names the club.
+      await page.getByRole('banner').getByText('Club: TC Riverside').waitFor()
       const cookies = await owner.context.cookies()
       expect(cookies.find((cookie) => cookie.name === 'cp_session')).toMatchObject({ httpOnly: true, sameSite: 'Lax' })
     })
@@ -117,6 +126,16 @@ for (const dialect of DIALECTS) {
       await page.getByLabel('Name', { exact: true }).fill('club website')
       await page.getByLabel(/read:groups/).check()
       await page.getByLabel(/read:events/).check()
+      // A mistake of the person's own is told at its field, in plain words, and the banner stays for faults of the service.
+      await page.getByLabel('Expires on (optional)').fill(testToday(-1))
+      await page.getByRole('button', { name: 'Create key' }).click()
+      const expiry = page.getByLabel('Expires on (optional)')
+      await expect.poll(() => expiry.getAttribute('aria-invalid')).toBe('true')
+      expect(await page.locator('#key-expiry-error').textContent()).toBe('Choose a day after today.')
+      expect(await page.evaluate(() => document.activeElement?.id)).toBe('key-expiry')
+      expect(await page.getByRole('alert').filter({ hasText: /expires_at|Something went wrong/ }).count()).toBe(0)
+      await check(page, 'developer-access-field-error')
+      await expiry.fill('')
       await page.getByRole('button', { name: 'Create key' }).click()
       const shown = page.getByTestId('new-key')
       await shown.waitFor()
@@ -158,6 +177,25 @@ for (const dialect of DIALECTS) {
       await page.getByText('Invitation sent to adam@example.org.').waitFor()
       await check(page, 'team')
 
+      // The audit log names what was done to whom, filters by what, and downloads as CSV.
+      const log = page.getByRole('region', { name: 'Audit log' })
+      await log.getByRole('row', { name: /olivia@example\.org invitation\.created adam@example\.org as admin/ }).waitFor()
+      await page.getByLabel('What', { exact: true }).selectOption({ label: 'API keys' })
+      await page.getByRole('button', { name: 'Show', exact: true }).click()
+      await log.getByRole('row', { name: /api_key\.revoked club website \(cpk_\w+…\)/ }).waitFor()
+      await expect.poll(() => log.getByRole('row').filter({ hasText: 'invitation.created' }).count()).toBe(0)
+      const href = await page.getByRole('link', { name: 'Download as CSV' }).getAttribute('href')
+      expect(href).toBe('/api/admin/v1/clubs/riverside/audit/export?kind=api_key')
+      const csv = await page.evaluate(async (url) => {
+        const answer = await fetch(url)
+        return { type: answer.headers.get('content-type'), text: await answer.text() }
+      }, href ?? '')
+      expect(csv.type).toBe('text/csv; charset=utf-8')
+      // (The browser's decoder drops the byte order mark.)
+      expect(csv.text.split('\r\n')[0]).toBe('created_at,actor,action,target_name,target,fields,detail,address')
+      expect(csv.text).toContain('api_key.created')
+      await check(page, 'team-audit')
+
       const adam = await newPage()
       await adam.page.goto(await linkMailedTo('adam@example.org', before))
       await adam.page.getByRole('button', { name: 'Accept and sign in' }).click()
@@ -165,6 +203,15 @@ for (const dialect of DIALECTS) {
       expect(await adam.page.getByRole('link', { name: 'Team' }).count()).toBe(0)
       await adam.page.goto(`${origin}/dashboard/clubs/riverside/team`)
       await adam.page.getByRole('alert').filter({ hasText: 'does not allow this' }).waitFor()
+      // A club the person does not administer is a page that says so, without any club page's forms.
+      await adam.page.goto(`${origin}/dashboard/clubs/otherclub/developer-access`)
+      await adam.page.getByRole('heading', { name: 'Page not found' }).waitFor()
+      await adam.page.getByText('There is no club "otherclub" among the clubs you administer.').waitFor()
+      expect(await adam.page.locator('form').count()).toBe(0)
+      expect(await adam.page.getByRole('link', { name: 'Developer access' }).count()).toBe(0)
+      await check(adam.page, 'not-found')
+      await adam.page.goto(`${origin}/dashboard/nowhere`)
+      await adam.page.getByText('The dashboard has no page at this address.').waitFor()
       await adam.context.close()
     })
 
@@ -250,11 +297,19 @@ for (const dialect of DIALECTS) {
       }
       expect(await hoursNow()).toContain(early)
       const before = smtp.received.length
+      // The guests read why: a reason is asked before anything is cancelled.
+      await page.getByRole('button', { name: 'Cancel the booking and save' }).click()
+      expect(await page.getByLabel('Reason (in the mails to the guests)').evaluate((field) => (field as HTMLTextAreaElement)
+        .validity.valueMissing)).toBe(true)
+      await page.getByLabel('Reason (in the mails to the guests)').fill('The courts now open at 8 for the groundskeeper.')
       await page.getByRole('button', { name: 'Cancel the booking and save' }).click()
       await page.getByRole('cell', { name: `${openDays} 08:00–22:00` }).waitFor()
+      await page.getByRole('status').getByText('Court "Court 3 (floodlit)" saved. 1 booking cancelled, the guest mailed.').waitFor()
       expect(await hoursNow()).not.toContain(early)
       await expect.poll(() => smtp.received.slice(before).filter((mail) => mail.envelopeTo.includes('eddie@example.org')).length,
         { timeout: 10_000, interval: 100 }).toBe(1)
+      expect(smtp.received.slice(before).find((mail) => mail.envelopeTo.includes('eddie@example.org'))?.parsed.text)
+        .toContain('The courts now open at 8 for the groundskeeper.')
 
       await page.getByRole('button', { name: 'Week and holds: Court 3 (floodlit)' }).click()
       await page.getByRole('heading', { name: 'Week of Court 3 (floodlit)' }).waitFor()
@@ -271,6 +326,15 @@ for (const dialect of DIALECTS) {
       await page.getByRole('cell', { name: `Every ${weekday} 18:00–20:00`, exact: true }).waitFor()
       expect(await page.getByRole('cell', { name: 'Reserved', exact: true }).count()).toBe(2)
       await check(page, 'courts-week')
+      // On a phone the week scrolls sideways: its region takes the keyboard's focus, and the arrow keys scroll it.
+      await page.setViewportSize(PHONE)
+      violations.push(...await seriousViolations(page, 'courts-week (phone)'))
+      const region = page.getByRole('region', { name: 'Week of Court 3 (floodlit), scrollable' })
+      await region.focus()
+      expect(await region.evaluate((node) => node === document.activeElement && node.scrollWidth > node.clientWidth)).toBe(true)
+      await page.keyboard.press('ArrowRight')
+      await expect.poll(() => region.evaluate((node) => node.scrollLeft)).toBeGreaterThan(0)
+      await page.setViewportSize(DESKTOP)
       const listing = await fetch(`${origin}/api/v1/public/riverside/courts?date=${date}`)
       const slots = (await listing.json() as { courts: { start_time: string, status: string }[] }).courts
       expect(slots.filter((slot) => slot.status === 'reserved').map((slot) => Date.parse(slot.start_time)))
@@ -349,8 +413,12 @@ for (const dialect of DIALECTS) {
       await owner.context.close()
     })
 
-    it('loaded nothing from elsewhere, and no page has serious or critical accessibility violations', () => {
+    it('loaded nothing from elsewhere, asked for nothing the service lacks, and no page has serious or critical accessibility '
+      + 'violations', async () => {
       expect(foreign).toEqual([])
+      expect(missing).toEqual([])
+      const icon = await fetch(`${origin}/favicon.ico`)
+      expect([icon.status, icon.headers.get('content-type')]).toEqual([200, 'image/x-icon'])
       expect(violations).toEqual([])
     })
   })

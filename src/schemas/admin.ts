@@ -32,6 +32,16 @@ export const TokenRequest = Type.Object({
 }, { $id: 'TokenRequest', additionalProperties: false, description: 'A single-use token from a sign-in link or invitation.' })
 export type TokenRequest = Static<typeof TokenRequest>
 
+export const LinkDescription = Type.Object({
+  email: Type.String({ description: 'The address the link was sent to: the person it signs in.' }),
+  expires_at: Instant('Until when the link works.'),
+  club: Type.Union([Type.Object({ name: Type.String(), role: Role() }, { additionalProperties: false }), Type.Null()],
+    { description: 'An invitation: the club it is to, and the role it gives. A sign-in link: null.' }),
+  clubs: Type.Array(Type.String(), { description: 'A sign-in link: the clubs the address administers, by name. An invitation: '
+    + 'empty.' }),
+}, { $id: 'LinkDescription', additionalProperties: false,
+  description: 'What a sign-in link or an invitation is for, as its page says before the person uses it. Nothing is used up.' })
+
 export const ClubMembership = Type.Object({
   slug: Type.String(),
   name: Type.String(),
@@ -449,5 +459,6 @@ export const ADMIN_SCHEMAS = [...CONTENT_SCHEMAS, ...WEBHOOK_ADMIN_SCHEMAS, Club
   CourtWeek,
   BookingSearch, BookingRules, ClubBooking, ClubBookingList, BookingCancel, PersonalDataRequest, PersonalDataExport,
   Erasure, SignInLinkRequest, Accepted, TokenRequest, ClubMembership, Me, Session, SessionList, ApiKey,
-  ApiKeyList, ApiKeyCreate, ApiKeyCreated, TeamMember, Invitation, Team, InvitationCreate, RoleChange, AuditEntry, AuditList,
+  LinkDescription, ApiKeyList, ApiKeyCreate, ApiKeyCreated, TeamMember, Invitation, Team, InvitationCreate, RoleChange,
+  AuditEntry, AuditList,
   PasskeyOptions, PasskeyRegistration, PasskeyAssertion, Passkey, PasskeyList]

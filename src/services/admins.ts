@@ -216,6 +216,30 @@ export async function acceptInvitation(db: Kysely<Database>, clock: Clock, setti
   })
 }
 
+/** What an invitation's link is for, so that its page can say it before it is used: nothing is changed. */
+export interface InvitationDescription {
+  readonly clubName: string
+  readonly role: AdminRole
+  readonly email: string
+  readonly expiresAt: string
+}
+
+export async function describeInvitation(db: Kysely<Database>, clock: Clock, token: string): Promise<InvitationDescription> {
+  if (!isWellFormedToken('invitation', token)) throw new InvalidToken('This invitation link is not valid.')
+  const invitation = await admins.findOpenInvitation(db, hashToken(token), clock.now())
+  if (invitation === undefined) throw new InvalidToken('This invitation is used, withdrawn or expired; ask for a new one.')
+  return { clubName: invitation.clubName, role: invitation.role, email: invitation.email, expiresAt: invitation.expiresAt }
+}
+
+/** What a sign-in link is for (the address, and the clubs it administers), before it is used: nothing is changed. */
+export async function describeSignInLink(db: Kysely<Database>, clock: Clock, token: string):
+Promise<{ email: string, expiresAt: string, clubs: Membership[] }> {
+  if (!isWellFormedToken('sign-in', token)) throw new InvalidToken('This sign-in link is not valid.')
+  const link = await admins.findOpenSignInLink(db, hashToken(token), clock.now())
+  if (link === undefined) throw new InvalidToken('This sign-in link is used or expired; ask for a new one.')
+  return { email: link.email, expiresAt: link.expiresAt, clubs: await admins.membershipsOf(db, link.adminId) }
+}
+
 /**
  * Asks for a sign-in link. The answer is the same whether or not the address belongs to anyone:
  * this returns nothing, and the caller answers before the work is done. An address that

@@ -919,6 +919,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/v1/invitations/describe": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * What an invitation is for
+         * @description The club an invitation is to, the role it gives and the address it was sent to, so that its page can say so before the person accepts. Nothing is used up; a used, withdrawn, expired or unknown invitation is 400 `invalid-token`.
+         */
+        post: operations["describeInvitation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/v1/me": {
         parameters: {
             query?: never;
@@ -1081,6 +1101,26 @@ export interface paths {
          * @description Uses the token of a sign-in link (once, within 15 minutes) and starts a session: the session cookie is set (HttpOnly, SameSite=Lax, Secure over HTTPS).
          */
         post: operations["signInWithLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/v1/sign-in/describe": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * What a sign-in link is for
+         * @description The address a sign-in link signs in, and the clubs it administers, so that the link's page can say so before the person uses it. Nothing is used up; a used, expired or unknown link is 400 `invalid-token`.
+         */
+        post: operations["describeSignInLink"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1966,6 +2006,24 @@ export interface components {
             email: string;
             /** @description owner: everything, including the team and ownership; admin: everything but the team; editor: the club's groups, events, news, competition results and members only (docs/dashboard.md). */
             role: "owner" | "admin" | "editor";
+        };
+        /** @description What a sign-in link or an invitation is for, as its page says before the person uses it. Nothing is used up. */
+        LinkDescription: {
+            /** @description An invitation: the club it is to, and the role it gives. A sign-in link: null. */
+            club: {
+                name: string;
+                /** @description owner: everything, including the team and ownership; admin: everything but the team; editor: the club's groups, events, news, competition results and members only (docs/dashboard.md). */
+                role: "owner" | "admin" | "editor";
+            } | null;
+            /** @description A sign-in link: the clubs the address administers, by name. An invitation: empty. */
+            clubs: string[];
+            /** @description The address the link was sent to: the person it signs in. */
+            email: string;
+            /**
+             * Format: date-time
+             * @description Until when the link works.
+             */
+            expires_at: string;
         };
         /** @description The signed-in person and the clubs they administer. */
         Me: {
@@ -6927,6 +6985,65 @@ export interface operations {
             };
         };
     };
+    describeInvitation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TokenRequest"];
+            };
+        };
+        responses: {
+            /** @description What the invitation is for. */
+            200: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LinkDescription"];
+                };
+            };
+            /** @description The body is malformed, or the link is unknown, used or expired. */
+            400: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Cross-site request, or (on club routes) a role that does not allow this. */
+            403: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many sign-in attempts from this address; retry after the time in Retry-After. */
+            429: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     getMe: {
         parameters: {
             query?: never;
@@ -7325,6 +7442,65 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Me"];
+                };
+            };
+            /** @description The body is malformed, or the link is unknown, used or expired. */
+            400: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Cross-site request, or (on club routes) a role that does not allow this. */
+            403: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many sign-in attempts from this address; retry after the time in Retry-After. */
+            429: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    describeSignInLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TokenRequest"];
+            };
+        };
+        responses: {
+            /** @description What the link is for. */
+            200: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LinkDescription"];
                 };
             };
             /** @description The body is malformed, or the link is unknown, used or expired. */

@@ -191,6 +191,31 @@ export async function claimInvitation(db: Kysely<Database>, tokenHash: string,
         invitedBy: row.invited_by, createdAt: isoFromDb(row.created_at), expiresAt: isoFromDb(row.expires_at) }
 }
 
+/** An open, unexpired invitation by its token's hash, with its club's name; nothing is changed. */
+export async function findOpenInvitation(db: Kysely<Database>, tokenHash: string, now: number):
+Promise<(InvitationRecord & { clubName: string }) | undefined> {
+  const row = await db.selectFrom('admin_invitations').innerJoin('clubs', 'clubs.id', 'admin_invitations.club_id')
+    .select(['admin_invitations.id', 'admin_invitations.club_id', 'admin_invitations.email', 'admin_invitations.role',
+      'admin_invitations.invited_by', 'admin_invitations.created_at', 'admin_invitations.expires_at', 'clubs.name as club_name'])
+    .where('admin_invitations.token_hash', '=', tokenHash).where('admin_invitations.accepted_at', 'is', null)
+    .where('admin_invitations.revoked_at', 'is', null).where('admin_invitations.expires_at', '>', isoForDb(now))
+    .executeTakeFirst()
+  return row === undefined
+    ? undefined
+    : { id: row.id, clubId: row.club_id, email: row.email, role: row.role, invitedBy: row.invited_by,
+        createdAt: isoFromDb(row.created_at), expiresAt: isoFromDb(row.expires_at), clubName: row.club_name }
+}
+
+/** The person and expiry of an unused, unexpired sign-in link by its token's hash; nothing is changed. */
+export async function findOpenSignInLink(db: Kysely<Database>, tokenHash: string, now: number):
+Promise<{ adminId: string, email: string, expiresAt: string } | undefined> {
+  const row = await db.selectFrom('sign_in_links').innerJoin('admins', 'admins.id', 'sign_in_links.admin_id')
+    .select(['sign_in_links.admin_id', 'admins.email', 'sign_in_links.expires_at'])
+    .where('sign_in_links.token_hash', '=', tokenHash).where('sign_in_links.used_at', 'is', null)
+    .where('sign_in_links.expires_at', '>', isoForDb(now)).executeTakeFirst()
+  return row === undefined ? undefined : { adminId: row.admin_id, email: row.email, expiresAt: isoFromDb(row.expires_at) }
+}
+
 export async function insertSignInLink(db: Kysely<Database>, adminId: string, tokenHash: string, now: number,
   ttlMs: number): Promise<void> {
   await db.insertInto('sign_in_links').values({ token_hash: tokenHash, admin_id: adminId, created_at: isoForDb(now),

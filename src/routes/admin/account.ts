@@ -9,10 +9,11 @@ import type { SessionRecord } from '../../db/repositories/admins.js'
 import { ADMIN_PREFIX, callerOf, dashboardSettings, sessionCookieName, sessionCookieOptions } from '../../http/dashboard-access.js'
 import { jsonResponse, noContent, problemResponse } from '../../http/responses.js'
 import { Reference } from '../../schemas/common.js'
-import { Accepted, Me, Passkey, PasskeyAssertion, PasskeyList, PasskeyOptions, PasskeyParams, PasskeyRegistration,
-  SessionIdParams, SessionList, SignInLinkRequest, TokenRequest } from '../../schemas/admin.js'
+import { Accepted, LinkDescription, Me, Passkey, PasskeyAssertion, PasskeyList, PasskeyOptions, PasskeyParams,
+  PasskeyRegistration, SessionIdParams, SessionList, SignInLinkRequest, TokenRequest } from '../../schemas/admin.js'
 import type { Me as MeBody, Session as SessionBody } from '../../schemas/admin.js'
-import { acceptInvitation, checkEmail, membershipsOf, requestSignInLink, sessionsOf, signInWithLink, signOut } from '../../services/admins.js'
+import { acceptInvitation, checkEmail, describeInvitation, describeSignInLink, membershipsOf, requestSignInLink, sessionsOf,
+  signInWithLink, signOut } from '../../services/admins.js'
 import type { NewSession } from '../../services/admins.js'
 import { addPasskey, authenticationOptions, passkeysOf, registrationOptions, removePasskey,
   signInWithPasskey } from '../../services/passkeys.js'
@@ -98,6 +99,44 @@ export function accountRoutes(parent: FastifyInstance, context: AppContext): voi
     },
   }, async (request, reply) => signedIn(reply, await signInWithLink(context.db, context.clock, settings, request.body.token,
     requestOf(request))))
+
+  app.post(`${ADMIN_PREFIX}/sign-in/describe`, {
+    config: { access: { dashboard: 'anyone' } },
+    onRequest: signInLimit,
+    schema: {
+      operationId: 'describeSignInLink',
+      summary: 'What a sign-in link is for',
+      description: 'The address a sign-in link signs in, and the clubs it administers, so that the link\'s page can say so before '
+        + 'the person uses it. Nothing is used up; a used, expired or unknown link is 400 `invalid-token`.',
+      tags: [TAG],
+      body: Reference(TokenRequest),
+      response: { 200: jsonResponse('What the link is for.', Reference(LinkDescription)), 400: INVALID, 403: CROSS_SITE,
+        429: TOO_MANY },
+    },
+  }, async (request) => {
+    const link = await describeSignInLink(context.db, context.clock, request.body.token)
+    return { email: link.email, expires_at: link.expiresAt, club: null, clubs: link.clubs.map((club) => club.clubName) }
+  })
+
+  app.post(`${ADMIN_PREFIX}/invitations/describe`, {
+    config: { access: { dashboard: 'anyone' } },
+    onRequest: signInLimit,
+    schema: {
+      operationId: 'describeInvitation',
+      summary: 'What an invitation is for',
+      description: 'The club an invitation is to, the role it gives and the address it was sent to, so that its page can say '
+        + 'so before the person accepts. Nothing is used up; a used, withdrawn, expired or unknown invitation is 400 '
+        + '`invalid-token`.',
+      tags: [TAG],
+      body: Reference(TokenRequest),
+      response: { 200: jsonResponse('What the invitation is for.', Reference(LinkDescription)), 400: INVALID, 403: CROSS_SITE,
+        429: TOO_MANY },
+    },
+  }, async (request) => {
+    const invitation = await describeInvitation(context.db, context.clock, request.body.token)
+    return { email: invitation.email, expires_at: invitation.expiresAt,
+      club: { name: invitation.clubName, role: invitation.role }, clubs: [] }
+  })
 
   app.post(`${ADMIN_PREFIX}/invitations/accept`, {
     config: { access: { dashboard: 'anyone' } },
