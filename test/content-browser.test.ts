@@ -198,6 +198,18 @@ for (const dialect of DIALECTS) {
       await page.getByRole('button', { name: 'Save' }).click()
       await page.getByText(`"Carla ${SCRIPT}" saved.`).waitFor()
       await check(page, 'members')
+      // An address the club has already is refused at its field, in plain words, and nothing is saved.
+      await page.getByLabel('Name', { exact: true }).fill('Carla again')
+      await page.getByLabel('E-mail address').fill('Carla@Example.org')
+      await page.getByRole('button', { name: 'Save' }).click()
+      const field = page.getByLabel('E-mail address')
+      await expect.poll(() => field.getAttribute('aria-invalid')).toBe('true')
+      expect(await page.locator('#member-email-error').textContent()).toMatch(/^⚠? ?[A-Z]/)
+      expect(await page.locator('#member-email-error').textContent()).toBe('Already the e-mail of another member of the club.')
+      expect(await page.getByRole('alert').filter({ hasText: 'Something went wrong' }).count()).toBe(0)
+      await check(page, 'members-refused')
+      await page.getByLabel('Name', { exact: true }).fill('')
+      await page.getByLabel('E-mail address').fill('')
 
       await page.getByRole('link', { name: 'Results' }).click()
       const header = 'member;group;competition_name;discipline;placement;points;competition_date'

@@ -6,6 +6,7 @@
 import { problemOf } from '../api/client'
 import type { Problem } from '../api/client'
 import { i18n, t } from '../i18n.svelte'
+import { FormErrors } from './form-errors.svelte'
 
 export type Saved<T> = { readonly ok: true, readonly record: T }
   | { readonly ok: false, readonly problem: Problem, readonly current?: T }
@@ -20,13 +21,18 @@ export function savedOf<T>(result: { data?: T, error?: unknown, response: Respon
   return current === undefined ? { ok: false, problem } : { ok: false, problem, current }
 }
 
-/** The problem or notice a page shows after its last call. */
+/**
+ * The problem or notice a page shows after its last call: a refusal of what the person typed at the
+ * form's fields (`errors`; `fields` maps the API's field names to the form's), a fault of the
+ * service in the page's banner (`problem`).
+ */
 export class Outcome<T> {
   problem = $state<Problem | null>(null)
   notice = $state('')
+  readonly errors = new FormErrors()
 
   /** `reload` puts a record as someone else saved it into the page's form. */
-  constructor(private readonly reload: (current: T) => void) {}
+  constructor(private readonly reload: (current: T) => void, private readonly fields: Readonly<Record<string, string>> = {}) {}
 
   /**
    * Shows a call's result: the notice when it succeeded (true); otherwise its problem, and when
@@ -34,12 +40,14 @@ export class Outcome<T> {
    */
   settle(result: { readonly ok: true } | { readonly ok: false, readonly problem: Problem, readonly current?: T },
     notice: string): boolean {
+    this.errors.clear()
     if (result.ok) {
       this.problem = null
       this.notice = notice
       return true
     }
-    this.problem = result.problem
+    this.notice = ''
+    this.problem = this.errors.take(result.problem, this.fields) ? null : result.problem
     if (result.current !== undefined) {
       this.reload(result.current)
       this.notice = t('content.reloaded')

@@ -27,8 +27,10 @@ export function plainReason(reason: string): string {
     const match = pattern.exec(reason)
     if (match !== null) return typeof message === 'function' ? message(match) : t(message)
   }
-  // The service's own sentences ("… is not an http or https address") read as they are, without an API path in front.
+  // The service's own sentences ("… is not an http or https address") read as they are, without an API path in front,
+  // nor the ids of records, which say nothing to a person.
   const text = reason.replace(/^[a-z_]+(\[\d+\])?(\.[a-z_0-9]+)*: /, '')
+    .replace(/ ?\(?\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b\)?/gi, '')
   return text.charAt(0).toUpperCase() + text.slice(1).replace(/([^.])$/, '$1.')
 }
 
@@ -57,8 +59,10 @@ export class FormErrors {
     if ((problem.invalid_params ?? []).length === 0) {
       this.form = plainReason(problem.detail.replace(/^(Field|Query parameter|Path parameter|Header) "[^"]*" /, ''))
     } else if (unknown.length > 0) this.form = unknown.join(' ')
-    // The first field that is wrong takes the keyboard focus, so that the person hears and fixes it first.
-    queueMicrotask(() => {
+    // Each wrong field says so (aria-invalid) and names its message (aria-describedby); the first takes the keyboard focus, so
+    // that the person hears and fixes it first. The message's element is there once the page has drawn it.
+    requestAnimationFrame(() => {
+      for (const key of Object.keys(fields)) mark(key, true)
       const first = Object.keys(fields)[0]
       if (first !== undefined) document.getElementById(first)?.focus()
     })
@@ -66,6 +70,7 @@ export class FormErrors {
   }
 
   clear(): void {
+    for (const key of Object.keys(this.fields)) mark(key, false)
     this.fields = {}
     this.form = ''
   }
@@ -74,10 +79,20 @@ export class FormErrors {
   of(field: string): string | undefined {
     return this.fields[field]
   }
+}
 
-  /** The field's aria-describedby: its error (when it has one) and its hint. */
-  describedBy(field: string, hint?: string): string | undefined {
-    const ids = [this.fields[field] === undefined ? undefined : `${field}-error`, hint].filter((id) => id !== undefined)
-    return ids.length === 0 ? undefined : ids.join(' ')
+/** Marks a field wrong (or right again) for assistive technology: aria-invalid, and its message in aria-describedby. */
+function mark(field: string, wrong: boolean): void {
+  const element = document.getElementById(field)
+  if (element === null) return
+  const message = `${field}-error`
+  const described = (element.getAttribute('aria-describedby') ?? '').split(' ').filter((id) => id !== '' && id !== message)
+  if (wrong) {
+    element.setAttribute('aria-invalid', 'true')
+    element.setAttribute('aria-describedby', [message, ...described].join(' '))
+  } else {
+    element.removeAttribute('aria-invalid')
+    if (described.length === 0) element.removeAttribute('aria-describedby')
+    else element.setAttribute('aria-describedby', described.join(' '))
   }
 }
