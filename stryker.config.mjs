@@ -5,7 +5,7 @@ export default {
   testRunner: 'vitest',
   plugins: ['@stryker-mutator/vitest-runner'],
   vitest: { configFile: 'vitest.mutate.config.ts', related: false },
-  mutate: ['src/domain/**/*.ts', 'src/services/bookings.ts', 'src/http/access.ts'],
+  mutate: ['src/domain/**/*.ts', 'src/services/bookings.ts', 'src/http/access.ts', 'src/http/dashboard-access.ts'],
   coverageAnalysis: 'perTest',
   // Module-level constants would rerun every covering test per mutant; the rules themselves are what is measured.
   ignoreStatic: true,

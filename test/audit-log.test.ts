@@ -6,6 +6,7 @@
  * (and nowhere else), and the log is filtered by who, what and when and exported as CSV.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest'
+import { cli } from './helpers/cli.js'
 import { COURT, setUpCourts } from './helpers/courts.js'
 import { ORIGIN, asSession, signedIn } from './helpers/dashboard.js'
 import { describeEachDatabase } from './helpers/databases.js'
@@ -104,6 +105,22 @@ describeEachDatabase('the audit log', (dialect) => {
     expect((await log()).find((entry) => entry.action === 'hold.removed')).toMatchObject({ target: id, target_name: label })
   })
 
+  it('records the bookings the operator\'s block cancels, with the reason given on the command line', async () => {
+    const noon = await book('12:00', 'noon@example.org')
+    const env = { ...h.database.env, SMTP_URL: smtp.url, PUBLIC_URL: `${ORIGIN}/` }
+    const refused = await cli(env, ['courts', 'hold', '--club', 'riverside', '--court', COURT.allDay, '--kind', 'block',
+      '--from', `${TUESDAY}T12:00:00+02:00`, '--to', `${TUESDAY}T13:00:00+02:00`, '--cancellation-reason', 'Resurfacing.'], h.clock)
+    expect([refused.code, refused.stderr]).toEqual([1, expect.stringContaining('only with --cancel-bookings') as unknown])
+    const laid = await cli(env, ['courts', 'hold', '--club', 'riverside', '--court', COURT.allDay, '--kind', 'block',
+      '--from', `${TUESDAY}T12:00:00+02:00`, '--to', `${TUESDAY}T13:00:00+02:00`, '--cancel-bookings',
+      '--cancellation-reason', 'Resurfacing.', '--json'], h.clock)
+    expect(laid.code, laid.stderr).toBe(0)
+    expect(laid.json<{ bookings_cancelled: number }>().bookings_cancelled).toBe(1)
+    expect((await mailTo('noon@example.org'))?.parsed.text).toContain('Resurfacing.')
+    expect((await log()).find((entry) => entry.action === 'booking.cancelled' && entry.target === noon)).toMatchObject({
+      actor: 'operator', detail: 'a block or reservation of Court D (floodlit): Resurfacing.' })
+  })
+
   it('names keys, people, endpoints and content by name, not by id', async () => {
     const key = await owner('POST', `${CLUB}/api-keys`, { name: 'club website', scopes: ['read:groups'] })
     const keyId = key.json<{ api_key: { id: string, prefix: string } }>().api_key
@@ -155,7 +172,7 @@ describeEachDatabase('the audit log', (dialect) => {
     expect((await log('?actor=ADAM@example.org')).length).toBeGreaterThan(0)
     expect((await log('?actor=nobody@example.org'))).toEqual([])
     const bookings = await log('?kind=booking')
-    expect(bookings.map((entry) => entry.action)).toEqual(['booking.cancelled', 'booking.cancelled'])
+    expect(bookings.map((entry) => entry.action)).toEqual(['booking.cancelled', 'booking.cancelled', 'booking.cancelled'])
     // The harness's day at the club, 2026-06-15: the times are in the club's offset.
     expect((await log('?from=2026-06-15&to=2026-06-15')).length).toBe((await log()).length)
     expect((await log()).every((entry) => entry.created_at.endsWith('+02:00'))).toBe(true)

@@ -406,6 +406,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     .option('--inactive', 'not in use: not listed, not bookable')
     .option('--cancel-bookings', 'cancel the upcoming bookings the change leaves without a place (each guest is mailed); without '
     + 'it such a change is refused, naming them')
+    .option('--cancellation-reason <text>', 'with --cancel-bookings: why, in each guest\'s cancellation mail')
     .addOption(jsonOption())
     .action(async (courtId: string, options: CourtUpdateOptions) => {
       const id = idArgument(courtId, 'court', 'courts list')
@@ -428,7 +429,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
         max_slots_per_booking: options.maxSlots === undefined ? known.maxSlotsPerBooking : integerOption('--max-slots', options.maxSlots),
       }
       const cancelled = await inFlagTerms('courts', COURT_FLAGS, () => saveCourt(ctx.db, ctx.clock, club.id, court,
-        { actor: OPERATOR, displaced: displacedPolicy(ctx, options.cancelBookings) }))
+        { actor: OPERATOR, displaced: displacedPolicy(ctx, options.cancelBookings, options.cancellationReason) }))
       print(options.json === true, { ...court, bookings_cancelled: cancelled }, `Changed court "${court.name}" (${court.id})`
       + `${cancelled > 0 ? `; cancelled ${String(cancelled)} bookings it left without a place (the guests are mailed)` : ''}.`)
     })
@@ -467,6 +468,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     .option('--reason <text>', 'for the club\'s records; never shown publicly')
     .option('--cancel-bookings', 'cancel the upcoming bookings the hold covers (each guest is mailed); without it such a hold is '
     + 'refused, naming them')
+    .option('--cancellation-reason <text>', 'with --cancel-bookings: why, in each guest\'s cancellation mail')
     .addOption(jsonOption())
     .action(async (options: HoldOptions) => {
       // Options not given are left out (JSON drops undefined), as an import file would leave them out.
@@ -483,7 +485,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       const ctx = await migrated(open)
       const club = await requireClub(ctx.db, options.club)
       const cancelled = await inFlagTerms('court_holds', HOLD_FLAGS, () => saveHold(ctx.db, ctx.clock, club.id, hold,
-        { actor: OPERATOR, displaced: displacedPolicy(ctx, options.cancelBookings) }))
+        { actor: OPERATOR, displaced: displacedPolicy(ctx, options.cancelBookings, options.cancellationReason) }))
       print(options.json === true, { ...hold, bookings_cancelled: cancelled }, `Added ${options.kind} ${hold.id}`
       + `${cancelled > 0 ? `; cancelled ${String(cancelled)} bookings under it (the guests are mailed)` : ''}.`)
     })
@@ -658,6 +660,7 @@ interface CourtUpdateOptions extends Partial<CourtOptions> {
   club: string
   active?: boolean
   cancelBookings?: boolean
+  cancellationReason?: string
 }
 
 interface HoldOptions {
@@ -673,6 +676,7 @@ interface HoldOptions {
   validUntil?: string
   reason?: string
   cancelBookings?: boolean
+  cancellationReason?: string
   json?: boolean
 }
 
@@ -773,9 +777,15 @@ const HOLD_FLAGS: Readonly<Record<string, string>> = {
 }
 
 /** Upcoming bookings a change leaves without a place: cancelled (the guests mailed) when asked, else the change is refused. */
-/** Bookings in a change's way: refused, or (--cancel-bookings) cancelled by the operator, each recorded in the audit log. */
-function displacedPolicy(ctx: AppContext, cancel: boolean | undefined): DisplacedBookings {
-  return cancel === true ? { policy: 'cancel', settings: { mailFrom: ctx.config.mail.from }, actor: OPERATOR } : { policy: 'refuse' }
+/**
+ * Bookings in a change's way: refused, or (--cancel-bookings) cancelled by the operator with the
+ * reason each guest is mailed, each recorded in the audit log.
+ */
+function displacedPolicy(ctx: AppContext, cancel: boolean | undefined, reason?: string): DisplacedBookings {
+  if (reason !== undefined && cancel !== true) throw new InvalidInput('--cancellation-reason: only with --cancel-bookings')
+  return cancel === true
+    ? { policy: 'cancel', settings: { mailFrom: ctx.config.mail.from }, actor: OPERATOR, reason: reason ?? null }
+    : { policy: 'refuse' }
 }
 
 /**
