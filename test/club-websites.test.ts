@@ -55,6 +55,7 @@ const TABLE: readonly (readonly [string, string | null])[] = [
   ['https://a..example', null],
   ['https://a_b.example', null],
   ['https://a.example\\@evil.example', null],
+  ['xx:https://a.example', null],
   ['', null],
 ]
 
@@ -69,9 +70,39 @@ describe('the origin rule', () => {
     }
   })
 
+  it('says why, in words a club\'s secretary can act on', () => {
+    const why = (typed: string) => {
+      const read = readOrigin(typed)
+      return 'refused' in read ? read.refused : undefined
+    }
+    expect(why('')).toBe('is empty')
+    expect(why('   ')).toBe('is empty')
+    for (const typed of ['https://*', 'https://a.example,https://b.example', 'https://a b.example', '"https://a.example"']) {
+      expect(why(typed), typed).toBe('may hold no spaces, commas, semicolons, quotes or wildcards (*): one address per line')
+    }
+    for (const typed of ['www.tc-riverside.example', '//a.example', 'xx:https://a.example', 'https:/a.example', 'https://']) {
+      expect(why(typed), typed).toBe('is not a web address (e.g. https://www.example.org)')
+    }
+    for (const typed of ['ftp://files.example', 'xhttp://a.example', 'httpsx://a.example', 'HTTPX://a.example']) {
+      expect(why(typed), typed).toBe('is not an http or https address')
+    }
+    expect(why('https://user@a.example')).toBe('must not carry a user name or password')
+    expect(why('HTTPS://A.Example/Booking')).toBe('must be the site\'s address alone, without a path, query or fragment '
+      + '(e.g. https://a.example)')
+    expect(why('http://a.example:8080?x')).toBe('must be the site\'s address alone, without a path, query or fragment '
+      + '(e.g. http://a.example:8080)')
+    expect(why('https://a..example')).toBe('does not name a host that a browser can reach (e.g. https://www.example.org)')
+    expect(why('https://a.example:99999')).toBe('is not a web address (e.g. https://www.example.org)')
+    expect(readOrigin('https://a.example:1')).toEqual({ origin: 'https://a.example:1' })
+    expect(readOrigin('https://a.example:65535')).toEqual({ origin: 'https://a.example:65535' })
+    expect(readOrigin('https://A.EXAMPLE')).toEqual({ origin: 'https://a.example' })
+  })
+
   it('takes nothing that is not character for character an origin where the header is built', () => {
     for (const value of ['https://*', 'https://a.example/', 'https://A.example', 'https://a.example:443', 'https://a.example;',
-      'https://a.example https://b.example', 'https://a.example:08080', 'http://[::1', 'https://a.example,']) {
+      'https://a.example https://b.example', 'https://a.example:08080', 'http://[::1', 'https://a.example,', 'https://[:::::]',
+      'https://a.example:0', 'https://a.example:65536', 'ftp://a.example', 'https://a_b.example', 'xhttps://a.example',
+      'https://a.example/x', 'https://user@a.example']) {
       expect(isExactOrigin(value), value).toBe(false)
     }
   })

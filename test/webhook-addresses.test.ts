@@ -4,7 +4,7 @@
  * reachable — or an IPv6 form that carries such an IPv4 address — is refused, and nothing is saved.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { isPublicAddress } from '../src/domain/network-address.js'
+import { IPV4_RANGES, IPV6_RANGES, compileRanges, isPublicAddress, literalAddress, reachIn } from '../src/domain/network-address.js'
 import { setUpCourts } from './helpers/courts.js'
 import { describeEachDatabase } from './helpers/databases.js'
 import { ORIGIN, asSession, signedIn } from './helpers/dashboard.js'
@@ -39,10 +39,44 @@ describe('the address rule', () => {
     }
   })
 
-  it('takes nothing that is not an address', () => {
-    for (const value of ['', 'example.org', '127.1', '1.2.3.4.5', '::g', 'fe80::1%eth0', '[::1', '01.2.3.4', '256.1.1.1']) {
+  it('takes nothing that is not an address, nor a bracket that is not a pair', () => {
+    for (const value of ['', 'example.org', '127.1', '1.2.3.4.5', '::g', 'fe80::1%eth0', '[::1', '01.2.3.4', '256.1.1.1',
+      '[2606:4700::11111', 'x2606:4700::1111]', '[2606:4700::1111x', '2606:4700::1111]', '[8.8.8.8', '8.8.8.8]']) {
       expect(isPublicAddress(value), value).toBe(false)
     }
+    expect(isPublicAddress('[2606:4700::1111]')).toBe(true)
+  })
+
+  it('reads a URL\'s host as an address only when it is one', () => {
+    expect(literalAddress('[::1]')).toBe('::1')
+    expect(literalAddress('127.0.0.1')).toBe('127.0.0.1')
+    for (const host of ['example.org', '[::11', 'x::1]', '[::1x', '::1]', '[example.org]', '']) {
+      expect(literalAddress(host), host).toBeUndefined()
+    }
+  })
+
+  it('lets the most specific range decide, in whatever order a table is written, and refuses a table it cannot use', () => {
+    const value = (address: string) => {
+      const [a = 0, b = 0, c = 0, d = 0] = address.split('.').map(Number)
+      return (BigInt(a) << 24n) | (BigInt(b) << 16n) | (BigInt(c) << 8n) | BigInt(d)
+    }
+    const written = IPV4_RANGES
+    for (const order of [written, [...written].reverse(), [...written].sort((x, y) => x[0].localeCompare(y[0]))]) {
+      const table = compileRanges(order, 32)
+      for (const [address, reachable] of TABLE.filter(([candidate]) => !candidate.includes(':'))) {
+        expect(reachIn(table, value(address)) === true, `${address} in an order`).toBe(reachable)
+      }
+    }
+    // Two ranges with the same prefix: the one written last decides (the sort keeps their order).
+    expect(reachIn(compileRanges([['0.0.0.0', 0, true], ['10.0.0.0', 8, false], ['10.0.0.0', 8, true]], 32), value('10.1.2.3')))
+      .toBe(true)
+    expect(reachIn(compileRanges([['0.0.0.0', 0, true], ['10.0.0.0', 8, true], ['10.0.0.0', 8, false]], 32), value('10.1.2.3')))
+      .toBe(false)
+    expect(() => compileRanges([['10.0.0.0', 8, false]], 32)).toThrow(/range of prefix 0/)
+    expect(() => compileRanges([], 128)).toThrow(/range of prefix 0/)
+    expect(() => compileRanges([['0.0.0.0', 0, true], ['10.0.0.300', 8, false]], 32)).toThrow('not an address: 10.0.0.300')
+    expect(() => compileRanges([['::', 0, false], ['fe80::g', 10, false]], 128)).toThrow('not an address: fe80::g')
+    expect(IPV6_RANGES.some(([network, prefix]) => network === '::' && prefix === 0)).toBe(true)
   })
 })
 

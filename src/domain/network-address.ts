@@ -4,8 +4,9 @@
  * Address Registries (iana.org/assignments/iana-ipv4-special-registry, …/iana-ipv6-special-registry)
  * with their "Globally Reachable" column, and from the address-space registries the multicast
  * ranges and, on IPv6, everything outside global unicast (2000::/3) that those do not name. The
- * most specific range holding an address decides, so a reachable anycast address inside a refused
- * block (2001:4:112::/48 in 2001::/23) is reachable, as the registry says.
+ * most specific range holding an address decides, in whatever order a table is written: a
+ * reachable anycast address inside a refused block (2001:4:112::/48 in 2001::/23) is reachable, as
+ * the registry says.
  *
  * IPv6 forms that carry an IPv4 address are judged by that address: IPv4-mapped (::ffff:0:0/96)
  * and the NAT64 well-known prefix (64:ff9b::/96). The other forms that embed one are refused
@@ -15,8 +16,8 @@
 import { isIP } from 'node:net'
 
 /** Reachable, not reachable, or judged by the IPv4 address in its last 32 bits. */
-type Reach = boolean | 'embedded-ipv4'
-type Range = readonly [network: string, prefix: number, reach: Reach]
+export type Reach = boolean | 'embedded-ipv4'
+export type Range = readonly [network: string, prefix: number, reach: Reach]
 
 /** IANA IPv4 Special-Purpose Address Registry, and multicast (224.0.0.0/4) from the address space registry. */
 export const IPV4_RANGES: readonly Range[] = [
@@ -73,48 +74,56 @@ export const IPV6_RANGES: readonly Range[] = [
   ['ff00::', 8, false], // multicast
 ]
 
-interface Compiled { readonly bits: number, readonly network: bigint, readonly prefix: number, readonly reach: Reach }
+interface Compiled { readonly shift: bigint, readonly network: bigint, readonly reach: Reach }
 
-const compile = (ranges: readonly Range[], bits: 32 | 128): Compiled[] => ranges.map(([network, prefix, reach]) => {
-  const value = bits === 32 ? ipv4Value(network) : ipv6Value(network)
-  if (value === undefined) throw new Error(`not an address: ${network}`)
-  return { bits, network: value, prefix, reach }
-})
-const IPV4 = compile(IPV4_RANGES, 32)
-const IPV6 = compile(IPV6_RANGES, 128)
+/**
+ * A table ready to match: from the least specific range to the most (a stable sort by prefix), so
+ * that the last range holding an address is the most specific one. The first must hold every
+ * address (prefix 0): it is what an address matches at least.
+ */
+export function compileRanges(ranges: readonly Range[], bits: 32 | 128): readonly Compiled[] {
+  const sorted = [...ranges].sort((a, b) => a[1] - b[1])
+  if (sorted[0]?.[1] !== 0) throw new Error('a table of ranges must hold every address: give it a range of prefix 0')
+  return sorted.map(([network, prefix, reach]) => {
+    const value = bits === 32 ? ipv4Value(network) : ipv6Value(network)
+    if (value === undefined) throw new Error(`not an address: ${network}`)
+    return { shift: BigInt(bits - prefix), network: value >> BigInt(bits - prefix), reach }
+  })
+}
 
-/** The most specific range of `table` that holds `value`. */
-function reachOf(table: readonly Compiled[], value: bigint): Reach {
-  let best: Compiled | undefined
-  for (const range of table) {
-    const shift = BigInt(range.bits - range.prefix)
-    if (value >> shift === range.network >> shift && (best === undefined || range.prefix > best.prefix)) best = range
-  }
-  return best?.reach ?? false
+const IPV4 = compileRanges(IPV4_RANGES, 32)
+const IPV6 = compileRanges(IPV6_RANGES, 128)
+
+/** What the most specific range of `table` that holds `value` says. */
+export function reachIn(table: readonly Compiled[], value: bigint): Reach {
+  let reach: Reach = false
+  for (const range of table) if (value >> range.shift === range.network) reach = range.reach
+  return reach
 }
 
 /** An IPv4 address in dotted-decimal (four parts, each 0–255) as a number, else undefined. */
 function ipv4Value(text: string): bigint | undefined {
-  if (isIP(text) !== 4) return undefined
-  return text.split('.').reduce((value, part) => (value << 8n) | BigInt(Number(part)), 0n)
+  return isIP(text) === 4 ? dotted(text) : undefined
+}
+
+/** Four decimal parts that make a valid IPv4 address, as a number. */
+function dotted(text: string): bigint {
+  return text.split('.').reduce((value, part) => (value << 8n) | BigInt(part), 0n)
 }
 
 /** An IPv6 address (with :: and a trailing dotted IPv4 part, without a zone) as a 128-bit number, else undefined. */
 function ipv6Value(text: string): bigint | undefined {
   if (isIP(text) !== 6 || text.includes('%')) return undefined
-  let groups = text
-  const dotted = /^(.*:)(\d+\.\d+\.\d+\.\d+)$/.exec(text)
-  if (dotted !== null) {
-    const v4 = ipv4Value(dotted[2] ?? '')
-    if (v4 === undefined) return undefined
-    groups = `${dotted[1] ?? ''}${(v4 >> 16n).toString(16)}:${(v4 & 0xffffn).toString(16)}`
-  }
-  const [head = '', tail] = groups.split('::')
-  const words = (part: string) => part === '' ? [] : part.split(':')
+  // A valid address: its last group may be an IPv4 address in dotted form (two groups), and `::` stands for the zeros missing.
+  const lastColon = text.lastIndexOf(':')
+  const last = text.slice(lastColon + 1)
+  const v4 = last.includes('.') ? dotted(last) : undefined
+  const groups = v4 === undefined ? text : `${text.slice(0, lastColon + 1)}${(v4 >> 16n).toString(16)}:${(v4 & 0xffffn).toString(16)}`
+  const [head = '', tail = ''] = groups.split('::')
+  const words = (part: string) => part.split(':').filter((word) => word !== '')
   const left = words(head)
-  const right = tail === undefined ? [] : words(tail)
-  const all = tail === undefined ? left : [...left, ...Array<string>(8 - left.length - right.length).fill('0'), ...right]
-  if (all.length !== 8) return undefined
+  const right = words(tail)
+  const all = [...left, ...Array<string>(8 - left.length - right.length).fill('0'), ...right]
   return all.reduce((value, word) => (value << 16n) | BigInt(parseInt(word, 16)), 0n)
 }
 
@@ -122,11 +131,11 @@ function ipv6Value(text: string): bigint | undefined {
 export function isPublicAddress(address: string): boolean {
   const bare = address.startsWith('[') && address.endsWith(']') ? address.slice(1, -1) : address
   const v4 = ipv4Value(bare)
-  if (v4 !== undefined) return reachOf(IPV4, v4) === true
+  if (v4 !== undefined) return reachIn(IPV4, v4) === true
   const v6 = ipv6Value(bare)
   if (v6 === undefined) return false
-  const reach = reachOf(IPV6, v6)
-  return reach === 'embedded-ipv4' ? reachOf(IPV4, v6 & 0xffffffffn) === true : reach
+  const reach = reachIn(IPV6, v6)
+  return reach === 'embedded-ipv4' ? reachIn(IPV4, v6 & 0xffffffffn) === true : reach
 }
 
 /** The host of a URL as an IP address when it is one (`[::1]` → `::1`), else undefined. */

@@ -11,7 +11,8 @@
 const HOST_NAME = /^(?=.{1,253}$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$/
 /** An IPv6 address in brackets, as a URL writes it (lower case, compressed). */
 const IPV6_HOST = /^\[[0-9a-f:.]{2,45}\]$/
-const EXACT = /^(https?):\/\/([^/:]+|\[[^\]]+\])(?::(\d{1,5}))?$/
+/** Scheme, host and optional port (not 0, no leading zero; its range and a default port are the URL's to check). */
+const EXACT = /^https?:\/\/([^/:]+|\[[^\]]+\])(?::[1-9]\d{0,4})?$/
 
 /**
  * The value as an exact origin (`https://www.tc-riverside.example`, `http://localhost:8080`), host
@@ -25,14 +26,14 @@ export function readOrigin(value: string): { origin: string } | { refused: strin
   if (/[\s,;'"*`<>\\]/.test(text)) {
     return { refused: 'may hold no spaces, commas, semicolons, quotes or wildcards (*): one address per line' }
   }
-  const form = /^([a-z][a-z0-9+.-]*):\/\/([^/?#]*)(\/?)([^]*)$/i.exec(text)
+  const form = /^([a-z][a-z0-9+.-]*):\/\/([^/?#]*)/i.exec(text)
   if (form === null) return { refused: 'is not a web address (e.g. https://www.example.org)' }
-  const [, scheme = '', authority = '', , rest = ''] = form
-  if (!/^https?$/i.test(scheme)) return { refused: 'is not an http or https address' }
+  const scheme = String(form[1]).toLowerCase()
+  const authority = String(form[2]).toLowerCase()
+  if (scheme !== 'http' && scheme !== 'https') return { refused: 'is not an http or https address' }
   if (authority.includes('@')) return { refused: 'must not carry a user name or password' }
-  if (rest !== '') {
-    return { refused: `must be the site's address alone, without a path, query or fragment (e.g. ${scheme.toLowerCase()}://`
-      + `${authority.toLowerCase()})` }
+  if (!['', '/'].includes(text.slice(form[0].length))) {
+    return { refused: `must be the site's address alone, without a path, query or fragment (e.g. ${scheme}://${authority})` }
   }
   let url: URL
   try {
@@ -46,11 +47,8 @@ export function readOrigin(value: string): { origin: string } | { refused: strin
 
 /** Whether `value` is, character for character, an origin as readOrigin returns it. */
 export function isExactOrigin(value: string): boolean {
-  const match = EXACT.exec(value)
-  if (match === null) return false
-  const [, , host = '', port] = match
-  if (port !== undefined && (Number(port) < 1 || Number(port) > 65535 || String(Number(port)) !== port)) return false
-  if (!HOST_NAME.test(host) && !IPV6_HOST.test(host)) return false
+  const host = EXACT.exec(value)?.[1]
+  if (host === undefined || (!HOST_NAME.test(host) && !IPV6_HOST.test(host))) return false
   try {
     return new URL(value).origin === value
   } catch {
