@@ -76,7 +76,8 @@ for (const dialect of DIALECTS) {
     }
 
     const newPage = async (viewport = DESKTOP): Promise<{ context: BrowserContext, page: Page }> => {
-      const context = await browser.newContext({ viewport, bypassCSP: false, locale: 'en-GB' })
+      // A browser on another clock than the club's: the club's pages show the club's times all the same.
+      const context = await browser.newContext({ viewport, bypassCSP: false, locale: 'en-GB', timezoneId: 'America/New_York' })
       await useTestClock(context)
       // A step that cannot happen fails naming its locator, well before the test's own time runs out.
       context.setDefaultTimeout(8_000)
@@ -150,6 +151,14 @@ for (const dialect of DIALECTS) {
       expect(groups.status).toBe(200)
       const news = await fetch(`${origin}/api/v1/news`, { headers: { authorization: `Bearer ${key}` } })
       expect(news.status).toBe(403)
+      // Times on the club's clock, and said so: the key's creation in Berlin's time, not the browser's New York.
+      await page.getByText('Times are the club\'s (Europe/Berlin).').waitFor()
+      const listed = await page.evaluate(async () => (await (await fetch('/api/admin/v1/clubs/riverside/api-keys')).json()) as
+        { items: { name: string, created_at: string }[] })
+      const createdAt = listed.items.find((item) => item.name === 'club website')?.created_at ?? ''
+      const inBerlin = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'Europe/Berlin' })
+        .format(new Date(createdAt))
+      await page.getByRole('row', { name: /club website/ }).getByText(inBerlin).first().waitFor()
       await page.getByRole('button', { name: 'I have stored the key' }).click()
       expect(await page.getByTestId('new-key').count()).toBe(0)
       expect(await page.content()).not.toContain(key)
@@ -408,6 +417,10 @@ for (const dialect of DIALECTS) {
       await page.getByRole('button', { name: 'Anmeldelink senden' }).click()
       await page.getByText('ist ein Anmeldelink unterwegs').waitFor()
       await page.goto(await linkMailedTo('olivia@example.org', before))
+      // The link's page says whom it signs in, and where, before it is used.
+      await page.getByText('Dieser Link meldet olivia@example.org an.').waitFor()
+      await page.getByText('Sie verwalten: TC Riverside.').waitFor()
+      await check(page, 'sign-in-link-de')
       await page.getByRole('button', { name: 'Anmelden', exact: true }).click()
       await page.getByRole('heading', { name: 'Entwicklerzugang' }).waitFor()
       await check(page, 'developer-access-de')

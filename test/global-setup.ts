@@ -66,6 +66,9 @@ export default async function setup(project: TestProject): Promise<() => void> {
       + `${today.toLocaleDateString('en-GB', { weekday: 'long', year: 'numeric', month: 'long', day: 'numeric', timeZone: TEST_ZONE })} `
       + `(${TEST_ZONE}), ${String(testClockOffsetMs / 86_400_000)} days from today\n`)
   }
+  if (process.env.CLUB_PLATFORM_TEST_DATABASES !== undefined) {
+    console.warn(`\n== CLUB_PLATFORM_TEST_DATABASES=${process.env.CLUB_PLATFORM_TEST_DATABASES}: the data suites run on these alone\n`)
+  }
   const serviceLogDir = fs.mkdtempSync(path.join(os.tmpdir(), 'club-platform-test-logs-'))
   project.provide('serviceLogDir', serviceLogDir)
 

@@ -165,6 +165,8 @@ describe('the dashboard\'s access, route by route', () => {
     for (const headers of [{}, { origin: 'https://evil.example' }, { 'sec-fetch-site': 'cross-site' }] as Record<string, string>[]) {
       const refused = await call('POST', `${ADMIN_PREFIX}/clubs/riverside/api-keys`, owner, headers)
       expect([refused.statusCode, kind(refused.body)], JSON.stringify(headers)).toEqual([403, 'cross-site-request'])
+      expect((JSON.parse(refused.body) as { detail: string }).detail)
+        .toBe(`Requests that change something must come from ${ORIGIN}.`)
     }
     // Before the session: a cross-site request learns nothing about the cookie it carried.
     expect(kind((await call('POST', `${ADMIN_PREFIX}/clubs/riverside/api-keys`, null, { origin: 'https://evil.example' })).body))
