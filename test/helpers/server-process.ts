@@ -1,6 +1,9 @@
 /** The real server (dist/server.js) as a child process, for tests of what only a process shows. */
 import { spawn } from 'node:child_process'
 import type { ChildProcess } from 'node:child_process'
+import fs from 'node:fs'
+import path from 'node:path'
+import { inject } from 'vitest'
 import { testClockEnv } from './today.js'
 
 export interface StartedServer {
@@ -11,13 +14,16 @@ export interface StartedServer {
 }
 
 /**
- * Starts it on a free port (PORT=0), on the run's clock (test/helpers/today.ts), and resolves once
+ * Starts it on a free port (PORT=0), on the run's clock (test/helpers/today.ts), its log beside the
+ * harness apps' (test/global-setup.ts checks them all for keys), and resolves once
  * `processes` of them (WORKERS) listen; `nodeOptions` go to node before the script.
  */
 export async function startServer(env: Record<string, string>, processes = 1, nodeOptions: readonly string[] = []):
 Promise<StartedServer> {
   const child = spawn(process.execPath, [...nodeOptions, 'dist/server.js'], { env: { ...process.env, PORT: '0', LOG_LEVEL: 'info',
     ...testClockEnv(), ...env } })
+  // Its log goes where the harness apps' go: the run fails at its end if any line holds a key.
+  child.stdout.pipe(fs.createWriteStream(path.join(inject('serviceLogDir'), `${String(process.pid)}-server-${String(child.pid)}.ndjson`)))
   return { child, ...await listening(child, processes) }
 }
 
