@@ -317,8 +317,8 @@ for (const dialect of DIALECTS) {
       expect(await hoursNow()).not.toContain(early)
       await expect.poll(() => smtp.received.slice(before).filter((mail) => mail.envelopeTo.includes('eddie@example.org')).length,
         { timeout: 10_000, interval: 100 }).toBe(1)
-      expect(smtp.received.slice(before).find((mail) => mail.envelopeTo.includes('eddie@example.org'))?.parsed.text)
-        .toContain('The courts now open at 8 for the groundskeeper.')
+      expect(smtp.received.slice(before).find((mail) => mail.envelopeTo.includes('eddie@example.org')
+        && (mail.parsed.subject ?? '').startsWith('Booking cancelled'))?.parsed.text).toContain('The courts now open at 8 for the groundskeeper.')
 
       await page.getByRole('button', { name: 'Week and holds: Court 3 (floodlit)' }).click()
       await page.getByRole('heading', { name: 'Week of Court 3 (floodlit)' }).waitFor()
