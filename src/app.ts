@@ -51,7 +51,6 @@ import { News, NewsList } from './schemas/news.js'
 import { Problem } from './schemas/problem.js'
 import { useServiceDateTime } from './schemas/formats.js'
 import { WEBHOOK_PAYLOAD_SCHEMAS } from './schemas/webhooks.js'
-import { queuedHere } from './webhooks/events.js'
 import { LAZY_SERIALIZERS, SHARED_SERIALIZERS } from './http/serializers.js'
 import { FastPath, requestId } from './http/fast-path.js'
 
@@ -169,15 +168,9 @@ export async function buildApp(context: AppContext, options: AppOptions = {}): P
     requestLog?.info({ reqId: answer.id, method: 'GET', path: redactKeys(answer.path), route: answer.route, status: answer.status,
       duration_ms: Math.round(seconds * 100_000) / 100, club_id: answer.clubId, key_id: answer.keyId }, 'request')
   }
-  let queuedSeen = queuedHere.count
   // One log line per request, without the Authorization header or the query's values.
   app.addHook('onResponse', (request, reply, done) => {
     metrics.observe(request, reply.statusCode, reply.elapsedTime / 1000)
-    // A change that queued webhook deliveries (committed by now): the worker looks now rather than at its next poll.
-    if (queuedHere.count !== queuedSeen) {
-      queuedSeen = queuedHere.count
-      context.webhooks.wake()
-    }
     if (!REQUEST_LOG_LEVELS.has(request.log.level)) {
       done()
       return

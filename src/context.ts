@@ -22,6 +22,7 @@ import type { TransportTarget } from './mail/transport.js'
 import { MailWorker } from './mail/worker.js'
 import { ListReaders } from './routes/list-readers.js'
 import { RetentionSchedule } from './services/personal-data.js'
+import { afterCommit } from './services/unit-of-work.js'
 import { MemoryLimiterStore } from './limits/memory-store.js'
 import type { LimiterStore } from './limits/store.js'
 import type { MailWorkerOptions } from './mail/worker.js'
@@ -149,6 +150,13 @@ export async function createContext(config: Config, options: ContextOptions = {}
         ...(options.readerStartAfter === undefined ? {} : { startAfter: options.readerStartAfter }) })
     : undefined
   const retention = new RetentionSchedule(database.db, clock)
+  // After every committed write on this database: the workers look at once for what it queued, and this process's caches
+  // see its changes before the database's notification arrives.
+  afterCommit(database.db, (committed) => {
+    if (committed.mails > 0) mail.wake()
+    if (committed.deliveries > 0) webhooks.wake()
+    for (const scope of committed.scopes) database.changes.changedHere(scope)
+  })
   return {
     config,
     db: database.db,

@@ -249,12 +249,7 @@ export async function publicCourtsRoutes(app: FastifyInstance, context: AppConte
         mailFrom: context.config.mail.from,
         publicUrl: context.config.publicUrl,
       }, club, request.body, key)
-      if (outcome.replayed) {
-        void reply.header('idempotent-replayed', 'true')
-      } else {
-        context.changes.changedHere(`courts:${club.id}`)
-        context.mail.wake()
-      }
+      if (outcome.replayed) void reply.header('idempotent-replayed', 'true')
       return reply.code(201).send({ success: true, booking_id: outcome.bookingId })
     })
   }, { prefix: PUBLIC_PREFIX })
