@@ -18,8 +18,8 @@ import type { DatabaseSettings } from '../config.js'
 import { loadPostgresDriver } from './postgres-driver.js'
 import { loadSqliteDriver } from './sqlite-driver.js'
 import { declareJsonFunctions } from './json-pages.js'
-import { BACKSTOP_PAGES, WalCheckpoints } from './wal-checkpoints.js'
-import type { WalCheckpointsOptions } from './wal-checkpoints.js'
+import { BACKSTOP_PAGES, WalCheckpoints } from '../speed/wal-checkpoints.js'
+import type { WalCheckpointsOptions } from '../speed/wal-checkpoints.js'
 import type { Database } from './schema.js'
 import { PostgresChangeFeed, SqliteChangeFeed } from './changes.js'
 import type { ChangeFeed } from './changes.js'
@@ -43,7 +43,7 @@ export interface OpenDatabaseOptions {
   readonly readonly?: boolean
   /**
    * SQLite in a file: checkpoint the write-ahead log on a thread, not on the connection's commits
-   * (the server does; src/db/wal-checkpoints.ts).
+   * (the server does; src/speed/wal-checkpoints.ts).
    */
   readonly checkpoints?: WalCheckpointsOptions
 }

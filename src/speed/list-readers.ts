@@ -12,7 +12,7 @@
  * the old generation on the way: the collector's work of every miss.
  *
  * Each thread has its own read-only connection to the database file. A read runs as on the event
- * loop (src/routes/list-reads.ts, in a read transaction with the scope's counter: src/db/changes.ts),
+ * loop (src/speed/list-reads.ts, in a read transaction with the scope's counter: src/db/changes.ts),
  * so the version a page is filed under is the one of the snapshot it was read from, and a change
  * committed by any connection before the read began is in it (WAL). SQLite writes the page's
  * items as JSON (src/db/json-pages.ts: the rows never become JavaScript values), and the thread
@@ -37,8 +37,8 @@ import { systemClock } from '../clock.js'
 import { openDatabase } from '../db/dialect.js'
 import { ResultAnchors } from '../db/repositories/result-anchors.js'
 import { etagOf } from '../http/etag.js'
-import { RequestThread } from '../request-thread.js'
-import type { Reply } from '../request-thread.js'
+import { RequestThread } from './request-thread.js'
+import type { Reply } from './request-thread.js'
 import { LIST_READS, readListBody } from './list-reads.js'
 import type { KnownTotal, ListArea } from './list-reads.js'
 
@@ -204,7 +204,7 @@ export class ListReaders {
 
   /**
    * Ends the threads and settles once they have ended, their connections closed (as the
-   * checkpoint thread does, src/db/wal-checkpoints.ts): nothing opens the database's files after.
+   * checkpoint thread does, src/speed/wal-checkpoints.ts): nothing opens the database's files after.
    */
   async close(): Promise<void> {
     clearInterval(this.checks)

@@ -13,9 +13,9 @@
  * the partly used pages: some 35 MiB more than in use after a stream of misses, which a full
  * collection does not compact. Freed bytes go back to malloc, which reuses them for the next
  * bodies. An answer that is not filed is sent as it came: the serialiser's string, or the bytes a
- * list reader thread wrote into memory it shares with the event loop (src/routes/list-readers.ts).
+ * list reader thread wrote into memory it shares with the event loop (src/speed/list-readers.ts).
  */
-import { etagOf } from './etag.js'
+import { etagOf } from '../http/etag.js'
 
 /** A body serialised elsewhere (a list reader thread), as text or as its UTF-8 bytes, with its ETag. */
 export interface TaggedBody {
