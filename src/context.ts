@@ -137,7 +137,7 @@ export async function createContext(config: Config, options: ContextOptions = {}
   options.webhookWorker)
   const limiter: LimiterStore = config.rateLimit.redisUrl === undefined
     ? await MemoryLimiterStore.open(clock, admin ? undefined : path.join(config.dataDir, 'rate-limits.json'))
-    // ioredis is loaded with Redis only: a server that limits in its own memory does without it (docs/performance.md, step 25).
+    // ioredis is loaded with Redis only: a server that limits in its own memory does without it.
     : new (await import('./limits/redis-store.js')).RedisLimiterStore({ url: config.rateLimit.redisUrl,
         keyPrefix: config.rateLimit.redisKeyPrefix, lazy: admin,
         ...(options.limiterClock === undefined ? {} : { clock: options.limiterClock }) })
