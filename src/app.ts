@@ -52,7 +52,7 @@ import { Problem } from './schemas/problem.js'
 import { useServiceDateTime } from './schemas/formats.js'
 import { WEBHOOK_PAYLOAD_SCHEMAS } from './schemas/webhooks.js'
 import { LAZY_SERIALIZERS, SHARED_SERIALIZERS } from './http/serializers.js'
-import { FastPath, requestId } from './http/fast-path.js'
+import { FastPath, requestId } from './speed/fast-path.js'
 
 export interface AppOptions {
   /** false, or JSON logs at the configured level (the default) with key-shaped text redacted. */
@@ -78,7 +78,7 @@ export interface AppOptions {
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** Answers before routing (src/http/fast-path.ts). */
+    /** Answers before routing (src/speed/fast-path.ts). */
     fastPath: FastPath
   }
 }
@@ -101,7 +101,7 @@ export async function buildApp(context: AppContext, options: AppOptions = {}): P
       redact: { paths: ['req.headers.authorization', 'headers.authorization'], censor: '[redacted]' },
       stream: redactingDestination(options.logDestination ?? process.stdout),
     },
-    // The server Fastify would create, its request listener answering from src/http/fast-path.ts first.
+    // The server Fastify would create, its request listener answering from src/speed/fast-path.ts first.
     serverFactory: (handler, settings) => {
       const server = http.createServer({
         // A request without Host is refused by the onRequest hook below, with a problem document.

@@ -198,7 +198,7 @@ export class ApiKeyAuthenticator {
   /**
    * The principal of a key looked up within the cache's lifetime and valid now, or undefined when
    * authenticate() has to decide (a key not looked up lately, malformed, unknown, revoked or expired).
-   * Never throws and never waits: the answers of src/http/fast-path.ts start here.
+   * Never throws and never waits: the answers of src/speed/fast-path.ts start here.
    */
   known(authorization: string | undefined): Principal | undefined {
     const entry = authorization === undefined ? undefined : this.byHeader.get(authorization)

@@ -30,8 +30,7 @@ function relyingParty(settings: DashboardSettings): { rpID: string, origin: stri
 
 /**
  * @simplewebauthn/server and the certificate parsers it brings, loaded with the first ceremony: a
- * server whose administrators do not use passkeys does without their 4 MiB of heap
- * (docs/performance.md, step 25).
+ * server whose administrators do not use passkeys does without their 4 MiB of heap.
  */
 function webauthn(): Promise<typeof SimpleWebAuthn> {
   return import('@simplewebauthn/server')
