@@ -169,7 +169,7 @@ export async function registerOpenApi(app: FastifyInstance, hiddenSchemas: reado
         },
       },
     },
-    // The dashboard API has a document of its own (src/http/admin-openapi.ts).
+    // The dashboard API has a document of its own (src/routes/admin/openapi.ts).
     transform: ({ schema, url }) => ({ schema: url.startsWith(ADMIN_URL_PREFIX) ? { ...schema, hide: true } : schema, url }),
     transformObject: (document) => {
       if (!('openapiObject' in document)) return document.swaggerObject

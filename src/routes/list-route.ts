@@ -10,10 +10,7 @@
  */
 import { Type } from '@sinclair/typebox'
 import type { FastifyInstance } from 'fastify'
-import type { Kysely } from 'kysely'
 import type { AppContext } from '../context.js'
-import type { PageRequest } from '../db/repositories/page.js'
-import type { Database } from '../db/schema.js'
 import type { Scope } from '../domain/scopes.js'
 import { handOverAdmission, principalOf } from '../http/access.js'
 import { plainPage } from '../speed/fast-path.js'
@@ -32,7 +29,7 @@ import {
 } from '../http/responses.js'
 import { LIST_LIMIT, LIST_OFFSET, ListQuery, Reference } from '../schemas/common.js'
 import { LIST_READS, readListPage } from '../speed/list-reads.js'
-import type { KnownTotal, ListArea } from '../speed/list-reads.js'
+import type { KnownTotal, ListArea, ListDatabase, PageRequest } from '../speed/list-reads.js'
 
 const VARY_HEADER = header(Type.String({ description: 'Always `Authorization`: the answer depends on the key.',
   examples: ['Authorization'] }), { required: true })
@@ -69,7 +66,7 @@ export function registerListEndpoint(app: FastifyInstance, context: AppContext, 
     return { scope, key: `${scope}:${String(page.limit)}:${String(page.offset)}`, now }
   }
   // The read of a page that is not in the cache, the same on both paths (and on the reader threads).
-  const readPage = (clubId: string, page: PageRequest, { scope, now }: CacheSlot) => async (db: Kysely<Database>,
+  const readPage = (clubId: string, page: PageRequest, { scope, now }: CacheSlot) => async (db: ListDatabase,
     version: number | undefined): Promise<Readout> => {
     const { payload, validUntil, counted } = await readListPage(read, db, clubId, page, now, totals.get(scope), version)
     // Filed under the version the read started with: if that changed during the read, it never comes back.

@@ -19,6 +19,8 @@ import { OPERATOR } from './audit.js'
 import type { Actor } from './audit.js'
 import { write } from './unit-of-work.js'
 
+export type { PasskeyRecord, SessionRecord } from '../db/repositories/admins.js'
+
 export const SIGN_IN_LINK_TTL_MS = 15 * 60_000
 export const INVITATION_TTL_MS = 7 * 86_400_000
 /** Sign-in links one address is sent per hour; further requests are answered alike and send nothing. */

@@ -4,7 +4,7 @@ import type { Clock } from '../clock.js'
 import * as keys from '../db/repositories/api-keys.js'
 import type { ApiKeyRecord, LimitOverrides } from '../db/repositories/api-keys.js'
 import type { ChangeFeed } from '../db/changes.js'
-import { KEY_SCOPE } from '../db/migrations/0012-key-change-tracking.js'
+import { KEY_SCOPE } from '../db/change-scopes.js'
 import type { Database } from '../db/schema.js'
 import { displayPrefix, generateApiKey, hashApiKey, isWellFormedApiKey } from '../domain/api-key.js'
 import { parseDateTime } from '../domain/date-time.js'
@@ -13,6 +13,10 @@ import type { InvalidApiKeyReason } from '../domain/errors.js'
 import type { Actor } from './audit.js'
 import type { Scope } from '../domain/scopes.js'
 import { write } from './unit-of-work.js'
+
+/** Read as stored: a club's keys. */
+export { listApiKeys } from '../db/repositories/api-keys.js'
+export type { ApiKeyRecord } from '../db/repositories/api-keys.js'
 
 export interface CreatedApiKey {
   /** Shown once; only its hash is stored. */

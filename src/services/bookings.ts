@@ -30,6 +30,11 @@ import { cancellationDeadline, manageUrl } from './booking-cancellation.js'
 import { bookingData } from '../webhooks/booking-events.js'
 import { write } from './unit-of-work.js'
 
+/** Read as stored: a club's bookings and booking rules. */
+export { bookingRulesOf, findClubBooking, findClubBookings, listBookings, searchBookings } from '../db/repositories/bookings.js'
+export type { BookingRules, ClubBooking } from '../db/repositories/bookings.js'
+export type { BookingStatus } from '../db/schema.js'
+
 const DAY = 86_400_000
 
 export interface CourtSlot {

@@ -7,6 +7,10 @@ import type { Database } from '../db/schema.js'
 import { slugProblem, timezoneProblem } from '../domain/club.js'
 import { InvalidInput } from '../domain/errors.js'
 
+/** Read as stored: a club by its slug. */
+export { findClubBySlug } from '../db/repositories/clubs.js'
+export type { Club } from '../db/repositories/clubs.js'
+
 export interface ClubInput {
   readonly slug: string
   readonly name: string

@@ -18,6 +18,12 @@ import { SECTION_AREAS, importWithin } from './import.js'
 import { write } from './unit-of-work.js'
 import { recordContentEvents, snapshot } from '../webhooks/content-events.js'
 
+/** Read as stored: a club's content, and the stored form of its instants. */
+export { countResultsOfMember, findContent, listEvents, listGroups, listMembers, listNews, listResults }
+  from '../db/repositories/content.js'
+export type { ContentRow } from '../db/repositories/content.js'
+export { isoFromDb, isoFromDbOrNull } from '../db/values.js'
+
 export type ContentSection = ContentTable
 
 /** The record's name in audit actions (`group.changed`) and messages. */

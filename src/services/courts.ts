@@ -20,6 +20,10 @@ import type { DisplacedBookings } from './holds.js'
 import { importWithin, previewDisplacedBookings } from './import.js'
 import { write } from './unit-of-work.js'
 
+/** Read as stored: a club's courts and holds. */
+export { findCourt, findHold, listCourts, listHolds } from '../db/repositories/courts.js'
+export type { Court, CourtHold } from '../db/repositories/courts.js'
+
 /** A court or hold in the import format (docs/import-format.md); the import checks it whole, as it checks a file's entries. */
 export interface Entry {
   readonly id: string

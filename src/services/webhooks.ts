@@ -18,6 +18,10 @@ import type { TargetPolicy } from '../webhooks/sender.js'
 import type { Actor } from './audit.js'
 import { write } from './unit-of-work.js'
 
+/** Read as stored: a club's endpoints and their deliveries. */
+export { findEndpoint, listDeliveries, listEndpoints } from '../db/repositories/webhooks.js'
+export type { DeliveryRecord, EndpointRecord } from '../db/repositories/webhooks.js'
+
 const HOUR = 3_600_000
 
 export interface EndpointPolicy extends TargetPolicy {

@@ -20,6 +20,10 @@ import { Event, EventList } from '../schemas/event.js'
 import { Group, GroupList } from '../schemas/group.js'
 import { News, NewsList } from '../schemas/news.js'
 
+export type { PageRequest } from '../db/repositories/page.js'
+/** The database a list page is read from. */
+export type ListDatabase = Kysely<Database>
+
 /**
  * A read of a club's page of a list, counting its records unless `knownTotal` is given; `seek`: a
  * reader thread's keyset anchors, which a listing may read a deep page from (src/db/repositories/result-anchors.ts).

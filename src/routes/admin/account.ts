@@ -5,7 +5,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import type { AppContext } from '../../context.js'
-import type { SessionRecord } from '../../db/repositories/admins.js'
 import { ADMIN_PREFIX, callerOf, dashboardSettings, sessionCookieName, sessionCookieOptions } from '../../http/dashboard-access.js'
 import { jsonResponse, noContent, problemResponse } from '../../http/responses.js'
 import { Reference } from '../../schemas/common.js'
@@ -17,7 +16,7 @@ import { acceptInvitation, checkEmail, describeInvitation, describeSignInLink, m
 import type { NewSession } from '../../services/admins.js'
 import { addPasskey, authenticationOptions, passkeysOf, registrationOptions, removePasskey,
   signInWithPasskey } from '../../services/passkeys.js'
-import type { PasskeyRecord } from '../../db/repositories/admins.js'
+import type { PasskeyRecord, SessionRecord } from '../../services/admins.js'
 import type { AuthenticationResponseJSON, RegistrationResponseJSON } from '@simplewebauthn/server'
 
 const TAG = 'Account'

@@ -1,8 +1,8 @@
 /** What every club route of the dashboard API shares: its path prefix, its refusals, the club, and who acts. */
 import type { FastifyRequest } from 'fastify'
 import type { AppContext } from '../../context.js'
-import { findClubBySlug } from '../../db/repositories/clubs.js'
-import type { Club } from '../../db/repositories/clubs.js'
+import { findClubBySlug } from '../../services/clubs.js'
+import type { Club } from '../../services/clubs.js'
 import { NotFound } from '../../domain/errors.js'
 import type { InvalidInput } from '../../domain/errors.js'
 import { ADMIN_PREFIX, memberOf } from '../../http/dashboard-access.js'

@@ -12,10 +12,10 @@ import type { Static, TObject, TSchema } from '@sinclair/typebox'
 import type { FastifyInstance } from 'fastify'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import type { AppContext } from '../../context.js'
-import { countResultsOfMember, findContent, listEvents, listGroups, listMembers, listNews, listResults }
-  from '../../db/repositories/content.js'
-import type { ContentRow } from '../../db/repositories/content.js'
-import { isoFromDb, isoFromDbOrNull } from '../../db/values.js'
+import {
+  countResultsOfMember, findContent, isoFromDb, isoFromDbOrNull, listEvents, listGroups, listMembers, listNews, listResults,
+} from '../../services/content.js'
+import type { ContentRow } from '../../services/content.js'
 import { EditConflict, InvalidInput, NotFound } from '../../domain/errors.js'
 import { formatInZone } from '../../domain/zoned-time.js'
 import { memberOf } from '../../http/dashboard-access.js'
