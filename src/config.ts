@@ -3,10 +3,9 @@ import { availableParallelism } from 'node:os'
 import path from 'node:path'
 import { parseEnv } from 'node:util'
 import fs from 'node:fs'
+import type { DatabaseSettings } from './db/settings.js'
 
-export type DatabaseSettings
-  = | { readonly kind: 'sqlite', readonly file: string }
-    | { readonly kind: 'postgres', readonly url: string }
+export type { DatabaseSettings } from './db/settings.js'
 
 export interface TokenBucketSettings {
   readonly capacity: number

@@ -8,6 +8,7 @@ import { shiftedClock } from './clock.js'
 import type { Clock } from './clock.js'
 import type { Config } from './config.js'
 import { openDatabase } from './db/dialect.js'
+import { walCheckpoints } from './speed/wal-checkpoints.js'
 import type { WalCheckpoints } from './speed/wal-checkpoints.js'
 import type { DialectName, PoolStats } from './db/dialect.js'
 import { migrateToLatest } from './db/migrate.js'
@@ -115,7 +116,7 @@ export async function createContext(config: Config, options: ContextOptions = {}
   const threaded = options.walCheckpoints
   const checkpoints = threaded === undefined || threaded === false ? undefined : threaded === true ? {} : { module: threaded }
   const database = openDatabase(config.database, { ...(options.onQuery ? { onQuery: options.onQuery } : {}),
-    ...(checkpoints === undefined ? {} : { checkpoints }) })
+    ...(checkpoints === undefined ? {} : { checkpoints: walCheckpoints(checkpoints) }) })
   try {
     if (options.migrate === true) await migrateToLatest(database.db)
   } catch (error) {

@@ -19,7 +19,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { openDatabase } from '../src/db/dialect.js'
 import type { DatabaseHandle } from '../src/db/dialect.js'
 import { loadSqliteDriver } from '../src/db/sqlite-driver.js'
-import { BACKSTOP_PAGES } from '../src/speed/wal-checkpoints.js'
+import { BACKSTOP_PAGES, walCheckpoints } from '../src/speed/wal-checkpoints.js'
+import type { WalCheckpoints } from '../src/speed/wal-checkpoints.js'
 import { createClub } from '../src/services/clubs.js'
 import { importClubData } from '../src/services/import.js'
 import { openContext } from './helpers/context.js'
@@ -35,7 +36,7 @@ const PAGE = 4096
 describe('checkpoints on a thread', () => {
   let database: TestDatabase
   let file = ''
-  let handle: DatabaseHandle | undefined
+  let handle: DatabaseHandle<WalCheckpoints> | undefined
   beforeEach(async () => {
     database = await createTestDatabase('sqlite')
     file = database.settings.kind === 'sqlite' ? database.settings.file : ''
@@ -47,7 +48,7 @@ describe('checkpoints on a thread', () => {
   })
 
   const open = (options: { module?: URL, delayMs?: number } = {}) => {
-    handle = openDatabase({ kind: 'sqlite', file }, { checkpoints: { module: BUILT, ...options } })
+    handle = openDatabase({ kind: 'sqlite', file }, { checkpoints: walCheckpoints({ module: BUILT, ...options }) })
     return handle
   }
   /** Writes `pages` pages or so of rows in one transaction each of `perCommit`. */
@@ -164,8 +165,8 @@ describe('checkpoints on a thread', () => {
     // The schema first: a read-only connection needs the file to exist.
     const first = open()
     await sql`create table filler (n integer primary key, body text not null)`.execute(first.db)
-    const readonly = openDatabase({ kind: 'sqlite', file }, { readonly: true, checkpoints: { module: BUILT } })
-    const memory = openDatabase({ kind: 'sqlite', file: ':memory:' }, { checkpoints: { module: BUILT } })
+    const readonly = openDatabase({ kind: 'sqlite', file }, { readonly: true, checkpoints: walCheckpoints({ module: BUILT }) })
+    const memory = openDatabase({ kind: 'sqlite', file: ':memory:' }, { checkpoints: walCheckpoints({ module: BUILT }) })
     const plain = openDatabase({ kind: 'sqlite', file })
     try {
       expect([readonly.checkpoints, memory.checkpoints, plain.checkpoints]).toEqual([undefined, undefined, undefined])

@@ -24,7 +24,7 @@
 import type BetterSqlite3 from 'better-sqlite3'
 import type { Kysely } from 'kysely'
 import type pg from 'pg'
-import { CHANGE_CHANNEL } from './migrations/0004-change-tracking.js'
+import { CHANGE_CHANNEL } from './change-scopes.js'
 import { loadPostgresDriver } from './postgres-driver.js'
 import type { Database } from './schema.js'
 

@@ -5,10 +5,10 @@
  * anyone else gets the same 404 as for any unknown path.
  */
 import { BlockList, isIP } from 'node:net'
-import { sql } from 'kysely'
 import type { FastifyInstance, FastifyRequest, onRequestHookHandler } from 'fastify'
 import { Counter, Gauge, Registry, collectDefaultMetrics } from 'prom-client'
 import type { AppContext } from '../context.js'
+import { ping } from '../db/health.js'
 import { migrationState } from '../db/migrate.js'
 import { outboxStats } from '../db/repositories/outbox.js'
 import { ProblemError, requestPath } from './problems.js'
@@ -192,7 +192,7 @@ export function opsRoutes(app: FastifyInstance, context: AppContext, metrics: Me
   app.get('/readyz', options, async () => {
     const failing: string[] = context.lifecycle.draining ? ['the server is stopping'] : []
     try {
-      await sql`select 1`.execute(context.db)
+      await ping(context.db)
       const { pending, unknown } = await migrationState(context.db)
       if (pending.length > 0) failing.push(`migrations pending: ${pending.join(', ')}`)
       if (unknown.length > 0) failing.push(`the database was migrated by a newer version (${unknown.join(', ')})`)

@@ -4,8 +4,8 @@
  */
 import { Type } from '@sinclair/typebox'
 import type { Static, TSchema } from '@sinclair/typebox'
-import { EVENT_TYPES, TEST_EVENT } from '../webhooks/events.js'
-import type { EventType } from '../webhooks/events.js'
+import { EVENT_TYPES, TEST_EVENT } from '../domain/webhook-events.js'
+import type { EventType } from '../domain/webhook-events.js'
 import { DateTime, Nullable, Reference, Uuid } from './common.js'
 import { CompetitionResult } from './competition-result.js'
 import { Event } from './event.js'

@@ -9,6 +9,7 @@ import { InvalidInput } from '../domain/errors.js'
 import { readOrigin } from '../domain/web-origin.js'
 import type { Actor } from './audit.js'
 import { write } from './unit-of-work.js'
+import { storeWebsites, storedWebsites } from '../db/repositories/clubs.js'
 
 export const MAX_WEBSITES = 20
 
@@ -23,8 +24,7 @@ export function parseOrigin(value: string): string {
 }
 
 export async function websitesOf(db: Kysely<Database>, clubId: string): Promise<string[]> {
-  const row = await db.selectFrom('clubs').select('website_origins').where('id', '=', clubId).executeTakeFirst()
-  const parsed: unknown = JSON.parse(row?.website_origins ?? '[]')
+  const parsed: unknown = JSON.parse(await storedWebsites(db, clubId))
   return Array.isArray(parsed) ? parsed.filter((origin): origin is string => typeof origin === 'string') : []
 }
 
@@ -37,8 +37,7 @@ export async function setWebsites(
   const origins = [...new Set(input.websites.map(parseOrigin))]
   if (origins.length > MAX_WEBSITES) throw new InvalidInput(`at most ${String(MAX_WEBSITES)} websites`)
   await write(db, clock.now(), async (work) => {
-    const trx = work.db
-    await trx.updateTable('clubs').set({ website_origins: JSON.stringify(origins) }).where('id', '=', input.clubId).execute()
+    await storeWebsites(work.db, input.clubId, origins)
     await work.audit(input.actor, input.clubId, { action: 'club.websites_changed', target: origins.join(' ') || 'none',
       targetName: origins.length === 0 ? 'no website' : origins.join(' ') })
   })

@@ -8,9 +8,11 @@ import type { ErrorObject } from 'ajv'
 import addFormats from 'ajv-formats'
 import type { Kysely, Transaction } from 'kysely'
 import type { Clock } from '../clock.js'
+import { clubZone } from '../db/repositories/clubs.js'
 import { courtNamesOf, saveCourtHolds, saveCourts } from '../db/repositories/courts.js'
+import { groupIdsOf, idsOfOtherClubs, memberAddressesOf, upsertContent } from '../db/repositories/import.js'
 import type { Database } from '../db/schema.js'
-import { chunks, isoForDb } from '../db/values.js'
+import { isoForDb } from '../db/values.js'
 import { instantOf } from '../domain/date-time.js'
 import { InvalidInput } from '../domain/errors.js'
 import { useServiceDateTime } from '../schemas/formats.js'
@@ -117,7 +119,7 @@ export async function importWithin(
     competition_results: doc.competition_results.map(idOf) }
   const before = await snapshot(trx, clubId, subjects)
   await writeDocument(trx, clubId, doc, now)
-  const club = await trx.selectFrom('clubs').select(['id', 'timezone']).where('id', '=', clubId).executeTakeFirstOrThrow()
+  const club = await clubZone(trx, clubId)
   const cancelled = await settleDisplacedBookings(work, club, courtChangeOf(doc), options.displacedBookings ?? { policy: 'refuse' })
   await recordContentEvents(work, clubId, subjects, before)
   const entry = options.audit
@@ -165,7 +167,7 @@ export async function previewDisplacedBookings(
   input: unknown,
 ): Promise<string[]> {
   const doc = normalise(parseImportDocument(input))
-  const club = await db.selectFrom('clubs').select(['id', 'timezone']).where('id', '=', clubId).executeTakeFirstOrThrow()
+  const club = await clubZone(db, clubId)
   return displacedBookingIds(db, club, courtChangeOf(doc), clock.now())
 }
 
@@ -264,15 +266,12 @@ async function checkAgainstDatabase(trx: Transaction<Database>, clubId: string, 
   for (const section of SECTIONS) {
     const ids = doc[section].map((row) => row.id)
     const foreign = new Set<string>()
-    for (const chunk of chunks(ids)) {
-      const rows = await trx.selectFrom(section).select('id').where('id', 'in', chunk).where('club_id', '<>', clubId).execute()
-      for (const row of rows) foreign.add(row.id.toLowerCase())
-    }
+    for (const id of await idsOfOtherClubs(trx, section, ids, clubId)) foreign.add(id.toLowerCase())
     doc[section].forEach((row, i) => {
       if (foreign.has(row.id)) problems.push(`${section}[${i}].id: ${row.id} belongs to another club`)
     })
   }
-  const existingMembers = await trx.selectFrom('members').select(['id', 'email']).where('club_id', '=', clubId).execute()
+  const existingMembers = await memberAddressesOf(trx, clubId)
   const memberByEmail = new Map(existingMembers.map((member) => [member.email, member.id.toLowerCase()]))
   doc.members.forEach((member, i) => {
     const owner = memberByEmail.get(member.email)
@@ -281,8 +280,8 @@ async function checkAgainstDatabase(trx: Transaction<Database>, clubId: string, 
     }
   })
 
-  const groupIds = new Set([...doc.groups.map((group) => group.id), ...(await trx.selectFrom('groups').select('id')
-    .where('club_id', '=', clubId).execute()).map((row) => row.id.toLowerCase())])
+  const groupIds = new Set([...doc.groups.map((group) => group.id), ...(await groupIdsOf(trx, clubId))
+    .map((id) => id.toLowerCase())])
   const memberIds = new Set([...doc.members.map((member) => member.id), ...existingMembers.map((row) => row.id.toLowerCase())])
   const reference = (set: Set<string>, kind: string, at: string, id: string | null) => {
     if (id !== null && !set.has(id)) problems.push(`${at}: no ${kind} ${id} in this file or in the club`)
@@ -317,77 +316,7 @@ async function checkAgainstDatabase(trx: Transaction<Database>, clubId: string, 
 
 async function writeDocument(trx: Transaction<Database>, clubId: string, doc: Normalised, now: string): Promise<void> {
   await writeCourts(trx, clubId, doc, now)
-  for (const chunk of chunks(doc.members)) {
-    await trx.insertInto('members')
-      .values(chunk.map((m) => ({ id: m.id, club_id: clubId, name: m.name, email: m.email, created_at: now })))
-      .onConflict((oc) => oc.column('id').doUpdateSet((eb) => ({ name: eb.ref('excluded.name'), email: eb.ref('excluded.email'),
-        version: eb('members.version', '+', 1) }))
-        .where('members.club_id', '=', clubId))
-      .execute()
-  }
-  for (const chunk of chunks(doc.groups)) {
-    await trx.insertInto('groups')
-      .values(chunk.map((g) => ({
-        id: g.id, club_id: clubId, name: g.name, sport: g.sport, age_min: g.age_min ?? null, age_max: g.age_max ?? null,
-        level: g.level ?? null, description: g.description ?? null, active: g.active ?? true, created_at: now,
-      })))
-      .onConflict((oc) => oc.column('id').doUpdateSet((eb) => ({
-        name: eb.ref('excluded.name'), sport: eb.ref('excluded.sport'), age_min: eb.ref('excluded.age_min'),
-        age_max: eb.ref('excluded.age_max'), level: eb.ref('excluded.level'), description: eb.ref('excluded.description'),
-        active: eb.ref('excluded.active'), version: eb('groups.version', '+', 1),
-      })).where('groups.club_id', '=', clubId))
-      .execute()
-  }
-  for (const chunk of chunks(doc.events)) {
-    await trx.insertInto('events')
-      .values(chunk.map((e) => ({
-        id: e.id, club_id: clubId, group_id: e.group_id ?? null, title: e.title, starts_at: isoForDb(e.starts_at),
-        ends_at: e.ends_at == null ? null : isoForDb(e.ends_at), location: e.location ?? null,
-        public_booking: e.public_booking ?? false, created_at: now,
-      })))
-      .onConflict((oc) => oc.column('id').doUpdateSet((eb) => ({
-        group_id: eb.ref('excluded.group_id'), title: eb.ref('excluded.title'), starts_at: eb.ref('excluded.starts_at'),
-        ends_at: eb.ref('excluded.ends_at'), location: eb.ref('excluded.location'),
-        public_booking: eb.ref('excluded.public_booking'), version: eb('events.version', '+', 1),
-      })).where('events.club_id', '=', clubId))
-      .execute()
-  }
-  for (const chunk of chunks(doc.news)) {
-    await trx.insertInto('news')
-      .values(chunk.map((n) => ({
-        id: n.id, club_id: clubId, group_id: n.group_id ?? null, title: n.title, content: n.content,
-        published_at: n.published_at == null ? null : isoForDb(n.published_at), created_by: n.created_by ?? null,
-        created_at: now,
-      })))
-      .onConflict((oc) => oc.column('id').doUpdateSet((eb) => ({
-        group_id: eb.ref('excluded.group_id'), title: eb.ref('excluded.title'), content: eb.ref('excluded.content'),
-        published_at: eb.ref('excluded.published_at'), created_by: eb.ref('excluded.created_by'),
-        version: eb('news.version', '+', 1),
-      })).where('news.club_id', '=', clubId))
-      .execute()
-  }
-  for (const chunk of chunks(doc.competition_results)) {
-    const explicit = chunk.filter((r) => r.created_at !== undefined)
-    const implicit = chunk.filter((r) => r.created_at === undefined)
-    for (const [rows, keepCreatedAt] of [[explicit, false], [implicit, true]] as const) {
-      if (rows.length === 0) continue
-      await trx.insertInto('competition_results')
-        .values(rows.map((r) => ({
-          id: r.id, club_id: clubId, member_id: r.member_id, group_id: r.group_id, competition_name: r.competition_name,
-          discipline: r.discipline ?? null, placement: r.placement ?? null, points: r.points ?? null,
-          competition_date: r.competition_date ?? null, created_at: r.created_at === undefined ? now : isoForDb(r.created_at),
-        })))
-        .onConflict((oc) => oc.column('id').doUpdateSet((eb) => ({
-          member_id: eb.ref('excluded.member_id'), group_id: eb.ref('excluded.group_id'),
-          competition_name: eb.ref('excluded.competition_name'), discipline: eb.ref('excluded.discipline'),
-          placement: eb.ref('excluded.placement'), points: eb.ref('excluded.points'),
-          competition_date: eb.ref('excluded.competition_date'), version: eb('competition_results.version', '+', 1),
-          // Without a created_at in the file, a re-import keeps the time of the first import.
-          ...(keepCreatedAt ? {} : { created_at: eb.ref('excluded.created_at') }),
-        })).where('competition_results.club_id', '=', clubId))
-        .execute()
-    }
-  }
+  await upsertContent(trx, clubId, doc, now)
 }
 
 const WEEKDAY_NUMBER = { mon: 1, tue: 2, wed: 3, thu: 4, fri: 5, sat: 6, sun: 7 } as const

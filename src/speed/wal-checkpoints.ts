@@ -29,6 +29,7 @@ import { RequestThread } from './request-thread.js'
 import type { Reply } from './request-thread.js'
 import { openCheckpointConnection } from '../db/checkpoint-connection.js'
 import type { CheckpointMode, CheckpointResult } from '../db/checkpoint-connection.js'
+import type { Checkpointer, CheckpointerFactory } from '../db/dialect.js'
 
 /**
  * The server's connection checkpoints itself once the log holds this many pages (64 MiB of 4 KiB
@@ -64,7 +65,12 @@ type CheckpointRequest = { readonly id: number, readonly request: CheckpointMode
 /** A thread's young generation: one statement, no JavaScript to speak of. */
 const RESOURCE_LIMITS = { maxYoungGenerationSizeMb: 1 }
 
-export class WalCheckpoints {
+/** The checkpoints a connection opened with these options gets (src/db/dialect.ts, `checkpoints`). */
+export function walCheckpoints(options: WalCheckpointsOptions = {}): CheckpointerFactory<WalCheckpoints> {
+  return { backstopPages: BACKSTOP_PAGES, open: (file) => new WalCheckpoints(file, options) }
+}
+
+export class WalCheckpoints implements Checkpointer {
   private thread: CheckpointThread | undefined
   private timer: NodeJS.Timeout | undefined
   private running: Promise<CheckpointResult | undefined> | undefined

@@ -10,8 +10,7 @@
  * publication time, and withdrawn if the item changes before then.
  */
 import type { Kysely } from 'kysely'
-import { EVENT_COLUMNS, GROUP_COLUMNS, NEWS_COLUMNS, RESULT_COLUMNS, eventOf, newsOf, resultOf }
-  from '../db/repositories/listings.js'
+import { eventOf, eventRowsOf, groupRowsOf, newsOf, newsRowsOf, resultOf, resultRowsOf } from '../db/repositories/listings.js'
 import type { Database } from '../db/schema.js'
 import { chunks, isoFromDb } from '../db/values.js'
 import { anySubscriber, withdrawScheduled } from './events.js'
@@ -64,25 +63,22 @@ export async function snapshot(db: Kysely<Database>, clubId: string, subjects: S
 async function read(db: Kysely<Database>, clubId: string, resource: Resource, ids: string[]): Promise<[string, Listed][]> {
   switch (resource) {
     case 'groups': {
-      const rows = await db.selectFrom('groups').select([...GROUP_COLUMNS, 'active']).where('club_id', '=', clubId)
-        .where('id', 'in', ids).execute()
+      const rows = await groupRowsOf(db, clubId, ids)
       return rows.map(({ active, ...group }) => [group.id, { shape: group, listedFrom: active ? -Infinity : null }])
     }
     case 'events': {
-      const rows = await db.selectFrom('events').select([...EVENT_COLUMNS, 'public_booking', 'group_id']).where('club_id', '=', clubId)
-        .where('id', 'in', ids).execute()
+      const rows = await eventRowsOf(db, clubId, ids)
       return rows.map((row) => [row.id, { shape: eventOf(row),
         listedFrom: Boolean(row.public_booking) && row.group_id === null ? -Infinity : null }])
     }
     case 'news': {
-      const rows = await db.selectFrom('news').select(NEWS_COLUMNS).where('club_id', '=', clubId).where('id', 'in', ids).execute()
+      const rows = await newsRowsOf(db, clubId, ids)
       return rows.map((row) => [row.id, row.published_at === null
         ? { shape: {}, listedFrom: null }
         : { shape: newsOf({ ...row, published_at: row.published_at }), listedFrom: Date.parse(isoFromDb(row.published_at)) }])
     }
     case 'competition_results': {
-      const rows = await db.selectFrom('competition_results').select(RESULT_COLUMNS).where('club_id', '=', clubId)
-        .where('id', 'in', ids).execute()
+      const rows = await resultRowsOf(db, clubId, ids)
       return rows.map((row) => [row.id, { shape: resultOf(row), listedFrom: -Infinity }])
     }
   }

@@ -7,26 +7,13 @@
  */
 import { randomUUID } from 'node:crypto'
 import type { Kysely } from 'kysely'
+import type { EventType } from '../domain/webhook-events.js'
 import { insertEventDeliveries, insertMessage, subscribers, withdrawDueLater } from '../db/repositories/webhook-messages.js'
 import type { Database } from '../db/schema.js'
 import { isoForDb } from '../db/values.js'
 
-/** Every event type, in the order the dashboard lists them. */
-export const EVENT_TYPES = [
-  'booking.created', 'booking.cancelled',
-  'group.created', 'group.updated', 'group.deleted',
-  'event.created', 'event.updated', 'event.deleted',
-  'news.published', 'news.updated', 'news.unpublished',
-  'competition_result.created', 'competition_result.updated', 'competition_result.deleted',
-] as const
-export type EventType = (typeof EVENT_TYPES)[number]
-
-/** Sent only by "send test event", to one endpoint, whatever types it receives. */
-export const TEST_EVENT = 'webhook.test'
-
-export function isEventType(value: string): value is EventType {
-  return (EVENT_TYPES as readonly string[]).includes(value)
-}
+export { EVENT_TYPES, TEST_EVENT, isEventType } from '../domain/webhook-events.js'
+export type { EventType } from '../domain/webhook-events.js'
 
 export interface NewEvent {
   readonly type: EventType

@@ -25,7 +25,7 @@ const AREAS: readonly (readonly [table: string, area: string])[] = [
   ['bookings', 'courts'],
 ]
 
-export const CHANGE_CHANNEL = 'club_platform_changes'
+const CHANGE_CHANNEL = 'club_platform_changes'
 
 export async function up(db: Kysely<unknown>): Promise<void> {
   if (dialectOf(db) === 'postgres') {

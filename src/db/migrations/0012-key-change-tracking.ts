@@ -9,7 +9,7 @@ import { dialectOf } from '../dialect.js'
  * changed since (src/services/api-keys.ts) instead of reading it again every second. The write of
  * last_used_at, at most once a minute per key in use, names only that column and bumps nothing.
  */
-export const KEY_SCOPE = 'api_keys'
+const KEY_SCOPE = 'api_keys'
 
 /** Every column of api_keys but last_used_at: an update naming any of them is a change. */
 const TRACKED = ['id', 'club_id', 'name', 'display_prefix', 'secret_hash', 'scopes', 'expires_at', 'created_at', 'revoked_at',

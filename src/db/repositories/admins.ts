@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto'
 import type { Kysely, Selectable } from 'kysely'
 import type { AdminRole } from '../../domain/admin-roles.js'
 import type { Database, PasskeysTable, SignInMethod } from '../schema.js'
-import { dialectOf } from '../dialect.js'
+export { lockRow } from '../dialect.js'
 import { isoForDb, isoFromDb, isoFromDbOrNull } from '../values.js'
 
 export interface AdminRecord {
@@ -66,14 +66,6 @@ export async function emailOf(db: Kysely<Database>, adminId: string): Promise<st
 
 export async function clubNameOf(db: Kysely<Database>, clubId: string): Promise<string | undefined> {
   return (await db.selectFrom('clubs').select('name').where('id', '=', clubId).executeTakeFirst())?.name
-}
-
-/**
- * Serialises the changes of one person's sign-in links, or of one club's team, until the
- * transaction ends (PostgreSQL: a row lock; SQLite has one writer).
- */
-export async function lockRow(db: Kysely<Database>, table: 'admins' | 'clubs', id: string): Promise<void> {
-  if (dialectOf(db) === 'postgres') await db.selectFrom(table).select('id').where('id', '=', id).forUpdate().execute()
 }
 
 /** The admin with this address, created if new. */

@@ -30,3 +30,18 @@ export async function insertClub(db: Kysely<Database>, club: Club, now: number):
 export async function updateClub(db: Kysely<Database>, club: Club): Promise<void> {
   await db.updateTable('clubs').set({ name: club.name, timezone: club.timezone }).where('id', '=', club.id).execute()
 }
+
+/** The club's websites as stored: a JSON array of origins. */
+export async function storedWebsites(db: Kysely<Database>, clubId: string): Promise<string> {
+  const row = await db.selectFrom('clubs').select('website_origins').where('id', '=', clubId).executeTakeFirst()
+  return row?.website_origins ?? '[]'
+}
+
+export async function storeWebsites(db: Kysely<Database>, clubId: string, origins: readonly string[]): Promise<void> {
+  await db.updateTable('clubs').set({ website_origins: JSON.stringify(origins) }).where('id', '=', clubId).execute()
+}
+
+/** The club's id and time zone; throws when there is no such club. */
+export async function clubZone(db: Kysely<Database>, clubId: string): Promise<{ id: string, timezone: string }> {
+  return db.selectFrom('clubs').select(['id', 'timezone']).where('id', '=', clubId).executeTakeFirstOrThrow()
+}

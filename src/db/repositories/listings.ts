@@ -258,3 +258,25 @@ export async function listCompetitionResultsJson(db: Kysely<Database>, clubId: s
   if (anchored === undefined) return jsonPageOf(db, results, [clubId], page, knownTotal)
   return { json: anchored, total: await totalOf(db, results.count, [clubId], knownTotal) }
 }
+
+/*
+ * Some records of a club by id, with the columns that decide whether the listing shows them: what
+ * the webhooks compare before and after a change (src/webhooks/content-events.ts).
+ */
+
+export async function groupRowsOf(db: Kysely<Database>, clubId: string, ids: readonly string[]) {
+  return db.selectFrom('groups').select([...GROUP_COLUMNS, 'active']).where('club_id', '=', clubId).where('id', 'in', ids).execute()
+}
+
+export async function eventRowsOf(db: Kysely<Database>, clubId: string, ids: readonly string[]) {
+  return db.selectFrom('events').select([...EVENT_COLUMNS, 'public_booking', 'group_id']).where('club_id', '=', clubId)
+    .where('id', 'in', ids).execute()
+}
+
+export async function newsRowsOf(db: Kysely<Database>, clubId: string, ids: readonly string[]) {
+  return db.selectFrom('news').select(NEWS_COLUMNS).where('club_id', '=', clubId).where('id', 'in', ids).execute()
+}
+
+export async function resultRowsOf(db: Kysely<Database>, clubId: string, ids: readonly string[]) {
+  return db.selectFrom('competition_results').select(RESULT_COLUMNS).where('club_id', '=', clubId).where('id', 'in', ids).execute()
+}

@@ -2,7 +2,7 @@
 import { randomUUID } from 'node:crypto'
 import type { Kysely, Selectable } from 'kysely'
 import { compiledOnce } from '../compiled.js'
-import { dialectOf } from '../dialect.js'
+import { claiming } from '../dialect.js'
 import type { Database, MailOutboxTable, MailStatus } from '../schema.js'
 import { isoForDb } from '../values.js'
 
@@ -21,18 +21,15 @@ export type OutboxRow = Selectable<MailOutboxTable>
  */
 export async function claimDueMails(db: Kysely<Database>, now: number, leaseUntil: number, limit: number): Promise<OutboxRow[]> {
   const at = isoForDb(now)
-  const postgres = dialectOf(db) === 'postgres'
   return db.transaction().execute(async (trx) => {
-    let abandoned = trx.selectFrom('mail_outbox').select('id')
+    const abandoned = claiming(trx, trx.selectFrom('mail_outbox').select('id')
       .where('status', '=', 'sending').where('locked_until', '<=', at)
-      .orderBy('next_attempt_at').limit(limit)
-    if (postgres) abandoned = abandoned.forUpdate().skipLocked()
+      .orderBy('next_attempt_at').limit(limit))
     const ids = (await abandoned.execute()).map((row) => row.id)
     if (ids.length < limit) {
-      let pending = trx.selectFrom('mail_outbox').select('id')
+      const pending = claiming(trx, trx.selectFrom('mail_outbox').select('id')
         .where('status', '=', 'pending').where('next_attempt_at', '<=', at)
-        .orderBy('next_attempt_at').limit(limit - ids.length)
-      if (postgres) pending = pending.forUpdate().skipLocked()
+        .orderBy('next_attempt_at').limit(limit - ids.length))
       ids.push(...(await pending.execute()).map((row) => row.id))
     }
     if (ids.length === 0) return []

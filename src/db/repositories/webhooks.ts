@@ -4,7 +4,7 @@
  */
 import { randomUUID } from 'node:crypto'
 import type { Kysely, Selectable, Transaction } from 'kysely'
-import { dialectOf } from '../dialect.js'
+import { claiming } from '../dialect.js'
 import type { Database, WebhookDeliveriesTable, WebhookDeliveryStatus, WebhookEndpointsTable, WebhookTrigger } from '../schema.js'
 import { isoForDb, isoFromDb, isoFromDbOrNull } from '../values.js'
 
@@ -149,18 +149,16 @@ export type DeliveryRow = Selectable<WebhookDeliveriesTable>
 export async function claimDueDeliveries(db: Kysely<Database>, now: number, leaseUntil: number, limit: number,
   perClubPerMinute: number): Promise<DeliveryRow[]> {
   const at = isoForDb(now)
-  const postgres = dialectOf(db) === 'postgres'
   return db.transaction().execute(async (trx) => {
     const busy = trx.selectFrom('webhook_deliveries').select('club_id').where('last_attempt_at', '>', isoForDb(now - 60_000))
       .groupBy('club_id').having((eb) => eb.fn.countAll(), '>=', perClubPerMinute)
-    let due = trx.selectFrom('webhook_deliveries').select('id')
+    const due = claiming(trx, trx.selectFrom('webhook_deliveries').select('id')
       .where((eb) => eb.or([
         eb.and([eb('status', '=', 'pending'), eb('next_attempt_at', '<=', at)]),
         eb.and([eb('status', '=', 'sending'), eb('locked_until', '<=', at)]),
       ]))
       .where('club_id', 'not in', busy)
-      .orderBy('next_attempt_at').limit(limit)
-    if (postgres) due = due.forUpdate().skipLocked()
+      .orderBy('next_attempt_at').limit(limit))
     const ids = (await due.execute()).map((row) => row.id)
     if (ids.length === 0) return []
     return trx.updateTable('webhook_deliveries')
