@@ -18,11 +18,12 @@ import { COURT } from '../helpers/courts.js'
 import { DIALECTS, createTestDatabase } from '../helpers/databases.js'
 import type { TestDatabase } from '../helpers/databases.js'
 import { clubFixture } from '../helpers/fixtures.js'
+import { LIST_PATHS, LIST_SCOPES } from '../helpers/list-endpoints.js'
 import { startServer, stopServer } from '../helpers/server-process.js'
 import type { StartedServer } from '../helpers/server-process.js'
 import { testNow, testToday } from '../helpers/today.js'
 
-const LISTS: readonly ListPath[] = ['/api/v1/groups', '/api/v1/events', '/api/v1/news', '/api/v1/competition-results']
+const LISTS: readonly ListPath[] = LIST_PATHS
 const ZONE = 'Europe/Berlin'
 
 describe('Retry-After', () => {
@@ -61,7 +62,7 @@ for (const dialect of DIALECTS) {
         courts: [{ id: COURT.allDay, name: 'Court 1', booking_horizon_days: 30, opening_hours: hours }] })
       await context.close()
       const created = await cli(env, ['keys', 'create', '--club', 'riverside', '--name', 'client test', '--scopes',
-        'read:groups,read:events,read:news,read:competition_results', '--json'])
+        LIST_SCOPES.join(','), '--json'])
       expect(created.code, created.stderr).toBe(0)
       key = created.json<{ key: string }>().key
       server = await startServer({ ...env, PORT: String(port), BOOKING_RATE_CAPACITY: '2', BOOKING_RATE_PER_MINUTE: '60' })

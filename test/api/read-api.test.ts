@@ -8,13 +8,7 @@ import { describeEachDatabase } from '../helpers/databases.js'
 import { clubFixture, expectedListings } from '../helpers/fixtures.js'
 import { START, useHarness } from '../helpers/harness.js'
 import type { ApiResponse, Harness } from '../helpers/harness.js'
-
-const ENDPOINTS = [
-  { path: '/api/v1/groups', scope: 'read:groups', listing: 'groups' },
-  { path: '/api/v1/events', scope: 'read:events', listing: 'events' },
-  { path: '/api/v1/news', scope: 'read:news', listing: 'news' },
-  { path: '/api/v1/competition-results', scope: 'read:competition_results', listing: 'competition_results' },
-] as const
+import { LIST_ENDPOINTS } from '../helpers/list-endpoints.js'
 
 interface Envelope { data: { id: string }[], meta: { limit: number, offset: number, total: number } }
 
@@ -32,7 +26,7 @@ describeEachDatabase('read API', (dialect) => {
   const get = (url: string, withKey = key, headers: Record<string, string> = {}) =>
     harness.current.request({ url, key: withKey, headers })
 
-  describe.each(ENDPOINTS)('$path', ({ path, listing }) => {
+  describe.each(LIST_ENDPOINTS)('$path', ({ path, listing }) => {
     it('returns the first page in the envelope with the default limit', async () => {
       const response = await get(path)
       expect(response.status).toBe(200)
@@ -297,7 +291,7 @@ describeEachDatabase('read API', (dialect) => {
 
     it.each(SCOPES)('a key with only %s reads its endpoint and gets 403 from the others', async (scope) => {
       const scopedKey = keysByScope.get(scope) ?? ''
-      for (const endpoint of ENDPOINTS) {
+      for (const endpoint of LIST_ENDPOINTS) {
         const response = await get(endpoint.path, scopedKey)
         if (endpoint.scope === scope) {
           expect(response.status).toBe(200)

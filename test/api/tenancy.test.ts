@@ -9,8 +9,9 @@ import { importClubData } from '../../src/services/import.js'
 import { describeEachDatabase } from '../helpers/databases.js'
 import { allIds, clubFixture } from '../helpers/fixtures.js'
 import { START, useHarness } from '../helpers/harness.js'
+import { LIST_ENDPOINTS } from '../helpers/list-endpoints.js'
 
-const ENDPOINTS = ['groups', 'events', 'news', 'competition-results']
+const ENDPOINTS = LIST_ENDPOINTS.map((endpoint) => endpoint.segment)
 
 interface Tenant { slug: string, clubId: string, key: string, ids: string[] }
 

@@ -19,15 +19,11 @@ import { OPERATOR, audit, auditLog } from '../../src/services/audit.js'
 import { importClubData } from '../../src/services/import.js'
 import { describeEachDatabase } from '../helpers/databases.js'
 import { clubFixture } from '../helpers/fixtures.js'
+import { LIST_ENDPOINTS } from '../helpers/list-endpoints.js'
 import { START, useHarness } from '../helpers/harness.js'
 
-const LISTS = [
-  ['/api/v1/groups', 'groups_listing_idx'],
-  ['/api/v1/events', 'events_listing_idx'],
-  ['/api/v1/news', 'news_listing_idx'],
-  ['/api/v1/competition-results', 'competition_results_listing_idx'],
-] as const
-const AREAS = ['groups', 'events', 'news', 'competition_results'] as const
+const LISTS = LIST_ENDPOINTS.map(({ path, index }) => [path, index] as const)
+const AREAS = LIST_ENDPOINTS.map(({ listing, index }) => [listing, index] as const)
 
 const notAScan = /\bSort\b|TEMP B-TREE|Seq Scan|SCAN (groups|events|news|competition_results)\b(?! USING)/
 
@@ -64,7 +60,7 @@ describeEachDatabase('list query plans', (dialect) => {
   })
 
   // The pages the list reader threads read as JSON (src/db/json-pages.ts), SQLite's alone.
-  it.each(AREAS.map((area, i) => [area, LISTS[i]?.[1] ?? ''] as const))('%s as JSON reads %s in order', async (area, index) => {
+  it.each(AREAS)('%s as JSON reads %s in order', async (area, index) => {
     if (dialect === 'postgres') return
     const h = harness.current
     h.statements.length = 0

@@ -2,6 +2,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js'
 import addFormats from 'ajv-formats'
 import { describe, expect, it } from 'vitest'
 import { useHarness } from '../helpers/harness.js'
+import { LIST_ENDPOINTS } from '../helpers/list-endpoints.js'
 
 interface Header { required?: boolean, description?: string, schema?: Record<string, unknown> }
 interface Media { schema: unknown, example?: unknown, examples?: Record<string, { value: unknown }> }
@@ -29,12 +30,7 @@ interface Doc {
   }
 }
 
-const LISTS = {
-  '/api/v1/groups': 'read:groups',
-  '/api/v1/events': 'read:events',
-  '/api/v1/news': 'read:news',
-  '/api/v1/competition-results': 'read:competition_results',
-} as const
+const LISTS = Object.fromEntries(LIST_ENDPOINTS.map((endpoint) => [endpoint.path, endpoint.scope]))
 
 describe('the served OpenAPI description', () => {
   const harness = useHarness('sqlite')
@@ -103,10 +99,8 @@ describe('the served OpenAPI description', () => {
 
   it('names every request and response body under components and refers to it', async () => {
     const doc = await load()
-    const bodies = {
-      '/api/v1/groups': 'GroupList', '/api/v1/events': 'EventList', '/api/v1/news': 'NewsList',
-      '/api/v1/competition-results': 'CompetitionResultList', '/api/v1/public/{clubSlug}/courts': 'CourtAvailability',
-    }
+    const bodies = { ...Object.fromEntries(LIST_ENDPOINTS.map((endpoint) => [endpoint.path, endpoint.envelope])),
+      '/api/v1/public/{clubSlug}/courts': 'CourtAvailability' }
     for (const [path, name] of Object.entries(bodies)) {
       expect(doc.paths[path]?.get?.responses['200']?.content?.['application/json']?.schema, path)
         .toEqual({ $ref: `#/components/schemas/${name}` })

@@ -2,6 +2,7 @@ import { expect, it } from 'vitest'
 import { describeEachDatabase } from '../helpers/databases.js'
 import { COURT, TUESDAY, setUpCourts } from '../helpers/courts.js'
 import { useHarness } from '../helpers/harness.js'
+import { LIST_PATHS } from '../helpers/list-endpoints.js'
 
 const ORIGIN = 'https://www.tc-riverside.example'
 
@@ -39,7 +40,7 @@ describeEachDatabase('CORS', (dialect) => {
   })
 
   it('sends no CORS headers anywhere else, and refuses preflights there', async () => {
-    for (const url of ['/api/v1/groups', '/api/v1/events', '/api/v1/news', '/api/v1/competition-results']) {
+    for (const url of LIST_PATHS) {
       const preflight = await harness.current.app.inject({ method: 'OPTIONS', url, headers: {
         'origin': ORIGIN, 'access-control-request-method': 'GET', 'access-control-request-headers': 'authorization' } })
       expect(preflight.statusCode).toBe(405)

@@ -23,6 +23,7 @@ import { describeEachDatabase } from '../helpers/databases.js'
 import { clubFixture } from '../helpers/fixtures.js'
 import { START, startHarness } from '../helpers/harness.js'
 import type { Harness } from '../helpers/harness.js'
+import { LIST_PATHS, LIST_SCOPES } from '../helpers/list-endpoints.js'
 
 /** Differ between any two answers, or are the connection's. */
 const UNCOMPARED = new Set(['date', 'connection', 'keep-alive'])
@@ -62,7 +63,7 @@ describeEachDatabase('answers before routing', (dialect) => {
       await importClubData(fast.context.db, fast.clock, clubId, clubFixture(slug, START))
       clubs.push({ id: clubId, slug })
       const all = await createApiKey(fast.context.db, fast.clock, { clubId, name: 'all', expiresAt: null,
-        scopes: ['read:groups', 'read:events', 'read:news', 'read:competition_results'] })
+        scopes: LIST_SCOPES })
       keys[`${slug}:all`] = all.key
       keys[`${slug}:groups`] = (await createApiKey(fast.context.db, fast.clock, { clubId, name: 'groups only', expiresAt: null,
         scopes: ['read:groups'] })).key
@@ -75,14 +76,13 @@ describeEachDatabase('answers before routing', (dialect) => {
     for (const { harness } of servers.reverse()) await harness.close()
   })
 
-  const lists = ['/api/v1/groups', '/api/v1/events', '/api/v1/news', '/api/v1/competition-results']
   const queries = ['', '?', '?limit=5', '?offset=3', '?limit=5&offset=2', '?offset=2&limit=5', '?offset=02', '?limit=0', '?limit=101',
     '?offset=10001', '?foo=1', '?limit=1&limit=2', '?limit=1.0', '?limit=5&', '?LIMIT=5', '?limit=%35']
   const assets = fs.readdirSync(path.join(DASHBOARD_DIR, 'assets')).filter((name) => !isCompressedCopy(name)).map((name) => `/dashboard/assets/${name}`)
   const files = [WIDGET_PATH, ...assets, '/dashboard/assets/missing.js', '/widget/v1/club-booking-0000000000000000.js']
   const courtQueries = ['', `?date=${TUESDAY}`, '?date=2026-02-30', '?date=20260616', '?date=2026-06-16&x=1']
   const request = fc.oneof(
-    { weight: 8, arbitrary: fc.record({ kind: fc.constant('list' as const), path: fc.constantFrom(...lists),
+    { weight: 8, arbitrary: fc.record({ kind: fc.constant('list' as const), path: fc.constantFrom(...LIST_PATHS),
       // Mostly the pages a website asks for again and again, which the steady state answers.
       query: fc.oneof({ weight: 3, arbitrary: fc.constantFrom('', '?limit=5') }, { weight: 2, arbitrary: fc.constantFrom(...queries) }),
       club: fc.constantFrom('fast-a', 'fast-b'), key: fc.oneof({ weight: 3, arbitrary: fc.constant('all') },

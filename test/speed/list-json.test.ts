@@ -11,6 +11,7 @@ import { LIST_READS, readListBody } from '../../src/routes/list-reads.js'
 import type { ListArea } from '../../src/routes/list-reads.js'
 import { describeEachDatabase } from '../helpers/databases.js'
 import { START, useHarness } from '../helpers/harness.js'
+import { LIST_ENDPOINTS } from '../helpers/list-endpoints.js'
 
 /** Text of any code points, surrogates alone included (better-sqlite3 stores each as U+FFFD). */
 const text = fc.string({ unit: fc.oneof(fc.constantFrom('\u0000', '\u001f', '\u007f', '\u2028', '"', '\\', '\ud800', '\udfff'),
@@ -22,8 +23,7 @@ const points = fc.oneof(fc.double(), fc.integer({ min: -1_000_000, max: 1_000_00
   fc.constantFrom(0, -0, 3, 2 ** 53 - 1, 2 ** 53, 2 ** 53 + 2, 1e21, 1e-7, 123456789.125, 0.1 + 0.2, Number.MAX_VALUE,
     Number.MIN_VALUE, Infinity, -Infinity, Number.NaN))
 
-const AREAS: readonly (readonly [ListArea, string])[] = [['groups', 'groups'], ['events', 'events'], ['news', 'news'],
-  ['competition_results', 'competition-results']]
+const AREAS: readonly (readonly [ListArea, string])[] = LIST_ENDPOINTS.map((endpoint) => [endpoint.listing, endpoint.segment])
 
 describeEachDatabase('list pages written by SQLite', (dialect) => {
   if (dialect !== 'sqlite') {

@@ -30,6 +30,7 @@ import { clubFixture } from '../helpers/fixtures.js'
 import { START, startHarness } from '../helpers/harness.js'
 import { startServer, stopServer } from '../helpers/server-process.js'
 import { testNow } from '../helpers/today.js'
+import { LIST_ENDPOINTS } from '../helpers/list-endpoints.js'
 
 // The threads run built JavaScript: the module is loaded from dist/, as the server loads it.
 const load = async () => await import(pathToFileURL(path.resolve('dist/routes/list-readers.js')).href) as typeof ListReadersModule
@@ -230,7 +231,7 @@ describe('list reader threads, as built', () => {
       expect(held.etag).toBe(etagOf(heldText))
       // Twice as many reads as slots, each released: every page is whole, and the held one is untouched.
       for (let i = 0; i < 2 * BODY_SLOTS; i++) {
-        const area = (['groups', 'events', 'news', 'competition_results'] as const)[i % 4] ?? 'groups'
+        const area = LIST_ENDPOINTS[i % LIST_ENDPOINTS.length]?.listing ?? 'groups'
         const result = await readOn(readers, pageRead(area, i % 3))
         expect(typeof result.body).not.toBe('string')
         expect(result.etag).toBe(etagOf(result.body))

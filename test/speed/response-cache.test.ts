@@ -19,6 +19,7 @@ import { describeEachDatabase } from '../helpers/databases.js'
 import { clubFixture, idFor } from '../helpers/fixtures.js'
 import { START, useHarness } from '../helpers/harness.js'
 import type { Harness } from '../helpers/harness.js'
+import { LIST_PATHS } from '../helpers/list-endpoints.js'
 
 const run = promisify(execFile)
 
@@ -50,7 +51,7 @@ describeEachDatabase('response cache', (dialect) => {
 
   it('answers an unchanged list without a query, with the same bytes and tag', async () => {
     const h = harness.current
-    for (const url of ['/api/v1/groups', '/api/v1/events', '/api/v1/news', '/api/v1/competition-results']) {
+    for (const url of LIST_PATHS) {
       const first = await get(url)
       h.statements.length = 0
       const second = await get(url)
