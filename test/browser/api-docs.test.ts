@@ -10,19 +10,14 @@ import fs from 'node:fs'
 import { createRequire } from 'node:module'
 import type { AddressInfo } from 'node:net'
 import os from 'node:os'
-import { chromium } from 'playwright-core'
 import type { Browser, BrowserContextOptions, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { REFERENCE_PAGE_TITLE } from '../../src/http/api-reference.js'
+import { chromiumAvailable, launchChromium } from '../helpers/browser.js'
 import { startHarness } from '../helpers/harness.js'
 import type { Harness } from '../helpers/harness.js'
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
-const available = fs.existsSync(CHROMIUM)
-if (!available) {
-  if (process.env.CLUB_PLATFORM_REQUIRE_SERVICES === '1') throw new Error(`Chromium is required but not found at ${CHROMIUM}`)
-  console.warn(`\n!!! Chromium not found at ${CHROMIUM}: the API reference browser test is SKIPPED (apt-get install chromium).\n`)
-}
+const available = chromiumAvailable('the API reference browser test')
 
 const MAPPED_HOST = 'docs.club-platform.test'
 const DESKTOP = { width: 1280, height: 800 }
@@ -69,11 +64,8 @@ describe.skipIf(!available)('the API reference in a browser', () => {
     port = (h.app.server.address() as AddressInfo).port
     const document = (await h.request({ url: '/api/v1/openapi.json' })).json<{ paths: Record<string, Record<string, { operationId: string }>> }>()
     operationIds = Object.values(document.paths).flatMap((item) => Object.values(item).map((operation) => operation.operationId))
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--no-sandbox', '--headless', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
-        '--disable-sync', '--no-first-run', `--host-resolver-rules=MAP ${MAPPED_HOST} 127.0.0.1`],
-    })
+    browser = await launchChromium(['--headless', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
+      '--disable-sync', '--no-first-run', `--host-resolver-rules=MAP ${MAPPED_HOST} 127.0.0.1`])
   }, 60_000)
 
   afterAll(async () => {

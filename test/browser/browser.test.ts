@@ -6,10 +6,9 @@
  */
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { chromium } from 'playwright-core'
 import type { Browser } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { CHROMIUM, chromiumAvailable } from '../helpers/browser.js'
+import { chromiumAvailable, launchChromium } from '../helpers/browser.js'
 import { COURT, TUESDAY, setUpCourts } from '../helpers/courts.js'
 import { startHarness } from '../helpers/harness.js'
 import type { Harness } from '../helpers/harness.js'
@@ -76,8 +75,8 @@ describe.skipIf(!available)('a club website in a real browser', () => {
     })
     await new Promise<void>((resolve) => page.listen(0, 'localhost', resolve))
     site = `http://localhost:${String((page.address() as AddressInfo).port)}`
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-background-networking',
-      '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-gpu'] })
+    browser = await launchChromium(['--disable-background-networking', '--disable-component-update', '--disable-sync',
+      '--no-first-run', '--disable-gpu'])
   }, 60_000)
 
   afterAll(async () => {
