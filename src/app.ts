@@ -51,9 +51,8 @@ import { News, NewsList } from './schemas/news.js'
 import { Problem } from './schemas/problem.js'
 import { useServiceDateTime } from './schemas/formats.js'
 import { WEBHOOK_PAYLOAD_SCHEMAS } from './schemas/webhooks.js'
-import { queuedHere } from './webhooks/events.js'
 import { LAZY_SERIALIZERS, SHARED_SERIALIZERS } from './http/serializers.js'
-import { FastPath, requestId } from './http/fast-path.js'
+import { FastPath, requestId } from './speed/fast-path.js'
 
 export interface AppOptions {
   /** false, or JSON logs at the configured level (the default) with key-shaped text redacted. */
@@ -79,7 +78,7 @@ export interface AppOptions {
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** Answers before routing (src/http/fast-path.ts). */
+    /** Answers before routing (src/speed/fast-path.ts). */
     fastPath: FastPath
   }
 }
@@ -102,7 +101,7 @@ export async function buildApp(context: AppContext, options: AppOptions = {}): P
       redact: { paths: ['req.headers.authorization', 'headers.authorization'], censor: '[redacted]' },
       stream: redactingDestination(options.logDestination ?? process.stdout),
     },
-    // The server Fastify would create, its request listener answering from src/http/fast-path.ts first.
+    // The server Fastify would create, its request listener answering from src/speed/fast-path.ts first.
     serverFactory: (handler, settings) => {
       const server = http.createServer({
         // A request without Host is refused by the onRequest hook below, with a problem document.
@@ -169,15 +168,9 @@ export async function buildApp(context: AppContext, options: AppOptions = {}): P
     requestLog?.info({ reqId: answer.id, method: 'GET', path: redactKeys(answer.path), route: answer.route, status: answer.status,
       duration_ms: Math.round(seconds * 100_000) / 100, club_id: answer.clubId, key_id: answer.keyId }, 'request')
   }
-  let queuedSeen = queuedHere.count
   // One log line per request, without the Authorization header or the query's values.
   app.addHook('onResponse', (request, reply, done) => {
     metrics.observe(request, reply.statusCode, reply.elapsedTime / 1000)
-    // A change that queued webhook deliveries (committed by now): the worker looks now rather than at its next poll.
-    if (queuedHere.count !== queuedSeen) {
-      queuedSeen = queuedHere.count
-      context.webhooks.wake()
-    }
     if (!REQUEST_LOG_LEVELS.has(request.log.level)) {
       done()
       return

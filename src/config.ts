@@ -36,7 +36,7 @@ export interface Config {
   readonly responseCacheBytes: number
   /**
    * Threads that read list pages missing from the response cache (READER_THREADS; SQLite in a file
-   * only, see src/routes/list-readers.ts); 0 reads them on the event loop.
+   * only, see src/speed/list-readers.ts); 0 reads them on the event loop.
    */
   readonly readerThreads: number
   /**

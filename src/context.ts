@@ -8,20 +8,21 @@ import { shiftedClock } from './clock.js'
 import type { Clock } from './clock.js'
 import type { Config } from './config.js'
 import { openDatabase } from './db/dialect.js'
-import type { WalCheckpoints } from './db/wal-checkpoints.js'
+import type { WalCheckpoints } from './speed/wal-checkpoints.js'
 import type { DialectName, PoolStats } from './db/dialect.js'
 import { migrateToLatest } from './db/migrate.js'
 import type { Database } from './db/schema.js'
 import type { ChangeFeed } from './db/changes.js'
-import { ResponseCache } from './http/response-cache.js'
+import { ResponseCache } from './speed/response-cache.js'
 import path from 'node:path'
 import { ClientRateLimiter } from './http/client-rate-limit.js'
 import { threadedTransport } from './mail/transport-thread.js'
 import { transportFor } from './mail/transport.js'
 import type { TransportTarget } from './mail/transport.js'
 import { MailWorker } from './mail/worker.js'
-import { ListReaders } from './routes/list-readers.js'
+import { ListReaders } from './speed/list-readers.js'
 import { RetentionSchedule } from './services/personal-data.js'
+import { afterCommit } from './services/unit-of-work.js'
 import { MemoryLimiterStore } from './limits/memory-store.js'
 import type { LimiterStore } from './limits/store.js'
 import type { MailWorkerOptions } from './mail/worker.js'
@@ -60,9 +61,9 @@ export interface AppContext {
   readonly changes: ChangeFeed
   /** Serialised answers of the read endpoints, valid while `changes` reports their data unchanged. */
   readonly responses: ResponseCache
-  /** Threads reading list pages missing from `responses` (src/routes/list-readers.ts); undefined: read on the event loop. */
+  /** Threads reading list pages missing from `responses` (src/speed/list-readers.ts); undefined: read on the event loop. */
   readonly readers: ListReaders | undefined
-  /** The write-ahead log's checkpoints on a thread (src/db/wal-checkpoints.ts); undefined: SQLite's own, on commit. */
+  /** The write-ahead log's checkpoints on a thread (src/speed/wal-checkpoints.ts); undefined: SQLite's own, on commit. */
   readonly checkpoints: WalCheckpoints | undefined
   readonly poolStats: () => PoolStats | undefined
   /** Work started by requests and finished after their answers; close() waits for it. */
@@ -95,16 +96,16 @@ export interface ContextOptions {
   readonly mailThread?: boolean
   /**
    * Read list pages missing from the cache on `config.readerThreads` threads (the server does; SQLite in a
-   * file only; see routes/list-readers.ts).
+   * file only; see speed/list-readers.ts).
    */
   readonly readerThreads?: boolean
   /** The reader threads' code, when not the running module (the in-process tests run the sources and give the built one). */
   readonly readerModule?: URL
-  /** Misses within a second that start the reader threads (default `MISSES_TO_START`, routes/list-readers.ts). */
+  /** Misses within a second that start the reader threads (default `MISSES_TO_START`, speed/list-readers.ts). */
   readonly readerStartAfter?: number
   /**
    * Checkpoint SQLite's write-ahead log on a thread (the server does; SQLite in a file only; see
-   * db/wal-checkpoints.ts). A URL: the thread's code, when not the running module (the in-process tests).
+   * speed/wal-checkpoints.ts). A URL: the thread's code, when not the running module (the in-process tests).
    */
   readonly walCheckpoints?: boolean | URL
 }
@@ -137,7 +138,7 @@ export async function createContext(config: Config, options: ContextOptions = {}
   options.webhookWorker)
   const limiter: LimiterStore = config.rateLimit.redisUrl === undefined
     ? await MemoryLimiterStore.open(clock, admin ? undefined : path.join(config.dataDir, 'rate-limits.json'))
-    // ioredis is loaded with Redis only: a server that limits in its own memory does without it (docs/performance.md, step 25).
+    // ioredis is loaded with Redis only: a server that limits in its own memory does without it.
     : new (await import('./limits/redis-store.js')).RedisLimiterStore({ url: config.rateLimit.redisUrl,
         keyPrefix: config.rateLimit.redisKeyPrefix, lazy: admin,
         ...(options.limiterClock === undefined ? {} : { clock: options.limiterClock }) })
@@ -149,6 +150,13 @@ export async function createContext(config: Config, options: ContextOptions = {}
         ...(options.readerStartAfter === undefined ? {} : { startAfter: options.readerStartAfter }) })
     : undefined
   const retention = new RetentionSchedule(database.db, clock)
+  // After every committed write on this database: the workers look at once for what it queued, and this process's caches
+  // see its changes before the database's notification arrives.
+  afterCommit(database.db, (committed) => {
+    if (committed.mails > 0) mail.wake()
+    if (committed.deliveries > 0) webhooks.wake()
+    for (const scope of committed.scopes) database.changes.changedHere(scope)
+  })
   return {
     config,
     db: database.db,

@@ -5,7 +5,7 @@
  * processes that share the port, replaces any that crash, and stops them all on SIGTERM/SIGINT.
  */
 // First, before any other module runs: see the module.
-import './next-tick-shape.js'
+import './speed/next-tick-shape.js'
 import cluster from 'node:cluster'
 import { getHeapStatistics } from 'node:v8'
 import type { FastifyInstance } from 'fastify'

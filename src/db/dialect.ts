@@ -18,8 +18,8 @@ import type { DatabaseSettings } from '../config.js'
 import { loadPostgresDriver } from './postgres-driver.js'
 import { loadSqliteDriver } from './sqlite-driver.js'
 import { declareJsonFunctions } from './json-pages.js'
-import { BACKSTOP_PAGES, WalCheckpoints } from './wal-checkpoints.js'
-import type { WalCheckpointsOptions } from './wal-checkpoints.js'
+import { BACKSTOP_PAGES, WalCheckpoints } from '../speed/wal-checkpoints.js'
+import type { WalCheckpointsOptions } from '../speed/wal-checkpoints.js'
 import type { Database } from './schema.js'
 import { PostgresChangeFeed, SqliteChangeFeed } from './changes.js'
 import type { ChangeFeed } from './changes.js'
@@ -31,7 +31,7 @@ export type DialectName = 'sqlite' | 'postgres'
  * 16 MB a connection instead, which the server's connection and each list reader thread's fill
  * under a stream of misses, and which malloc keeps after a reader thread has ended: some 30 MiB of
  * the process's memory, for no throughput measured on the misses or the bookings (the database
- * file's pages are in the system's cache anyway; docs/performance.md, step 29).
+ * file's pages are in the system's cache anyway).
  */
 export const PAGE_CACHE_KIB = 2_000
 
@@ -43,7 +43,7 @@ export interface OpenDatabaseOptions {
   readonly readonly?: boolean
   /**
    * SQLite in a file: checkpoint the write-ahead log on a thread, not on the connection's commits
-   * (the server does; src/db/wal-checkpoints.ts).
+   * (the server does; src/speed/wal-checkpoints.ts).
    */
   readonly checkpoints?: WalCheckpointsOptions
 }
@@ -299,8 +299,8 @@ class TurnTakingSqliteDialect extends SqliteDialect {
  * `limit ?` with the bound value as a constant of the statement's program, and so makes the
  * statement expire whenever that parameter is bound again: better-sqlite3 binds every parameter on
  * every run, and every run of a statement with a LIMIT was parsed, planned and compiled anew
- * (10–18 µs of a listing's page of 30–130, a seventh of a list reader thread's time;
- * docs/performance.md, step 42). The planner then does not know the limit, which the listings'
+ * (10–18 µs of a listing's page of 30–130, a seventh of a list reader thread's time).
+ * The planner then does not know the limit, which the listings'
  * plans do not need (test/db/query-plans.test.ts). PostgreSQL plans `limit $1` once per execution
  * anyway and keeps Kysely's form.
  */

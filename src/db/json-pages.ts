@@ -1,9 +1,9 @@
 /**
  * A listing's page as the JSON text the API sends, built by SQLite (its JSON functions) instead of
  * as rows that JavaScript turns into objects and serialises. A page of 50 rows takes 35–65 % less
- * time (docs/performance.md, step 35): the rows never become JavaScript values. SQLite
+ * time (better-sqlite3 alone, on the benchmark's database): the rows never become JavaScript values. SQLite
  * only, and only where pages are read without Fastify: the list reader threads
- * (src/routes/list-readers.ts). Every other read, and every read on PostgreSQL, goes through the
+ * (src/speed/list-readers.ts). Every other read, and every read on PostgreSQL, goes through the
  * route's serialiser, and test/speed/list-json.test.ts holds the two texts equal for any stored value.
  *
  * What SQLite writes as JSON is what fast-json-stringify writes for the same values, except for

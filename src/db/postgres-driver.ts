@@ -1,7 +1,7 @@
 /**
  * node-postgres, loaded when a PostgreSQL database is first opened (as better-sqlite3 is loaded
  * when a SQLite one is, src/db/dialect.ts): a server on SQLite, and each of its reader threads,
- * does without its 3 MiB of heap (docs/performance.md, step 25).
+ * does without its 3 MiB of heap.
  */
 import { createRequire } from 'node:module'
 import type pg from 'pg'

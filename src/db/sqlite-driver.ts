@@ -1,7 +1,7 @@
 /**
  * better-sqlite3, loaded when a SQLite database is first opened (as node-postgres is, src/db/postgres-driver.ts),
  * in a module of its own so that a thread that needs only the driver (the checkpoints of
- * src/db/wal-checkpoints.ts) loads nothing else.
+ * src/db/checkpoint-connection.ts) loads nothing else.
  */
 import { createRequire } from 'node:module'
 import type BetterSqlite3 from 'better-sqlite3'

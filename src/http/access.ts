@@ -27,7 +27,7 @@ export type RouteAccess = { readonly public: true } | { readonly scope: Scope } 
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** The access check of a scoped route where it need not wait (src/http/fast-path.ts); see admitAtOnce. */
+    /** The access check of a scoped route where it need not wait (src/speed/fast-path.ts); see admitAtOnce. */
     admitAtOnce: (raw: IncomingMessage, scope: Scope) => Admission | undefined
   }
   interface FastifyContextConfig {
@@ -66,7 +66,7 @@ interface AdmittedRequest extends IncomingMessage {
 }
 
 /**
- * Passes an admission made before routing (src/http/fast-path.ts) to the route's access hook, which
+ * Passes an admission made before routing (src/speed/fast-path.ts) to the route's access hook, which
  * then uses it instead of checking and charging the request a second time.
  */
 export function handOverAdmission(raw: IncomingMessage, admission: Admission): void {

@@ -51,7 +51,7 @@ export class ClientRateLimiter {
   }
 
   /**
-   * Charges a request before routing (src/http/fast-path.ts): null when admitted, the refusal when
+   * Charges a request before routing (src/speed/fast-path.ts): null when admitted, the refusal when
    * not. A request handed on to the route afterwards carries the outcome, and the hook does not
    * charge it again.
    */

@@ -16,7 +16,7 @@ import { ProblemError, requestPath } from './problems.js'
 export interface Metrics {
   readonly registry: Registry
   observe(request: FastifyRequest, status: number, seconds: number): void
-  /** The same for an answer given before routing (src/http/fast-path.ts). */
+  /** The same for an answer given before routing (src/speed/fast-path.ts). */
   record(route: string, method: string, status: number, seconds: number, refusal?: 'burst' | 'daily' | 'public'): void
   /** A client closed its connection before its request was complete. */
   clientAborted(): void

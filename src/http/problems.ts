@@ -60,7 +60,7 @@ export function sendProblem(request: FastifyRequest, reply: FastifyReply, error:
 }
 
 /**
- * The problem document of a refusal answered before routing (src/http/fast-path.ts), byte for byte
+ * The problem document of a refusal answered before routing (src/speed/fast-path.ts), byte for byte
  * what sendProblem serialises for it, as a function of the request id (which passed the request-id
  * check: nothing in it needs escaping). `instance` is a route's own path.
  */

@@ -12,7 +12,7 @@ import zlib from 'node:zlib'
 import { promisify } from 'node:util'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { matches } from './conditional.js'
-import type { FastPath, FastRoute } from './fast-path.js'
+import type { FastPath, FastRoute } from '../speed/fast-path.js'
 import { ProblemError } from './problems.js'
 
 const gzip = promisify(zlib.gzip)
@@ -209,7 +209,7 @@ export function serveStaticPage(page: StaticPage | undefined, options: StaticPag
 }
 
 /**
- * The same answers before routing (src/http/fast-path.ts): the page is in memory and nothing is
+ * The same answers before routing (src/speed/fast-path.ts): the page is in memory and nothing is
  * checked, so a GET without a query is answered from the server's request listener. `route` names
  * the Fastify route for the metrics.
  */

@@ -4,7 +4,7 @@
  * in (opening a link never does, so a mail scanner that follows it uses nothing up).
  */
 import type { AdminRole } from '../domain/admin-roles.js'
-import { escapeHtml } from './booking-mail.js'
+import { escapeHtml } from '../domain/html.js'
 
 export interface DashboardMail {
   readonly subject: string

@@ -8,9 +8,11 @@
  * name cannot hold one (the booking rules refuse it).
  */
 import { withoutLinks } from '../domain/links.js'
+import { escapeHtml } from '../domain/html.js'
 import { formatInZone, localDateOf } from '../domain/zoned-time.js'
 
 /** The booking as a mail about it describes it. */
+
 export interface BookingFacts {
   readonly bookingId: string
   readonly clubName: string
@@ -146,8 +148,27 @@ export function renderBookingCancellation(input: CancellationInput): RenderedMai
   return { subject, text: lines.join('\n'), html, ics: bookingIcs(input, 'CANCEL', input.cancelledAt, description) }
 }
 
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (char) => `&#${String(char.charCodeAt(0))};`)
+/** Why a booking was refused for its address (the kind of limit it met and the count it reached). */
+export interface RefusalInput {
+  readonly clubName: string
+  readonly limit: 'open' | 'daily' | 'members'
+  readonly count: number
+}
+
+/** The notice to an address whose booking was refused: why, without any text of the requester's. */
+export function renderBookingRefusal(input: RefusalInput): Omit<RenderedMail, 'ics'> {
+  const why = {
+    open: `this address already holds ${String(input.count)} upcoming bookings at ${input.clubName}, the most allowed`,
+    daily: `this address was used for ${String(input.count)} court bookings in the last 24 hours, the most allowed`,
+    members: `only members of ${input.clubName} can book its courts online, and this address is not on its member list (if you `
+      + 'are a member, book with the address the club has for you)',
+  }[input.limit]
+  const text = ['Hello,', '', `someone (perhaps you) tried to book a court at ${input.clubName} with this e-mail address. The `
+    + `booking was not accepted: ${why}.`, '', 'If it was not you, nothing needs to be done; no booking was made with your '
+    + 'address. You will receive at most one such message a day.']
+  return { subject: `Booking not accepted — ${input.clubName}`, text: text.join('\n'),
+    html: `<!doctype html><html><body style="font-family:sans-serif">${
+      text.filter((line) => line !== '').map((line) => `<p>${escapeHtml(line)}</p>`).join('')}</body></html>` }
 }
 
 function oneLine(text: string): string {

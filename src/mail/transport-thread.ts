@@ -13,8 +13,8 @@
  */
 import { isMainThread, parentPort, workerData } from 'node:worker_threads'
 import type { MessagePort, Worker } from 'node:worker_threads'
-import { RequestThread } from '../request-thread.js'
-import type { Reply } from '../request-thread.js'
+import { RequestThread } from '../speed/request-thread.js'
+import type { Reply } from '../speed/request-thread.js'
 import { describeTarget, transportFor } from './transport.js'
 import type { MailTransport, OutgoingMail, TransportTarget } from './transport.js'
 

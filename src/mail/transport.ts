@@ -11,7 +11,7 @@ import type { SendMailOptions, Transporter } from 'nodemailer'
 
 /**
  * nodemailer, loaded when a transport is first made: the server's event loop, whose mail goes
- * through the transport's thread, does without its 3 MiB of heap (docs/performance.md, step 25).
+ * through the transport's thread, does without its 3 MiB of heap.
  */
 function loadNodemailer(): typeof nodemailer {
   return createRequire(import.meta.url)('nodemailer') as typeof nodemailer

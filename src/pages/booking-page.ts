@@ -7,7 +7,7 @@
  */
 import { createHash } from 'node:crypto'
 import { isExactOrigin } from '../domain/web-origin.js'
-import { escapeHtml } from '../mail/booking-mail.js'
+import { escapeHtml } from '../domain/html.js'
 import type { Language } from './manage-booking.js'
 
 const STYLE = 'html{color-scheme:light}body{margin:0;font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#1b1f24;'

@@ -7,7 +7,7 @@
  */
 import { createHash } from 'node:crypto'
 import type { GuestBooking } from '../services/booking-cancellation.js'
-import { escapeHtml } from '../mail/booking-mail.js'
+import { escapeHtml } from '../domain/html.js'
 
 export type Language = 'en' | 'de'
 export const LANGUAGES: readonly Language[] = ['en', 'de']

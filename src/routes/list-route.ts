@@ -1,12 +1,12 @@
 /**
  * The shape shared by the four authenticated list endpoints: a scope, the list query, the list
  * envelope, and the documented problem responses. A resource module names its list's area; what
- * the list reads, and its schemas, are in src/routes/list-reads.ts.
+ * the list reads, and its schemas, are in src/speed/list-reads.ts.
  *
  * Answers are served from the response cache while the club's data in the listed table is
  * unchanged (src/db/changes.ts); a miss reads the page (and the count, unless the count for that
  * version is known), serialises it with the route's compiled schema and files it. Before routing,
- * a miss is read and serialised on a reader thread when one is ready (src/routes/list-readers.ts).
+ * a miss is read and serialised on a reader thread when one is ready (src/speed/list-readers.ts).
  */
 import { Type } from '@sinclair/typebox'
 import type { FastifyInstance } from 'fastify'
@@ -16,23 +16,23 @@ import type { PageRequest } from '../db/repositories/page.js'
 import type { Database } from '../db/schema.js'
 import type { Scope } from '../domain/scopes.js'
 import { handOverAdmission, principalOf } from '../http/access.js'
-import { plainPage } from '../http/fast-path.js'
+import { plainPage } from '../speed/fast-path.js'
 import { refusalDocument } from '../http/problems.js'
 import { rateLimitHeaderList } from '../domain/rate-limit.js'
 import type { Decision } from '../domain/rate-limit.js'
 import { QuotaExceeded } from '../domain/errors.js'
 import { SECURITY_SCHEME } from '../http/openapi.js'
 import { API_PREFIX } from '../http/problem-types.js'
-import { answerCached, cachedAnswer, fileAnswer, readAndFile } from '../http/cached-read.js'
-import type { CacheSlot, Readout } from '../http/cached-read.js'
-import type { CachedResponse } from '../http/response-cache.js'
+import { answerCached, cachedAnswer, fileAnswer, readAndFile } from '../speed/cached-read.js'
+import type { CacheSlot, Readout } from '../speed/cached-read.js'
+import type { CachedResponse } from '../speed/response-cache.js'
 import { conditionalGet, conditionalHeaders, IF_NONE_MATCH } from '../http/conditional.js'
 import {
   header, jsonResponse, problemResponse, RATE_LIMIT_HEADERS, REQUEST_ID_HEADER, RETRY_AFTER_HEADER, WWW_AUTHENTICATE_HEADER,
 } from '../http/responses.js'
 import { LIST_LIMIT, LIST_OFFSET, ListQuery, Reference } from '../schemas/common.js'
-import { LIST_READS, readListPage } from './list-reads.js'
-import type { KnownTotal, ListArea } from './list-reads.js'
+import { LIST_READS, readListPage } from '../speed/list-reads.js'
+import type { KnownTotal, ListArea } from '../speed/list-reads.js'
 
 const VARY_HEADER = header(Type.String({ description: 'Always `Authorization`: the answer depends on the key.',
   examples: ['Authorization'] }), { required: true })
@@ -43,7 +43,7 @@ export interface ListEndpoint {
   readonly summary: string
   readonly description: string
   readonly scope: Scope
-  /** The change-tracking area of the listed table (migration 0004), and what the list reads (src/routes/list-reads.ts). */
+  /** The change-tracking area of the listed table (migration 0004), and what the list reads (src/speed/list-reads.ts). */
   readonly area: ListArea
 }
 
@@ -85,7 +85,7 @@ export function registerListEndpoint(app: FastifyInstance, context: AppContext, 
     burst: refusalDocument('rate-limited', new QuotaExceeded('burst', {}).message, path),
     daily: refusalDocument('daily-quota-exhausted', new QuotaExceeded('daily', {}).message, path),
   }
-  // Before routing (src/http/fast-path.ts): a key over its budget, or a page in the cache; the route below answers the rest.
+  // Before routing (src/speed/fast-path.ts): a key over its budget, or a page in the cache; the route below answers the rest.
   fast.get(path, (raw, response, query, at) => {
     const admission = app.admitAtOnce(raw, endpoint.scope)
     if (admission === undefined) {
@@ -119,7 +119,7 @@ export function registerListEndpoint(app: FastifyInstance, context: AppContext, 
         toRoute()
         return
       }
-      // A miss: read and file here, on a reader thread if one is ready (src/routes/list-readers.ts), else on the event
+      // A miss: read and file here, on a reader thread if one is ready (src/speed/list-readers.ts), else on the event
       // loop. If the read fails, or the service began to stop meanwhile, the route answers.
       const onThread = context.readers?.read({ area: endpoint.area, scope: slot.scope, clubId: principal.clubId, ...page,
         now: slot.now, known: totals.get(slot.scope) })

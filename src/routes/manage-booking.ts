@@ -66,9 +66,6 @@ export async function manageBookingRoutes(app: FastifyInstance, context: AppCont
       const found = await cancelByGuest(context.db, context.clock, { mailFrom: context.config.mail.from }, token)
       if (found === undefined) return sendPage(reply, 404, renderNotFoundPage(view))
       if (found.state === 'too-late') return sendPage(reply, 409, renderBookingPage(found, view, false))
-      // The slot is free: this process's cached listings must not wait for the change notification.
-      context.changes.changedHere(`courts:${found.booking.clubId}`)
-      context.mail.wake()
       return reply.headers({ 'cache-control': 'no-store', 'referrer-policy': 'no-referrer' })
         .redirect(pageHref(token, chosenLanguage(request.query), { cancelled: '1' }), 303)
     })

@@ -14,8 +14,8 @@ import { ClubNotFound, InvalidBooking } from '../domain/errors.js'
 import { localDateOf } from '../domain/zoned-time.js'
 import { API_PREFIX } from '../http/problem-types.js'
 import { ProblemError, problemOf, sendProblem } from '../http/problems.js'
-import { answerCached, cachedAnswer } from '../http/cached-read.js'
-import type { CacheSlot } from '../http/cached-read.js'
+import { answerCached, cachedAnswer } from '../speed/cached-read.js'
+import type { CacheSlot } from '../speed/cached-read.js'
 import { conditionalGet, conditionalHeaders, IF_NONE_MATCH } from '../http/conditional.js'
 import { header, jsonResponse, problemResponse, REQUEST_ID_HEADER, RETRY_AFTER_HEADER } from '../http/responses.js'
 import { Reference } from '../schemas/common.js'
@@ -71,7 +71,7 @@ function clubLookup(context: AppContext): ClubLookup {
     }
     return club
   }
-  // As cachedAnswer (src/http/cached-read.ts): the version is read only for a club known here.
+  // As cachedAnswer (src/speed/cached-read.ts): the version is read only for a club known here.
   const peek = (slug: string) => {
     const cached = known.get(slug)
     if (cached === undefined || !context.responses.enabled) return undefined
@@ -99,7 +99,7 @@ const PLAIN_DATE = /^date=([0-9]{4}-[0-9]{2}-[0-9]{2})$/
 const CORS_HEADER_LIST = ['access-control-allow-origin', CORS.origin, 'access-control-expose-headers', CORS.exposedHeaders.join(', ')]
 
 /**
- * The courts listing before routing (src/http/fast-path.ts): a grid in the response cache, charged
+ * The courts listing before routing (src/speed/fast-path.ts): a grid in the response cache, charged
  * to the client's address. Behind TRUST_PROXY the address is the forwarded one, which Fastify
  * works out: there the route answers every request, as it does every miss and refusal elsewhere.
  */
@@ -249,12 +249,7 @@ export async function publicCourtsRoutes(app: FastifyInstance, context: AppConte
         mailFrom: context.config.mail.from,
         publicUrl: context.config.publicUrl,
       }, club, request.body, key)
-      if (outcome.replayed) {
-        void reply.header('idempotent-replayed', 'true')
-      } else {
-        context.changes.changedHere(`courts:${club.id}`)
-        context.mail.wake()
-      }
+      if (outcome.replayed) void reply.header('idempotent-replayed', 'true')
       return reply.code(201).send({ success: true, booking_id: outcome.bookingId })
     })
   }, { prefix: PUBLIC_PREFIX })

@@ -8,7 +8,6 @@ import type { Kysely } from 'kysely'
 import type { Clock } from '../clock.js'
 import * as admins from '../db/repositories/admins.js'
 import type { InvitationRecord, Membership, SessionRecord, TeamMember } from '../db/repositories/admins.js'
-import { insertMail } from '../db/repositories/outbox.js'
 import type { Database, SignInMethod } from '../db/schema.js'
 import { isoForDb } from '../db/values.js'
 import type { AdminRole } from '../domain/admin-roles.js'
@@ -16,8 +15,9 @@ import { normaliseEmail } from '../domain/admin-roles.js'
 import { Conflict, InvalidRequest, InvalidToken, NotFound, RateLimited } from '../domain/errors.js'
 import { generateToken, hashToken, isWellFormedToken } from '../domain/secret-token.js'
 import { renderInvitation, renderSignInLink } from '../mail/admin-mail.js'
-import { OPERATOR, audit, auditPerson } from './audit.js'
+import { OPERATOR } from './audit.js'
 import type { Actor } from './audit.js'
+import { write } from './unit-of-work.js'
 
 export const SIGN_IN_LINK_TTL_MS = 15 * 60_000
 export const INVITATION_TTL_MS = 7 * 86_400_000
@@ -75,7 +75,8 @@ export async function inviteAdmin(db: Kysely<Database>, clock: Clock, settings: 
   const url = dashboardUrl(settings, 'invitation', token)
   const invitation: InvitationRecord = { id: randomUUID(), clubId: input.clubId, email, role: input.role,
     invitedBy: input.actor.adminId, createdAt: isoForDb(now), expiresAt: isoForDb(now + INVITATION_TTL_MS) }
-  await db.transaction().execute(async (trx) => {
+  await write(db, now, async (work) => {
+    const trx = work.db
     // One club's invitations are counted one at a time.
     await admins.lockRow(trx, 'clubs', input.clubId)
     const clubName = await admins.clubNameOf(trx, input.clubId)
@@ -97,9 +98,9 @@ export async function inviteAdmin(db: Kysely<Database>, clock: Clock, settings: 
     await admins.revokeOpenInvitations(trx, input.clubId, email, now)
     await admins.insertInvitation(trx, invitation, hashToken(token))
     const mail = renderInvitation({ clubName, role: input.role, url, expiresInDays: INVITATION_TTL_MS / 86_400_000 })
-    await insertMail(trx, { clubId: input.clubId, bookingId: null, recipientName: '', recipientEmail: email, ...mail, ics: null },
-      settings.mailFrom, now)
-    await audit(trx, now, input.actor, input.clubId, { action: 'invitation.created', target: invitation.id,
+    await work.mail({ clubId: input.clubId, bookingId: null, recipientName: '', recipientEmail: email, ...mail, ics: null },
+      settings.mailFrom)
+    await work.audit(input.actor, input.clubId, { action: 'invitation.created', target: invitation.id,
       targetName: `${email} as ${input.role}` })
   })
   return { invitation, url }
@@ -112,10 +113,11 @@ function secondsUntilDayAfter(first: string | null, now: number): number {
 
 export async function withdrawInvitation(db: Kysely<Database>, clock: Clock,
   input: ClubChange & { invitationId: string }): Promise<void> {
-  await db.transaction().execute(async (trx) => {
+  await write(db, clock.now(), async (work) => {
+    const trx = work.db
     const email = await admins.revokeInvitation(trx, input.clubId, input.invitationId, clock.now())
     if (email === undefined) throw new NotFound('No such open invitation.')
-    await audit(trx, clock.now(), input.actor, input.clubId, { action: 'invitation.withdrawn', target: input.invitationId,
+    await work.audit(input.actor, input.clubId, { action: 'invitation.withdrawn', target: input.invitationId,
       targetName: email })
   })
 }
@@ -144,7 +146,8 @@ export async function teamOf(db: Kysely<Database>, clock: Clock, clubId: string)
  * (transfer ownership first: make another member owner, then step down).
  */
 export async function changeRole(db: Kysely<Database>, clock: Clock, input: MemberChange & { role: AdminRole }): Promise<void> {
-  await db.transaction().execute(async (trx) => {
+  await write(db, clock.now(), async (work) => {
+    const trx = work.db
     // Two owners cannot both step down at once.
     await admins.lockRow(trx, 'clubs', input.clubId)
     const current = await admins.roleInClub(trx, input.clubId, input.adminId)
@@ -154,14 +157,15 @@ export async function changeRole(db: Kysely<Database>, clock: Clock, input: Memb
       throw new Conflict('The club would have no owner left: make another member owner first.')
     }
     await admins.setRole(trx, input.clubId, input.adminId, input.role)
-    await audit(trx, clock.now(), input.actor, input.clubId, { action: 'member.role_changed', target: input.adminId,
+    await work.audit(input.actor, input.clubId, { action: 'member.role_changed', target: input.adminId,
       targetName: await admins.emailOf(trx, input.adminId), detail: `${current} → ${input.role}` })
   })
 }
 
 /** Removes a member from the club (not from other clubs); never the last owner. */
 export async function removeAdmin(db: Kysely<Database>, clock: Clock, input: MemberChange): Promise<void> {
-  await db.transaction().execute(async (trx) => {
+  await write(db, clock.now(), async (work) => {
+    const trx = work.db
     await admins.lockRow(trx, 'clubs', input.clubId)
     const current = await admins.roleInClub(trx, input.clubId, input.adminId)
     if (current === undefined) throw new NotFound('No such member of this club.')
@@ -169,7 +173,7 @@ export async function removeAdmin(db: Kysely<Database>, clock: Clock, input: Mem
       throw new Conflict('The club would have no owner left: make another member owner first.')
     }
     await admins.removeMembership(trx, input.clubId, input.adminId)
-    await audit(trx, clock.now(), input.actor, input.clubId, { action: 'member.removed', target: input.adminId,
+    await work.audit(input.actor, input.clubId, { action: 'member.removed', target: input.adminId,
       targetName: await admins.emailOf(trx, input.adminId), detail: `was ${current}` })
   })
 }
@@ -202,7 +206,8 @@ export async function acceptInvitation(db: Kysely<Database>, clock: Clock, setti
   request: SignInRequest): Promise<NewSession> {
   if (!isWellFormedToken('invitation', token)) throw new InvalidToken('This invitation link is not valid.')
   const now = clock.now()
-  return db.transaction().execute(async (trx) => {
+  return write(db, now, async (work) => {
+    const trx = work.db
     const invitation = await admins.claimInvitation(trx, hashToken(token), now)
     if (invitation === undefined) throw new InvalidToken('This invitation is used, withdrawn or expired; ask for a new one.')
     const adminId = await admins.ensureAdmin(trx, invitation.email, now)
@@ -210,7 +215,7 @@ export async function acceptInvitation(db: Kysely<Database>, clock: Clock, setti
     // Joining never demotes: an owner who accepts an old admin invitation stays owner.
     if (current !== 'owner') await admins.addMembership(trx, invitation.clubId, adminId, invitation.role, now)
     const actor: Actor = { adminId, label: invitation.email, address: request.address }
-    await audit(trx, now, actor, invitation.clubId, { action: 'invitation.accepted', target: invitation.id,
+    await work.audit(actor, invitation.clubId, { action: 'invitation.accepted', target: invitation.id,
       targetName: `${invitation.email} as ${invitation.role}` })
     return startSession(trx, now, settings, adminId, invitation.email, 'invitation', request)
   })
@@ -266,14 +271,15 @@ async function mailSignInLink(db: Kysely<Database>, now: number, settings: Dashb
   const token = generateToken('sign-in')
   const url = dashboardUrl(settings, 'sign-in', token)
   const mail = renderSignInLink({ url, validMinutes: SIGN_IN_LINK_TTL_MS / 60_000 })
-  return db.transaction().execute(async (trx) => {
+  return write(db, now, async (work) => {
+    const trx = work.db
     await admins.lockRow(trx, 'admins', admin.id)
     if (limits !== undefined && (await admins.countRecentSignInLinks(trx, admin.id, now - 3_600_000) >= limits.perHour
       || await admins.countRecentSignInLinks(trx, admin.id, now - DAY_MS) >= limits.perDay)) return undefined
     await admins.insertSignInLink(trx, admin.id, hashToken(token), now, SIGN_IN_LINK_TTL_MS)
-    await insertMail(trx, { clubId: null, bookingId: null, recipientName: '', recipientEmail: admin.email, ...mail, ics: null },
-      settings.mailFrom, now)
-    await auditPerson(trx, now, { ...actor, adminId: admin.id }, { action: 'sign_in.link_sent', target: admin.id,
+    await work.mail({ clubId: null, bookingId: null, recipientName: '', recipientEmail: admin.email, ...mail, ics: null },
+      settings.mailFrom)
+    await work.auditPerson({ ...actor, adminId: admin.id }, { action: 'sign_in.link_sent', target: admin.id,
       targetName: admin.email })
     return url
   })
@@ -297,11 +303,12 @@ export async function signInWithLink(db: Kysely<Database>, clock: Clock, setting
   request: SignInRequest): Promise<NewSession> {
   if (!isWellFormedToken('sign-in', token)) throw new InvalidToken('This sign-in link is not valid.')
   const now = clock.now()
-  return db.transaction().execute(async (trx) => {
+  return write(db, now, async (work) => {
+    const trx = work.db
     const adminId = await admins.claimSignInLink(trx, hashToken(token), now)
     if (adminId === undefined) throw new InvalidToken('This sign-in link is used or expired; ask for a new one.')
     const email = await admins.emailOf(trx, adminId)
-    await auditPerson(trx, now, { adminId, label: email, address: request.address }, { action: 'sign_in', target: 'link',
+    await work.auditPerson({ adminId, label: email, address: request.address }, { action: 'sign_in', target: 'link',
       targetName: 'e-mail link' })
     return startSession(trx, now, settings, adminId, email, 'link', request)
   })
@@ -331,10 +338,11 @@ export async function sessionsOf(db: Kysely<Database>, clock: Clock, adminId: st
 export async function signOut(db: Kysely<Database>, clock: Clock, actor: Actor & { adminId: string },
   sessionId?: string): Promise<number> {
   const now = clock.now()
-  return db.transaction().execute(async (trx) => {
+  return write(db, now, async (work) => {
+    const trx = work.db
     const ended = await admins.revokeSessions(trx, actor.adminId, now, sessionId)
     if (sessionId !== undefined && ended === 0) throw new NotFound('No such session.')
-    await auditPerson(trx, now, actor, { action: sessionId === undefined ? 'sign_out.everywhere' : 'sign_out',
+    await work.auditPerson(actor, { action: sessionId === undefined ? 'sign_out.everywhere' : 'sign_out',
       target: sessionId ?? null, targetName: sessionId === undefined ? `${String(ended)} sessions` : 'a session' })
     return ended
   })

@@ -10,9 +10,9 @@ import { displayPrefix, generateApiKey, hashApiKey, isWellFormedApiKey } from '.
 import { parseDateTime } from '../domain/date-time.js'
 import { InvalidApiKey, InvalidRequest, NotFound } from '../domain/errors.js'
 import type { InvalidApiKeyReason } from '../domain/errors.js'
-import { recordAudit } from './audit.js'
 import type { Actor } from './audit.js'
 import type { Scope } from '../domain/scopes.js'
+import { write } from './unit-of-work.js'
 
 export interface CreatedApiKey {
   /** Shown once; only its hash is stored. */
@@ -62,9 +62,10 @@ export async function issueApiKey(
   if (input.expiresAt !== null && (parseDateTime(input.expiresAt) ?? 0) <= clock.now()) {
     throw new InvalidRequest('field', 'expires_at', 'must be in the future')
   }
-  return db.transaction().execute(async (trx) => {
+  return write(db, clock.now(), async (work) => {
+    const trx = work.db
     const created = await createApiKey(trx, clock, { ...input, scopes: [...new Set(input.scopes)] })
-    await recordAudit(trx, clock, input.actor, input.clubId, { action: 'api_key.created', target: created.record.id,
+    await work.audit(input.actor, input.clubId, { action: 'api_key.created', target: created.record.id,
       targetName: `${created.record.name} (${created.record.displayPrefix}…)`, detail: created.record.scopes.join(' ') })
     return created
   })
@@ -76,14 +77,15 @@ export async function issueApiKey(
  */
 export async function withdrawApiKey(db: Kysely<Database>, clock: Clock, input: { keyId: string, clubId?: string, actor: Actor }):
 Promise<{ record: ApiKeyRecord, revoked: boolean }> {
-  return db.transaction().execute(async (trx) => {
+  return write(db, clock.now(), async (work) => {
+    const trx = work.db
     const existing = await keys.findApiKeyById(trx, input.keyId)
     if (existing === undefined || (input.clubId !== undefined && existing.clubId !== input.clubId)) {
       throw new NotFound(`No API key with the id ${input.keyId}.`)
     }
     const revoked = await keys.revokeApiKey(trx, input.keyId, clock.now())
     if (revoked) {
-      await recordAudit(trx, clock, input.actor, existing.clubId, { action: 'api_key.revoked', target: existing.id,
+      await work.audit(input.actor, existing.clubId, { action: 'api_key.revoked', target: existing.id,
         targetName: `${existing.name} (${existing.displayPrefix}…)` })
     }
     return { record: await keys.findApiKeyById(trx, input.keyId) ?? existing, revoked }
@@ -196,7 +198,7 @@ export class ApiKeyAuthenticator {
   /**
    * The principal of a key looked up within the cache's lifetime and valid now, or undefined when
    * authenticate() has to decide (a key not looked up lately, malformed, unknown, revoked or expired).
-   * Never throws and never waits: the answers of src/http/fast-path.ts start here.
+   * Never throws and never waits: the answers of src/speed/fast-path.ts start here.
    */
   known(authorization: string | undefined): Principal | undefined {
     const entry = authorization === undefined ? undefined : this.byHeader.get(authorization)

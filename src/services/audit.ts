@@ -1,14 +1,12 @@
 /**
  * The audit log (docs/dashboard.md, "Audit log"): who did what in a club, when, from which address,
  * to what — named as it was called then — and why, where the actor said. Written in the
- * transaction of the change it records; never a key, a token or a guest's address. A person's own
+ * transaction of the change it records (src/services/unit-of-work.ts); never a key, a token or a guest's address. A person's own
  * actions (sign-ins, sign-outs, passkeys) belong to no club: they are written once for each club
  * the person administers, so that each club's owners read them in its log.
  */
 import type { Kysely } from 'kysely'
-import type { Clock } from '../clock.js'
-import { membershipsOf } from '../db/repositories/admins.js'
-import { auditOf, insertAudit } from '../db/repositories/audit.js'
+import { auditOf } from '../db/repositories/audit.js'
 import type { AuditEntry, AuditFilter } from '../db/repositories/audit.js'
 import type { Database } from '../db/schema.js'
 
@@ -38,31 +36,8 @@ export interface AuditRecord {
   readonly detail?: string | null
 }
 
-/** Records an action in a club's log (`clubId` null: in no club's). */
-export async function audit(db: Kysely<Database>, now: number, actor: Actor, clubId: string | null,
-  record: AuditRecord): Promise<void> {
-  await insertAudit(db, { clubId, actorAdminId: actor.adminId, actor: actor.label, action: record.action,
-    target: record.target ?? null, targetName: record.targetName ?? null,
-    fields: record.fields === undefined || record.fields === null ? null : [...record.fields], detail: record.detail ?? null,
-    address: actor.address }, now)
-}
-
-/** Records a person's own action in the log of every club they administer (in no club's when they administer none). */
-export async function auditPerson(db: Kysely<Database>, now: number, actor: Actor & { adminId: string },
-  record: AuditRecord): Promise<void> {
-  const clubs = await membershipsOf(db, actor.adminId)
-  if (clubs.length === 0) await audit(db, now, actor, null, record)
-  for (const club of clubs) await audit(db, now, actor, club.clubId, record)
-}
-
 /** The newest entries of a club's log (every club's: `clubId` undefined) that pass the filter, at most `limit`. */
 export async function auditLog(db: Kysely<Database>, clubId: string | undefined, filter: AuditFilter = {},
   limit = 200): Promise<AuditEntry[]> {
   return auditOf(db, clubId, filter, limit)
-}
-
-/** Records an action now, on the clock given. */
-export async function recordAudit(db: Kysely<Database>, clock: Clock, actor: Actor, clubId: string | null,
-  record: AuditRecord): Promise<void> {
-  await audit(db, clock.now(), actor, clubId, record)
 }

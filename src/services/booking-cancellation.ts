@@ -10,15 +10,14 @@ import type { Kysely } from 'kysely'
 import type { Clock } from '../clock.js'
 import { findBooking, findBookingByManageToken, markCancelled } from '../db/repositories/bookings.js'
 import type { BookingDetails, BookingRules, Cancellation } from '../db/repositories/bookings.js'
-import { insertMail } from '../db/repositories/outbox.js'
 import type { Database } from '../db/schema.js'
 import { hashToken, isWellFormedToken } from '../domain/secret-token.js'
 import { formatInZone } from '../domain/zoned-time.js'
 import { addressOf, renderBookingCancellation } from '../mail/booking-mail.js'
-import { audit } from './audit.js'
 import { bookingData } from '../webhooks/booking-events.js'
-import { recordEvents } from '../webhooks/events.js'
 import type { Actor } from './audit.js'
+import { write } from './unit-of-work.js'
+import type { UnitOfWork } from './unit-of-work.js'
 
 const MINUTE = 60_000
 
@@ -116,7 +115,7 @@ async function cancel(
   cancellation: Cancellation,
   actor?: Actor,
 ): Promise<boolean> {
-  return db.transaction().execute((trx) => cancelInTransaction(trx, now, settings, booking, cancellation, actor))
+  return write(db, now, (work) => cancelIn(work, settings, booking, cancellation, actor))
 }
 
 /** A booking as the audit log names it: its court and time at the club, never its guest. */
@@ -127,35 +126,36 @@ export function bookingLabel(booking: Pick<BookingDetails, 'courtName' | 'start'
 }
 
 /**
- * Cancels a booking and queues its mail in the caller's transaction; false when it was no longer
+ * Cancels a booking and queues its mail in the caller's unit of work; false when it was no longer
  * confirmed. With an actor, recorded in the audit log, with what caused it (`cause`: a court's
  * change) and the reason.
  */
-export async function cancelInTransaction(
-  trx: Kysely<Database>,
-  now: number,
+export async function cancelIn(
+  work: UnitOfWork,
   settings: CancellationSettings,
   booking: BookingDetails,
   cancellation: Cancellation,
   actor?: Actor,
   cause?: string,
 ): Promise<boolean> {
-  if (!await markCancelled(trx, booking.clubId, booking.id, cancellation, now)) return false
+  const { now } = work
+  if (!await markCancelled(work.db, booking.clubId, booking.id, cancellation, now)) return false
   if (actor !== undefined) {
     const detail = [cause, cancellation.reason].filter((part) => part !== undefined && part !== null && part !== '').join(': ')
-    await audit(trx, now, actor, booking.clubId, { action: 'booking.cancelled', target: booking.id,
+    await work.audit(actor, booking.clubId, { action: 'booking.cancelled', target: booking.id,
       targetName: bookingLabel(booking), detail: detail === '' ? null : detail })
   }
-  await recordEvents(trx, now, booking.clubId, [{ type: 'booking.cancelled', subjectId: booking.id,
+  await work.events(booking.clubId, [{ type: 'booking.cancelled', subjectId: booking.id,
     data: bookingData({ ...booking, cancelledAt: now, cancelledBy: cancellation.by }) }])
   const mail = renderBookingCancellation({
     bookingId: booking.id, clubName: booking.clubName, timezone: booking.timezone, courtName: booking.courtName,
     start: booking.start, end: booking.end, bookerName: booking.bookerName, organizer: addressOf(settings.mailFrom),
     cancelledAt: now, by: cancellation.by, reason: cancellation.reason,
   })
-  await insertMail(trx, {
+  await work.mail({
     clubId: booking.clubId, bookingId: booking.id, recipientName: booking.bookerName, recipientEmail: booking.bookerEmail,
     subject: mail.subject, text: mail.text, html: mail.html, ics: mail.ics,
-  }, settings.mailFrom, now)
+  }, settings.mailFrom)
+  work.changed(`courts:${booking.clubId}`)
   return true
 }

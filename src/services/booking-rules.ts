@@ -8,18 +8,19 @@ import type { Clock } from '../clock.js'
 import { bookingRulesOf, updateBookingRules } from '../db/repositories/bookings.js'
 import type { BookingRules } from '../db/repositories/bookings.js'
 import type { Database } from '../db/schema.js'
-import { audit } from './audit.js'
 import type { Actor } from './audit.js'
+import { write } from './unit-of-work.js'
 
 export async function changeBookingRules(
   db: Kysely<Database>,
   clock: Clock,
   input: { readonly clubId: string, readonly rules: Partial<BookingRules>, readonly actor: Actor },
 ): Promise<BookingRules> {
-  return db.transaction().execute(async (trx) => {
+  return write(db, clock.now(), async (work) => {
+    const trx = work.db
     await updateBookingRules(trx, input.clubId, input.rules)
     const rules = await bookingRulesOf(trx, input.clubId)
-    await audit(trx, clock.now(), input.actor, input.clubId, { action: 'booking_rules.changed', targetName: 'the booking rules',
+    await work.audit(input.actor, input.clubId, { action: 'booking_rules.changed', targetName: 'the booking rules',
       fields: Object.keys(input.rules).map(snakeCase), detail: `cancellation deadline ${String(rules.cancellationDeadlineMinutes)} min, retention ${String(rules.retentionDays)} days, `
         + `privacy notice ${rules.privacyUrl ?? 'none'}, at most ${rules.maxOpenPerEmail === null ? 'the default' : String(rules.maxOpenPerEmail)} `
         + `upcoming bookings per address, ${rules.guestsMayBook ? 'guests and members' : 'members only'}` })

@@ -15,7 +15,7 @@ import {
   bookingRulesOf, countBookingsMadeSince, countOpenBookings, findBookingRequest, findMemberId, insertBooking,
   insertBookingRequest,
 } from '../db/repositories/bookings.js'
-import { hasNoticeSince, insertMail } from '../db/repositories/outbox.js'
+import { hasNoticeSince } from '../db/repositories/outbox.js'
 import type { Database } from '../db/schema.js'
 import { parseDateTime } from '../domain/date-time.js'
 import { InvalidBooking, SlotConflict } from '../domain/errors.js'
@@ -24,11 +24,11 @@ import { containsLink } from '../domain/links.js'
 import { bookingWindow, bookingWindowChangesAt, daySlots, localDatesOf, slotStatus } from '../domain/slots.js'
 import type { SlotStatus } from '../domain/slots.js'
 import { addDays, formatInZone, isoWeekday, localToInstant } from '../domain/zoned-time.js'
-import { addressOf, escapeHtml, renderBookingConfirmation } from '../mail/booking-mail.js'
+import { addressOf, renderBookingConfirmation, renderBookingRefusal } from '../mail/booking-mail.js'
 import { generateToken, hashToken } from '../domain/secret-token.js'
 import { cancellationDeadline, manageUrl } from './booking-cancellation.js'
 import { bookingData } from '../webhooks/booking-events.js'
-import { recordEvents } from '../webhooks/events.js'
+import { write } from './unit-of-work.js'
 
 const DAY = 86_400_000
 
@@ -156,7 +156,8 @@ export async function bookCourt(
   const bookingId = randomUUID()
   const manageToken = generateToken('manage')
   try {
-    await withRetries(() => db.transaction().execute(async (trx) => {
+    await withRetries(() => write(db, now, async (work) => {
+      const trx = work.db
       await lockCourtForBooking(trx, court.id)
       const stored = (await occupancyOf(trx, club.id, [court.id], interval)).get(court.id)
       // A booking across midnight meets the weekly holds of every date it touches.
@@ -183,7 +184,7 @@ export async function bookCourt(
         bookerEmail: email, memberId, notes,
         manageTokenHash: hashToken(manageToken),
       }, now)
-      await recordEvents(trx, now, club.id, [{ type: 'booking.created', subjectId: bookingId, data: bookingData({
+      await work.events(club.id, [{ type: 'booking.created', subjectId: bookingId, data: bookingData({
         id: bookingId, courtId: court.id, courtName: court.name, timezone: club.timezone, start: interval.start,
         end: interval.end,
         createdAt: now, cancelledAt: null, cancelledBy: null,
@@ -195,8 +196,9 @@ export async function bookCourt(
         manage: { url: manageUrl(settings.publicUrl, manageToken), cancelUntil: cancellationDeadline(interval.start, rules) },
         privacyUrl: rules.privacyUrl,
       })
-      await insertMail(trx, { clubId: club.id, bookingId, recipientName: bookerName, recipientEmail: input.booker_email.trim(),
-        subject: mail.subject, text: mail.text, html: mail.html, ics: mail.ics }, settings.mailFrom, now)
+      await work.mail({ clubId: club.id, bookingId, recipientName: bookerName, recipientEmail: input.booker_email.trim(),
+        subject: mail.subject, text: mail.text, html: mail.html, ics: mail.ics }, settings.mailFrom)
+      work.changed(`courts:${club.id}`)
     }))
   } catch (error) {
     if (error instanceof AddressAtLimit) {
@@ -240,18 +242,9 @@ async function queueLimitNotice(
   refusal: AddressAtLimit,
 ): Promise<void> {
   if (await hasNoticeSince(db, email, now - DAY)) return
-  const why = {
-    open: `this address already holds ${String(refusal.count)} upcoming bookings at ${club.name}, the most allowed`,
-    daily: `this address was used for ${String(refusal.count)} court bookings in the last 24 hours, the most allowed`,
-    members: `only members of ${club.name} can book its courts online, and this address is not on its member list (if you are `
-      + 'a member, book with the address the club has for you)',
-  }[refusal.limit]
-  const text = ['Hello,', '', `someone (perhaps you) tried to book a court at ${club.name} with this e-mail address. The booking was `
-    + `not accepted: ${why}.`, '', 'If it was not you, nothing needs to be done; no booking was made with your address. You will '
-    + 'receive at most one such message a day.']
-  await insertMail(db, { clubId: club.id, bookingId: null, recipientName: '', recipientEmail: email,
-    subject: `Booking not accepted — ${club.name}`, text: text.join('\n'), html: `<!doctype html><html><body style="font-family:sans-serif">${
-      text.filter((line) => line !== '').map((line) => `<p>${escapeHtml(line)}</p>`).join('')}</body></html>`, ics: null }, settings.mailFrom, now)
+  const notice = renderBookingRefusal({ clubName: club.name, limit: refusal.limit, count: refusal.count })
+  await write(db, now, (work) => work.mail({ clubId: club.id, bookingId: null, recipientName: '', recipientEmail: email,
+    subject: notice.subject, text: notice.text, html: notice.html, ics: null }, settings.mailFrom))
 }
 
 /** Runs a transaction again (up to three times) when the database aborted it only because of a concurrent one. */

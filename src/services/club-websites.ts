@@ -7,8 +7,8 @@ import type { Clock } from '../clock.js'
 import type { Database } from '../db/schema.js'
 import { InvalidInput } from '../domain/errors.js'
 import { readOrigin } from '../domain/web-origin.js'
-import { audit } from './audit.js'
 import type { Actor } from './audit.js'
+import { write } from './unit-of-work.js'
 
 export const MAX_WEBSITES = 20
 
@@ -36,9 +36,10 @@ export async function setWebsites(
 ): Promise<string[]> {
   const origins = [...new Set(input.websites.map(parseOrigin))]
   if (origins.length > MAX_WEBSITES) throw new InvalidInput(`at most ${String(MAX_WEBSITES)} websites`)
-  await db.transaction().execute(async (trx) => {
+  await write(db, clock.now(), async (work) => {
+    const trx = work.db
     await trx.updateTable('clubs').set({ website_origins: JSON.stringify(origins) }).where('id', '=', input.clubId).execute()
-    await audit(trx, clock.now(), input.actor, input.clubId, { action: 'club.websites_changed', target: origins.join(' ') || 'none',
+    await work.audit(input.actor, input.clubId, { action: 'club.websites_changed', target: origins.join(' ') || 'none',
       targetName: origins.length === 0 ? 'no website' : origins.join(' ') })
   })
   return origins

@@ -13,9 +13,9 @@ import type { ContentTable } from '../db/repositories/content.js'
 import type { Database } from '../db/schema.js'
 import { isoFromDb } from '../db/values.js'
 import { Conflict, EditConflict, NotFound } from '../domain/errors.js'
-import { audit } from './audit.js'
 import type { Actor } from './audit.js'
-import { importWithin } from './import.js'
+import { SECTION_AREAS, importWithin } from './import.js'
+import { write } from './unit-of-work.js'
 import { recordContentEvents, snapshot } from '../webhooks/content-events.js'
 
 export type ContentSection = ContentTable
@@ -40,12 +40,13 @@ export async function saveContent(
   entry: { readonly id: string },
   edit: ContentEdit,
 ): Promise<string[]> {
-  return db.transaction().execute(async (trx) => {
+  return write(db, clock.now(), async (work) => {
+    const trx = work.db
     const before = await takeRecord(trx, clubId, section, entry.id, edit.version)
-    await importWithin(trx, clock, clubId, { [section]: [entry] })
+    await importWithin(work, clubId, { [section]: [entry] })
     const after = await findContent(trx, section, clubId, entry.id)
     const fields = changedFields(before, after)
-    await audit(trx, clock.now(), edit.actor, clubId, { action: `${RECORD_NAME[section]}.${before === undefined ? 'created' : 'changed'}`,
+    await work.audit(edit.actor, clubId, { action: `${RECORD_NAME[section]}.${before === undefined ? 'created' : 'changed'}`,
       target: entry.id.toLowerCase(), targetName: nameOf(after ?? before), fields })
     return fields
   })
@@ -64,7 +65,8 @@ export async function removeContent(
   id: string,
   edit: ContentEdit,
 ): Promise<void> {
-  await db.transaction().execute(async (trx) => {
+  await write(db, clock.now(), async (work) => {
+    const trx = work.db
     const before = edit.version === undefined
       ? await findContent(trx, section, clubId, id)
       : await takeRecord(trx, clubId, section, id, edit.version)
@@ -80,8 +82,9 @@ export async function removeContent(
       await detachMember(trx, clubId, id)
     }
     await deleteContent(trx, section, clubId, id)
-    await recordContentEvents(trx, clock.now(), clubId, subjects, listed)
-    await audit(trx, clock.now(), edit.actor, clubId, { action: `${RECORD_NAME[section]}.removed`, target: id.toLowerCase(),
+    await recordContentEvents(work, clubId, subjects, listed)
+    for (const area of SECTION_AREAS[section]) work.changed(`${area}:${clubId}`)
+    await work.audit(edit.actor, clubId, { action: `${RECORD_NAME[section]}.removed`, target: id.toLowerCase(),
       targetName: nameOf(before) })
   })
 }

@@ -15,10 +15,10 @@ import type { Database } from '../db/schema.js'
 import { findClubById } from '../db/repositories/clubs.js'
 import { WEEKDAYS } from '../domain/slots.js'
 import { formatInZone } from '../domain/zoned-time.js'
-import { audit } from './audit.js'
 import type { Actor } from './audit.js'
 import type { DisplacedBookings } from './holds.js'
 import { importWithin, previewDisplacedBookings } from './import.js'
+import { write } from './unit-of-work.js'
 
 /** A court or hold in the import format (docs/import-format.md); the import checks it whole, as it checks a file's entries. */
 export interface Entry {
@@ -50,16 +50,17 @@ export async function saveCourt(
   court: Entry,
   options: CourtChangeOptions,
 ): Promise<number> {
-  return db.transaction().execute(async (trx) => {
+  return write(db, clock.now(), async (work) => {
+    const trx = work.db
     const before = await findCourt(trx, clubId, court.id)
-    const summary = await importWithin(trx, clock, clubId, { courts: [court] }, { displacedBookings: withCause(options.displaced,
+    const summary = await importWithin(work, clubId, { courts: [court] }, { displacedBookings: withCause(options.displaced,
       before === undefined ? undefined : `${before.name} changed`) })
     const after = await findCourt(trx, clubId, court.id)
     const fields = after === undefined
       ? []
       : COURT_FIELDS.filter(([, value]) => before === undefined
         || JSON.stringify(value(before)) !== JSON.stringify(value(after))).map(([name]) => name)
-    await audit(trx, clock.now(), options.actor, clubId, { action: before === undefined ? 'court.created' : 'court.changed',
+    await work.audit(options.actor, clubId, { action: before === undefined ? 'court.created' : 'court.changed',
       target: court.id.toLowerCase(), targetName: after?.name ?? before?.name ?? null, fields,
       detail: cancelledDetail(summary.bookings_cancelled) })
     return summary.bookings_cancelled
@@ -74,15 +75,16 @@ export async function saveHold(
   hold: Entry & { readonly court_id: string },
   options: CourtChangeOptions,
 ): Promise<number> {
-  return db.transaction().execute(async (trx) => {
+  return write(db, clock.now(), async (work) => {
+    const trx = work.db
     const before = await findHold(trx, clubId, hold.id)
     const court = await findCourt(trx, clubId, hold.court_id)
     const cause = court === undefined ? undefined : `a block or reservation of ${court.name}`
-    const summary = await importWithin(trx, clock, clubId, { court_holds: [hold] },
+    const summary = await importWithin(work, clubId, { court_holds: [hold] },
       { displacedBookings: withCause(options.displaced, cause) })
     const after = await findHold(trx, clubId, hold.id)
     const timezone = (await findClubById(trx, clubId))?.timezone ?? 'UTC'
-    await audit(trx, clock.now(), options.actor, clubId, { action: before === undefined ? 'hold.added' : 'hold.changed',
+    await work.audit(options.actor, clubId, { action: before === undefined ? 'hold.added' : 'hold.changed',
       target: hold.id.toLowerCase(), targetName: after === undefined ? null : holdLabel(after, court?.name ?? 'a court', timezone),
       detail: cancelledDetail(summary.bookings_cancelled) })
     return summary.bookings_cancelled
@@ -97,12 +99,14 @@ export async function removeHold(
   holdId: string,
   actor: Actor,
 ): Promise<boolean> {
-  return db.transaction().execute(async (trx) => {
+  return write(db, clock.now(), async (work) => {
+    const trx = work.db
     const hold = await findHold(trx, clubId, holdId)
     if (hold === undefined || !await deleteHold(trx, clubId, holdId)) return false
+    work.changed(`courts:${clubId}`)
     const court = await findCourt(trx, clubId, hold.courtId)
     const timezone = (await findClubById(trx, clubId))?.timezone ?? 'UTC'
-    await audit(trx, clock.now(), actor, clubId, { action: 'hold.removed', target: holdId.toLowerCase(),
+    await work.audit(actor, clubId, { action: 'hold.removed', target: holdId.toLowerCase(),
       targetName: holdLabel(hold, court?.name ?? 'a court', timezone) })
     return true
   })

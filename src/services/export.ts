@@ -3,15 +3,24 @@
  * so that a club can move to another instance, where the same ids are kept.
  */
 import type { Kysely } from 'kysely'
+import type { Clock } from '../clock.js'
 import { listCourts, listHolds } from '../db/repositories/courts.js'
 import { listEvents, listGroups, listMembers, listNews, listResults } from '../db/repositories/content.js'
 import type { Database } from '../db/schema.js'
 import { isoFromDb, isoFromDbOrNull } from '../db/values.js'
 import { WEEKDAYS } from '../domain/slots.js'
 import type { ImportDocument } from '../schemas/import.js'
+import type { Actor } from './audit.js'
+import { write } from './unit-of-work.js'
 
 type Required<T> = { [K in keyof T]-?: Exclude<T[K], undefined> }
 export type ClubExport = Required<Omit<ImportDocument, '$schema'>>
+
+/** The club's data as an import file for a person, recorded in the club's audit log. */
+export async function exportClubDataFor(db: Kysely<Database>, clock: Clock, clubId: string, actor: Actor): Promise<ClubExport> {
+  await write(db, clock.now(), (work) => work.audit(actor, clubId, { action: 'club.exported', targetName: 'the club\'s data' }))
+  return exportClubData(db, clubId)
+}
 
 export async function exportClubData(db: Kysely<Database>, clubId: string): Promise<ClubExport> {
   const [members, groups, events, news, results, courts] = await Promise.all([listMembers(db, clubId), listGroups(db, clubId),

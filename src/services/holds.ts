@@ -15,9 +15,10 @@ import { InvalidInput } from '../domain/errors.js'
 import { localDatesOf, slotsCovering, weeklyHoldOn } from '../domain/slots.js'
 import type { CourtGrid, Interval } from '../domain/slots.js'
 import { formatInZone } from '../domain/zoned-time.js'
-import { cancelInTransaction } from './booking-cancellation.js'
+import { cancelIn } from './booking-cancellation.js'
 import type { CancellationSettings } from './booking-cancellation.js'
 import type { Actor } from './audit.js'
+import type { UnitOfWork } from './unit-of-work.js'
 
 /** A hold as the import states it: one-off (instants) or weekly (local times). */
 export interface HoldShape {
@@ -144,12 +145,12 @@ export class BookingsDisplaced extends InvalidInput {
  * written). Returns the ids of the bookings cancelled; refuses with BookingsDisplaced naming them.
  */
 export async function settleDisplacedBookings(
-  trx: Kysely<Database>,
+  work: UnitOfWork,
   club: { readonly id: string, readonly timezone: string },
   change: CourtChange,
-  now: number,
   policy: DisplacedBookings,
 ): Promise<string[]> {
+  const { db: trx, now } = work
   const found = await displacements(trx, club, change, now)
   const ids = [...new Set(found.flatMap((displacement) => displacement.bookings.map((booking) => booking.id)))]
   if (ids.length === 0) return []
@@ -172,7 +173,7 @@ export async function settleDisplacedBookings(
     // reason given for cancelling, if any.
     const by = underHolds.has(id) ? 'hold' : 'club'
     const reason = policy.reason?.trim() === '' ? null : policy.reason ?? null
-    if (await cancelInTransaction(trx, now, policy.settings, booking, { by, reason }, policy.actor, policy.cause)) {
+    if (await cancelIn(work, policy.settings, booking, { by, reason }, policy.actor, policy.cause)) {
       cancelled.push(id)
     }
   }

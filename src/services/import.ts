@@ -17,11 +17,12 @@ import { useServiceDateTime } from '../schemas/formats.js'
 import { DEFAULT_SLOT_MINUTES, courtNameKey } from '../domain/court.js'
 import { DEFAULT_OPENING_HOURS } from '../domain/slots.js'
 import { ImportDocument } from '../schemas/import.js'
-import { audit } from './audit.js'
 import type { Actor, AuditRecord } from './audit.js'
 import { displacedBookingIds, lockCourts, settleDisplacedBookings } from './holds.js'
 import type { CourtChange, DisplacedBookings } from './holds.js'
 import { recordContentEvents, snapshot } from '../webhooks/content-events.js'
+import { write } from './unit-of-work.js'
+import type { UnitOfWork } from './unit-of-work.js'
 
 const ajv = new Ajv({ allErrors: true, strict: false, useDefaults: true })
 addFormats.default(ajv)
@@ -89,19 +90,25 @@ export async function importClubData(
   input: unknown,
   options: ImportOptions = {},
 ): Promise<ImportSummary> {
-  return db.transaction().execute((trx) => importWithin(trx, clock, clubId, input, options))
+  return write(db, clock.now(), (work) => importWithin(work, clubId, input, options))
 }
 
-/** The import inside a transaction the caller holds, for an operation that checks or writes more in it. */
+/** The change-feed areas whose lists a change of each section touches. */
+export const SECTION_AREAS: Readonly<Record<(typeof SECTIONS)[number], readonly string[]>> = {
+  members: ['news', 'competition_results'], groups: ['groups'], events: ['events'], news: ['news'],
+  competition_results: ['competition_results'], courts: ['courts'], court_holds: ['courts'],
+}
+
+/** The import inside a unit of work the caller holds, for an operation that checks or writes more in it. */
 export async function importWithin(
-  trx: Transaction<Database>,
-  clock: Clock,
+  work: UnitOfWork,
   clubId: string,
   input: unknown,
   options: ImportOptions = {},
 ): Promise<ImportSummary> {
+  const trx = work.db
   const doc = normalise(parseImportDocument(input))
-  const now = isoForDb(clock.now())
+  const now = isoForDb(work.now)
   const problems = [...checkWithinFile(doc), ...await checkAgainstDatabase(trx, clubId, doc)]
   if (problems.length > 0) throw rejection(problems)
   // Before anything is written: a booking of these courts made meanwhile is seen below, or sees the holds.
@@ -109,13 +116,15 @@ export async function importWithin(
   const subjects = { groups: doc.groups.map(idOf), events: doc.events.map(idOf), news: doc.news.map(idOf),
     competition_results: doc.competition_results.map(idOf) }
   const before = await snapshot(trx, clubId, subjects)
-  await write(trx, clubId, doc, now)
+  await writeDocument(trx, clubId, doc, now)
   const club = await trx.selectFrom('clubs').select(['id', 'timezone']).where('id', '=', clubId).executeTakeFirstOrThrow()
-  const cancelled = await settleDisplacedBookings(trx, club, courtChangeOf(doc), clock.now(),
-    options.displacedBookings ?? { policy: 'refuse' })
-  await recordContentEvents(trx, clock.now(), clubId, subjects, before)
+  const cancelled = await settleDisplacedBookings(work, club, courtChangeOf(doc), options.displacedBookings ?? { policy: 'refuse' })
+  await recordContentEvents(work, clubId, subjects, before)
   const entry = options.audit
-  if (entry !== undefined) await audit(trx, clock.now(), entry.actor, clubId, entry.record)
+  if (entry !== undefined) await work.audit(entry.actor, clubId, entry.record)
+  for (const section of SECTIONS) {
+    if (doc[section].length > 0) for (const area of SECTION_AREAS[section]) work.changed(`${area}:${clubId}`)
+  }
   return {
     members: doc.members.length,
     groups: doc.groups.length,
@@ -306,7 +315,7 @@ async function checkAgainstDatabase(trx: Transaction<Database>, clubId: string, 
   return problems
 }
 
-async function write(trx: Transaction<Database>, clubId: string, doc: Normalised, now: string): Promise<void> {
+async function writeDocument(trx: Transaction<Database>, clubId: string, doc: Normalised, now: string): Promise<void> {
   await writeCourts(trx, clubId, doc, now)
   for (const chunk of chunks(doc.members)) {
     await trx.insertInto('members')

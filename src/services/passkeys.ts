@@ -18,8 +18,8 @@ import { isoForDb } from '../db/values.js'
 import { InvalidRequest, InvalidToken, NotFound } from '../domain/errors.js'
 import { startSession } from './admins.js'
 import type { DashboardSettings, NewSession, SignInRequest } from './admins.js'
-import { auditPerson } from './audit.js'
 import type { Actor } from './audit.js'
+import { write } from './unit-of-work.js'
 
 const CHALLENGE_TTL_MS = 5 * 60_000
 const RP_NAME = 'Club Platform'
@@ -30,8 +30,7 @@ function relyingParty(settings: DashboardSettings): { rpID: string, origin: stri
 
 /**
  * @simplewebauthn/server and the certificate parsers it brings, loaded with the first ceremony: a
- * server whose administrators do not use passkeys does without their 4 MiB of heap
- * (docs/performance.md, step 25).
+ * server whose administrators do not use passkeys does without their 4 MiB of heap.
  */
 function webauthn(): Promise<typeof SimpleWebAuthn> {
   return import('@simplewebauthn/server')
@@ -83,9 +82,10 @@ export async function addPasskey(db: Kysely<Database>, clock: Clock, settings: D
   const passkey = { id: credential.id, adminId: actor.adminId, name: input.name.trim() === '' ? 'Passkey' : input.name.trim(),
     publicKey: base64url(credential.publicKey), counter: credential.counter, transports: credential.transports ?? [],
     createdAt: isoForDb(now) }
-  await db.transaction().execute(async (trx) => {
+  await write(db, now, async (work) => {
+    const trx = work.db
     await admins.insertPasskey(trx, passkey)
-    await auditPerson(trx, clock.now(), actor, { action: 'passkey.added', target: passkey.id, targetName: passkey.name })
+    await work.auditPerson(actor, { action: 'passkey.added', target: passkey.id, targetName: passkey.name })
   })
   return { ...passkey, lastUsedAt: null }
 }
@@ -124,11 +124,12 @@ export async function signInWithPasskey(db: Kysely<Database>, clock: Clock, sett
     throw refused()
   }
   if (!verified.verified) throw refused()
-  return db.transaction().execute(async (trx) => {
+  return write(db, now, async (work) => {
+    const trx = work.db
     // A cloned authenticator replaying an old counter loses the race here.
     if (!await admins.usePasskey(trx, passkey.id, passkey.counter, verified.authenticationInfo.newCounter, now)) throw refused()
     const email = await admins.emailOf(trx, passkey.adminId)
-    await auditPerson(trx, now, { adminId: passkey.adminId, label: email, address: request.address }, { action: 'sign_in',
+    await work.auditPerson({ adminId: passkey.adminId, label: email, address: request.address }, { action: 'sign_in',
       target: 'passkey', targetName: `passkey "${passkey.name}"` })
     return startSession(trx, now, settings, passkey.adminId, email, 'passkey', request)
   })
@@ -140,11 +141,12 @@ export async function passkeysOf(db: Kysely<Database>, adminId: string): Promise
 
 export async function removePasskey(db: Kysely<Database>, clock: Clock, actor: Actor & { adminId: string },
   id: string): Promise<void> {
-  await db.transaction().execute(async (trx) => {
+  await write(db, clock.now(), async (work) => {
+    const trx = work.db
     const passkey = await admins.findPasskey(trx, id)
     if (passkey?.adminId !== actor.adminId || !await admins.deletePasskey(trx, actor.adminId, id)) {
       throw new NotFound('No such passkey.')
     }
-    await auditPerson(trx, clock.now(), actor, { action: 'passkey.removed', target: id, targetName: passkey.name })
+    await work.auditPerson(actor, { action: 'passkey.removed', target: id, targetName: passkey.name })
   })
 }

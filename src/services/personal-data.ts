@@ -18,8 +18,8 @@ import {
 } from '../db/repositories/personal-data.js'
 import type { PersonalData } from '../db/repositories/personal-data.js'
 import type { Database } from '../db/schema.js'
-import { audit } from './audit.js'
 import type { Actor } from './audit.js'
+import { write } from './unit-of-work.js'
 
 const DAY = 86_400_000
 /** How long a retried booking request with the same Idempotency-Key gets the original answer. */
@@ -43,7 +43,7 @@ export async function applyRetention(db: Kysely<Database>, now: number): Promise
     for (;;) {
       const ids = await bookingsToAnonymise(db, clubId, cutoff, BATCH)
       if (ids.length === 0) break
-      await db.transaction().execute((trx) => anonymiseBookings(trx, ids, now))
+      await write(db, now, (work) => anonymiseBookings(work.db, ids, now))
       bookingsAnonymised += ids.length
     }
     mailsDeleted += await deleteOldNotices(db, clubId, cutoff)
@@ -73,8 +73,8 @@ export async function exportPersonalData(
   request: PersonalDataRequest,
 ): Promise<PersonalData> {
   const data = await findPersonalData(db, request.email, request.clubId)
-  await audit(db, clock.now(), request.actor, request.clubId, { action: 'personal_data.exported', target: summary(data),
-    targetName: 'one address\'s data (the address is not recorded)', detail: summary(data) })
+  await write(db, clock.now(), (work) => work.audit(request.actor, request.clubId, { action: 'personal_data.exported', target: summary(data),
+    targetName: 'one address\'s data (the address is not recorded)', detail: summary(data) }))
   return data
 }
 
@@ -92,7 +92,8 @@ export interface Erasure {
  */
 export async function erasePersonalData(db: Kysely<Database>, clock: Clock, request: PersonalDataRequest): Promise<Erasure> {
   const now = clock.now()
-  return db.transaction().execute(async (trx) => {
+  return write(db, now, async (work) => {
+    const trx = work.db
     const data = await findPersonalData(trx, request.email, request.clubId)
     // The mails found are deleted with their bookings or by address; a mail the look-up missed (sent to a booking's
     // address in another spelling) goes with its booking, and is counted too.
@@ -100,7 +101,9 @@ export async function erasePersonalData(db: Kysely<Database>, clock: Clock, requ
     const before = await countMailsOf(trx, data.bookings.map((booking) => booking.id))
     await anonymiseBookings(trx, data.bookings.map((booking) => booking.id), now)
     const mails = byAddress + before
-    await audit(trx, now, request.actor, request.clubId, { action: 'personal_data.erased', target: summary(data),
+    // Upcoming bookings are cancelled: their slots are free.
+    if (request.clubId !== null) work.changed(`courts:${request.clubId}`)
+    await work.audit(request.actor, request.clubId, { action: 'personal_data.erased', target: summary(data),
       targetName: 'one address\'s data (the address is not recorded)', detail: summary(data) })
     return { bookings: data.bookings.length, mails,
       idempotencyRecords: data.idempotency_records.length, memberRecordsKept: data.members.length }

@@ -11,9 +11,9 @@ import type { Clock } from '../clock.js'
 import { listGroups, listMembers } from '../db/repositories/content.js'
 import type { Database } from '../db/schema.js'
 import { InvalidInput } from '../domain/errors.js'
-import { audit } from './audit.js'
 import type { Actor } from './audit.js'
 import { importProblems, importWithin } from './import.js'
+import { write } from './unit-of-work.js'
 
 export const RESULT_COLUMNS = ['member', 'group', 'competition_name', 'discipline', 'placement', 'points', 'competition_date'] as const
 type ResultColumn = (typeof RESULT_COLUMNS)[number]
@@ -135,12 +135,12 @@ export async function importResultsCsv(
     throw new RowsRejected(problems.sort((a, b) => a.line - b.line || columnOrder(a.column) - columnOrder(b.column)))
   }
   if (!options.dryRun && rows.length > 0) {
-    await db.transaction().execute(async (trx) => {
-      await importWithin(trx, clock, clubId, { competition_results: entries })
+    await write(db, clock.now(), async (work) => {
+      await importWithin(work, clubId, { competition_results: entries })
       const competitions = [...new Set(rows.map((row) => row.competition_name))]
       const summary = `${String(rows.length)} result${rows.length === 1 ? '' : 's'}: ${competitions.slice(0, 3).join(', ')}`
         + (competitions.length > 3 ? ', …' : '')
-      await audit(trx, clock.now(), options.actor, clubId, { action: 'results.imported', target: summary, targetName: summary })
+      await work.audit(options.actor, clubId, { action: 'results.imported', target: summary, targetName: summary })
     })
   }
   return rows

@@ -9,14 +9,14 @@ import type { Kysely } from 'kysely'
 import type { Clock } from '../clock.js'
 import * as store from '../db/repositories/webhooks.js'
 import type { DeliveryRecord, EndpointRecord } from '../db/repositories/webhooks.js'
+import { insertMessage } from '../db/repositories/webhook-messages.js'
 import type { Database } from '../db/schema.js'
-import { isoForDb } from '../db/values.js'
 import { Conflict, InvalidRequest, NotFound } from '../domain/errors.js'
 import { EVENT_TYPES, TEST_EVENT, envelope, isEventType, messageId } from '../webhooks/events.js'
 import { RefusedTarget, checkShape, checkTarget } from '../webhooks/sender.js'
 import type { TargetPolicy } from '../webhooks/sender.js'
-import { audit } from './audit.js'
 import type { Actor } from './audit.js'
+import { write } from './unit-of-work.js'
 
 const HOUR = 3_600_000
 
@@ -78,13 +78,14 @@ export async function addEndpoint(db: Kysely<Database>, clock: Clock, policy: En
   const fields = await checked(input.endpoint, policy)
   const secret = generateSecret()
   const now = clock.now()
-  const record = await db.transaction().execute(async (trx) => {
+  const record = await write(db, now, async (work) => {
+    const trx = work.db
     const count = await store.countEndpoints(trx, input.clubId)
     if (count >= policy.maxEndpointsPerClub) {
       throw new Conflict(`The club has ${String(count)} webhook endpoints, the most allowed; remove one first.`)
     }
     const created = await store.insertEndpoint(trx, input.clubId, fields, secret, now)
-    await audit(trx, now, input.actor, input.clubId, { action: 'webhook.created', target: created.id, targetName: created.url,
+    await work.audit(input.actor, input.clubId, { action: 'webhook.created', target: created.id, targetName: created.url,
       fields: ['url', 'event_types', 'enabled'] })
     return created
   })
@@ -98,7 +99,8 @@ export async function changeEndpoint(db: Kysely<Database>, clock: Clock, policy:
   if (stored === undefined) throw new NotFound('No such webhook endpoint.')
   const fields = await checked(input.endpoint, policy, stored.url)
   const now = clock.now()
-  return db.transaction().execute(async (trx) => {
+  return write(db, now, async (work) => {
+    const trx = work.db
     const before = await store.findEndpoint(trx, input.clubId, input.endpointId)
     const after = await store.updateEndpoint(trx, input.clubId, input.endpointId, fields, now)
     if (before === undefined || after === undefined) throw new NotFound('No such webhook endpoint.')
@@ -109,7 +111,7 @@ export async function changeEndpoint(db: Kysely<Database>, clock: Clock, policy:
       before.eventTypes.join() === after.eventTypes.join() ? undefined : 'event_types',
       before.enabled === after.enabled ? undefined : 'enabled',
     ].filter((field) => field !== undefined)
-    await audit(trx, now, input.actor, input.clubId, { action: 'webhook.changed', target: after.id, targetName: after.url,
+    await work.audit(input.actor, input.clubId, { action: 'webhook.changed', target: after.id, targetName: after.url,
       fields: changed })
     return after
   })
@@ -117,12 +119,13 @@ export async function changeEndpoint(db: Kysely<Database>, clock: Clock, policy:
 
 export async function removeEndpoint(db: Kysely<Database>, clock: Clock,
   input: { clubId: string, endpointId: string, actor: Actor }): Promise<void> {
-  await db.transaction().execute(async (trx) => {
+  await write(db, clock.now(), async (work) => {
+    const trx = work.db
     const endpoint = await store.findEndpoint(trx, input.clubId, input.endpointId)
     if (endpoint === undefined || !await store.deleteEndpoint(trx, input.clubId, input.endpointId)) {
       throw new NotFound('No such webhook endpoint.')
     }
-    await audit(trx, clock.now(), input.actor, input.clubId, { action: 'webhook.removed', target: input.endpointId,
+    await work.audit(input.actor, input.clubId, { action: 'webhook.removed', target: input.endpointId,
       targetName: endpoint.url })
   })
 }
@@ -136,10 +139,11 @@ export async function rotateSecret(db: Kysely<Database>, clock: Clock,
   input: { clubId: string, endpointId: string, overlapHours: number, actor: Actor }): Promise<EndpointWithSecret> {
   const secret = generateSecret()
   const now = clock.now()
-  return db.transaction().execute(async (trx) => {
+  return write(db, now, async (work) => {
+    const trx = work.db
     const record = await store.replaceSecret(trx, input.clubId, input.endpointId, secret, now + input.overlapHours * HOUR, now)
     if (record === undefined) throw new NotFound('No such webhook endpoint.')
-    await audit(trx, now, input.actor, input.clubId, { action: 'webhook.secret-rotated', target: record.id, targetName: record.url,
+    await work.audit(input.actor, input.clubId, { action: 'webhook.secret-rotated', target: record.id, targetName: record.url,
       detail: input.overlapHours === 0
         ? 'the old secret ended at once'
         : `the old secret signs for ${String(input.overlapHours)} `
@@ -152,16 +156,17 @@ export async function rotateSecret(db: Kysely<Database>, clock: Clock,
 export async function sendTestEvent(db: Kysely<Database>, clock: Clock,
   input: { clubId: string, endpointId: string, actor: Actor }): Promise<DeliveryRecord> {
   const now = clock.now()
-  return db.transaction().execute(async (trx) => {
+  return write(db, now, async (work) => {
+    const trx = work.db
     const endpoint = await store.findEndpoint(trx, input.clubId, input.endpointId)
     if (endpoint === undefined) throw new NotFound('No such webhook endpoint.')
     const id = messageId()
-    await trx.insertInto('webhook_messages').values({ id, club_id: input.clubId, type: TEST_EVENT, subject_id: endpoint.id,
-      payload: envelope(TEST_EVENT, now, { endpoint_id: endpoint.id, message: 'A test event from Club Platform.' }),
-      created_at: isoForDb(now) }).execute()
+    await insertMessage(trx, { id, clubId: input.clubId, type: TEST_EVENT, subjectId: endpoint.id,
+      payload: envelope(TEST_EVENT, now, { endpoint_id: endpoint.id, message: 'A test event from Club Platform.' }) }, now)
     const deliveryId = await store.insertDelivery(trx, { messageId: id, endpointId: endpoint.id, clubId: input.clubId,
       trigger: 'test' }, now)
-    await audit(trx, now, input.actor, input.clubId, { action: 'webhook.tested', target: endpoint.id, targetName: endpoint.url })
+    work.queuedDeliveries(1)
+    await work.audit(input.actor, input.clubId, { action: 'webhook.tested', target: endpoint.id, targetName: endpoint.url })
     const delivery = await store.findDelivery(trx, input.clubId, endpoint.id, deliveryId)
     if (delivery === undefined) throw new Error('the test delivery was not written')
     return delivery
@@ -172,14 +177,16 @@ export async function sendTestEvent(db: Kysely<Database>, clock: Clock,
 export async function replayDelivery(db: Kysely<Database>, clock: Clock,
   input: { clubId: string, endpointId: string, deliveryId: string, actor: Actor }): Promise<DeliveryRecord> {
   const now = clock.now()
-  return db.transaction().execute(async (trx) => {
+  return write(db, now, async (work) => {
+    const trx = work.db
     const original = await store.findDelivery(trx, input.clubId, input.endpointId, input.deliveryId)
     if (original === undefined) throw new NotFound('No such delivery.')
     const id = await store.insertDelivery(trx, { messageId: original.messageId, endpointId: input.endpointId,
       clubId: input.clubId,
       trigger: 'replay' }, now)
+    work.queuedDeliveries(1)
     const endpoint = await store.findEndpoint(trx, input.clubId, input.endpointId)
-    await audit(trx, now, input.actor, input.clubId, { action: 'webhook.replayed', target: original.messageId,
+    await work.audit(input.actor, input.clubId, { action: 'webhook.replayed', target: original.messageId,
       targetName: endpoint?.url ?? null, detail: `message ${original.messageId}` })
     const delivery = await store.findDelivery(trx, input.clubId, input.endpointId, id)
     if (delivery === undefined) throw new Error('the replayed delivery was not written')

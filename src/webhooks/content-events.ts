@@ -14,8 +14,15 @@ import { EVENT_COLUMNS, GROUP_COLUMNS, NEWS_COLUMNS, RESULT_COLUMNS, eventOf, ne
   from '../db/repositories/listings.js'
 import type { Database } from '../db/schema.js'
 import { chunks, isoFromDb } from '../db/values.js'
-import { anySubscriber, recordEvents, withdrawScheduled } from './events.js'
+import { anySubscriber, withdrawScheduled } from './events.js'
 import type { EventType, NewEvent } from './events.js'
+
+/** What a change records its events through: its unit of work (src/services/unit-of-work.ts). */
+export interface EventRecorder {
+  readonly db: Kysely<Database>
+  readonly now: number
+  events(clubId: string, events: readonly NewEvent[]): Promise<number>
+}
 
 export type Resource = 'groups' | 'events' | 'news' | 'competition_results'
 export const RESOURCES: readonly Resource[] = ['groups', 'events', 'news', 'competition_results']
@@ -111,10 +118,11 @@ export function differences(before: Snapshot, after: Snapshot, now: number): New
  * change (undefined: no endpoint receives these events). Scheduled publications of the news items
  * involved are withdrawn first, and recorded again if they still stand.
  */
-export async function recordContentEvents(trx: Kysely<Database>, now: number, clubId: string, subjects: Subjects,
+export async function recordContentEvents(work: EventRecorder, clubId: string, subjects: Subjects,
   before: Snapshot | undefined): Promise<void> {
   if (before === undefined) return
+  const { db: trx, now } = work
   for (const id of subjects.news ?? []) await withdrawScheduled(trx, now, clubId, id.toLowerCase(), 'news.published')
   const after = await snapshot(trx, clubId, subjects)
-  await recordEvents(trx, now, clubId, differences(before, after ?? new Map(), now))
+  await work.events(clubId, differences(before, after ?? new Map(), now))
 }

@@ -7,7 +7,7 @@
  */
 import { randomUUID } from 'node:crypto'
 import type { Kysely } from 'kysely'
-import { compiledOnce } from '../db/compiled.js'
+import { insertEventDeliveries, insertMessage, subscribers, withdrawDueLater } from '../db/repositories/webhook-messages.js'
 import type { Database } from '../db/schema.js'
 import { isoForDb } from '../db/values.js'
 
@@ -47,26 +47,10 @@ export function messageId(): string {
   return `msg_${randomUUID().replaceAll('-', '')}`
 }
 
-const subscribersQuery = compiledOnce((db, clubId: string) => db.selectFrom('webhook_endpoints').select(['id', 'event_types'])
-  .where('club_id', '=', clubId).where('enabled', '=', true))
-
-/** The enabled endpoints of a club, with the types each receives. */
-export async function subscribers(db: Kysely<Database>, clubId: string): Promise<{ id: string, types: ReadonlySet<string> }[]> {
-  const rows = await subscribersQuery.execute(db, clubId)
-  return rows.map((row) => ({ id: row.id, types: new Set(JSON.parse(row.event_types) as string[]) }))
-}
-
 /** Whether any enabled endpoint of the club receives one of the types (the caller may skip preparing events). */
 export async function anySubscriber(db: Kysely<Database>, clubId: string, types: readonly EventType[]): Promise<boolean> {
   return (await subscribers(db, clubId)).some((endpoint) => types.some((type) => endpoint.types.has(type)))
 }
-
-/**
- * Deliveries this process has queued so far (committed or not): a request that changed something
- * wakes the worker only when this moved, so that writes which queue nothing (most, in a club
- * without endpoints) cost the worker nothing.
- */
-export const queuedHere = { count: 0 }
 
 /** Records events in the caller's transaction; returns how many deliveries were queued. */
 export async function recordEvents(trx: Kysely<Database>, now: number, clubId: string,
@@ -79,15 +63,11 @@ export async function recordEvents(trx: Kysely<Database>, now: number, clubId: s
     if (targets.length === 0) continue
     const at = Math.max(now, event.at ?? now)
     const id = messageId()
-    await trx.insertInto('webhook_messages').values({ id, club_id: clubId, type: event.type, subject_id: event.subjectId,
-      payload: envelope(event.type, at, event.data), created_at: isoForDb(now) }).execute()
-    await trx.insertInto('webhook_deliveries').values(targets.map((endpoint) => ({
-      id: randomUUID(), message_id: id, endpoint_id: endpoint.id, club_id: clubId, trigger: 'event' as const,
-      status: 'pending' as const, attempts: 0, next_attempt_at: isoForDb(at), created_at: isoForDb(now),
-    }))).execute()
+    await insertMessage(trx, { id, clubId, type: event.type, subjectId: event.subjectId,
+      payload: envelope(event.type, at, event.data) }, now)
+    await insertEventDeliveries(trx, id, clubId, targets.map((endpoint) => endpoint.id), at, now)
     queued += targets.length
   }
-  queuedHere.count += queued
   return queued
 }
 
@@ -97,10 +77,5 @@ export async function recordEvents(trx: Kysely<Database>, now: number, clubId: s
  */
 export async function withdrawScheduled(trx: Kysely<Database>, now: number, clubId: string, subjectId: string,
   type: EventType): Promise<void> {
-  const messages = trx.selectFrom('webhook_messages').select('id')
-    .where('club_id', '=', clubId).where('subject_id', '=', subjectId).where('type', '=', type)
-  await trx.deleteFrom('webhook_deliveries')
-    .where('message_id', 'in', messages).where('status', '=', 'pending').where('attempts', '=', 0)
-    .where('next_attempt_at', '>', isoForDb(now))
-    .execute()
+  await withdrawDueLater(trx, now, clubId, subjectId, type)
 }

@@ -19,7 +19,7 @@ import {
   ownerAddresses, pruneDeliveries, recordAttempt, releaseDeliveries,
 } from '../db/repositories/webhooks.js'
 import type { AttemptRecord, DeliveryRow, EndpointRecord } from '../db/repositories/webhooks.js'
-import { insertMail } from '../db/repositories/outbox.js'
+import { write } from '../services/unit-of-work.js'
 import type { Database } from '../db/schema.js'
 import { renderEndpointDisabled } from '../mail/admin-mail.js'
 import { PollingLoop } from '../polling.js'
@@ -203,13 +203,16 @@ export class WebhookWorker {
   }
 
   private async disable(endpoint: EndpointRecord, reason: 'gone' | 'failing', why: string, now: number): Promise<void> {
-    if (!await disableEndpoint(this.db, endpoint.id, reason, `not sent: the endpoint was disabled (${why})`, now)) return
-    const owners = await ownerAddresses(this.db, endpoint.clubId)
-    for (const owner of owners) {
-      const mail = renderEndpointDisabled({ clubName: owner.clubName, endpointUrl: endpoint.url, why,
-        dashboardUrl: new URL(`dashboard/clubs/${owner.clubSlug}/developer-access`, this.settings.publicUrl).href })
-      await insertMail(this.db, { clubId: endpoint.clubId, bookingId: null, recipientName: '', recipientEmail: owner.email, ...mail,
-        ics: null }, this.settings.mailFrom, now)
-    }
+    // The endpoint is disabled and its owners mailed together, or neither.
+    await write(this.db, now, async (work) => {
+      if (!await disableEndpoint(work.db, endpoint.id, reason, `not sent: the endpoint was disabled (${why})`, now)) return
+      const owners = await ownerAddresses(work.db, endpoint.clubId)
+      for (const owner of owners) {
+        const mail = renderEndpointDisabled({ clubName: owner.clubName, endpointUrl: endpoint.url, why,
+          dashboardUrl: new URL(`dashboard/clubs/${owner.clubSlug}/developer-access`, this.settings.publicUrl).href })
+        await work.mail({ clubId: endpoint.clubId, bookingId: null, recipientName: '', recipientEmail: owner.email, ...mail,
+          ics: null }, this.settings.mailFrom)
+      }
+    })
   }
 }

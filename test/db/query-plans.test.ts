@@ -12,10 +12,11 @@ import { claimDueMails } from '../../src/db/repositories/outbox.js'
 import { ResultAnchors } from '../../src/db/repositories/result-anchors.js'
 import type { Database } from '../../src/db/schema.js'
 import { isoForDb } from '../../src/db/values.js'
-import { LIST_READS, readListBody } from '../../src/routes/list-reads.js'
+import { LIST_READS, readListBody } from '../../src/speed/list-reads.js'
 import { dashboardSettings } from '../../src/http/dashboard-access.js'
 import { inviteAdmin } from '../../src/services/admins.js'
-import { OPERATOR, audit, auditLog } from '../../src/services/audit.js'
+import { OPERATOR, auditLog } from '../../src/services/audit.js'
+import { write } from '../../src/services/unit-of-work.js'
 import { importClubData } from '../../src/services/import.js'
 import { describeEachDatabase } from '../helpers/databases.js'
 import { clubFixture } from '../helpers/fixtures.js'
@@ -200,8 +201,9 @@ describeEachDatabase('the audit log\'s reads', (dialect) => {
     const clubs = await Promise.all(['one', 'two'].map((slug) => h.createClub(slug)))
     for (const club of clubs) {
       for (let i = 0; i < 40; i++) {
-        await audit(h.context.db, START + i * 60_000, { adminId: null, label: `person${String(i % 4)}@example.org`, address: null },
-          club.id, { action: ['court.changed', 'booking.cancelled', 'api_key.created', 'group.created'][i % 4] ?? 'x', target: 'x' })
+        await write(h.context.db, START + i * 60_000, (work) => work.audit({ adminId: null,
+          label: `person${String(i % 4)}@example.org`, address: null }, club.id,
+        { action: ['court.changed', 'booking.cancelled', 'api_key.created', 'group.created'][i % 4] ?? 'x', target: 'x' }))
       }
     }
     if (dialect === 'postgres') await sql`analyze`.execute(h.context.db)

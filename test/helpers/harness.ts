@@ -70,17 +70,17 @@ export interface HarnessOptions {
   readonly database?: TestDatabase
   /** How webhook hosts resolve (a test maps names to the addresses it needs). */
   readonly webhookResolver?: Resolver
-  /** false: no answers before routing (src/http/fast-path.ts); test/speed/fast-path.test.ts compares the two. */
+  /** false: no answers before routing (src/speed/fast-path.ts); test/speed/fast-path.test.ts compares the two. */
   readonly fastPath?: false
   /**
    * Read list pages missing from the cache on threads (READER_THREADS, SQLite only), as the server
-   * does; the threads run this module (default: the built src/routes/list-readers.ts).
+   * does; the threads run this module (default: the built src/speed/list-readers.ts).
    */
   readonly readerThreads?: URL | true
 }
 
 /** The reader threads' code as the server runs it (a thread cannot run the TypeScript sources). */
-export const BUILT_READER_MODULE = pathToFileURL(path.resolve('dist/routes/list-readers.js'))
+export const BUILT_READER_MODULE = pathToFileURL(path.resolve('dist/speed/list-readers.js'))
 
 export async function startHarness(
   dialect: DialectName,
@@ -119,7 +119,7 @@ export async function startHarness(
   const openapi = new OpenApiValidator(document)
   const adminOpenapi = new OpenApiValidator((await app.inject({ url: '/api/admin/v1/openapi.json' })).json<OpenApiDocument>())
 
-  // As the server's request listener does: src/http/fast-path.ts first, then Fastify (app.inject would skip the former).
+  // As the server's request listener does: src/speed/fast-path.ts first, then Fastify (app.inject would skip the former).
   // light-my-request reads the headers set through setHeader, so a flat list given to writeHead is set that way.
   const dispatch = (raw: IncomingMessage, response: ServerResponse) => {
     const writeHead = response.writeHead.bind(response) as (status: number, headers?: unknown) => ServerResponse

@@ -1,11 +1,11 @@
 /**
- * The answers given before routing (src/http/fast-path.ts) are Fastify's answers: two servers on
+ * The answers given before routing (src/speed/fast-path.ts) are Fastify's answers: two servers on
  * one database, one with and one without that path, get the same requests over real HTTP — random
  * sequences of list pages, queries good and bad, conditional requests, keys valid, unknown, without
  * the scope and over their budget, court grids, HEAD, and changes to the data in between — and
  * must answer each with the same status, headers and body. The fast path must have answered a
  * share of them, or the comparison proves nothing. On SQLite, the pages it misses are read and
- * serialised on its reader threads (src/routes/list-readers.ts), as in the server.
+ * serialised on its reader threads (src/speed/list-readers.ts), as in the server.
  */
 import fs from 'node:fs'
 import path from 'node:path'
@@ -14,7 +14,7 @@ import fc from 'fast-check'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { DASHBOARD_DIR } from '../../src/http/dashboard-app.js'
 import { isCompressedCopy } from '../../src/http/static-page.js'
-import { BODY_SLOTS } from '../../src/routes/list-readers.js'
+import { BODY_SLOTS } from '../../src/speed/list-readers.js'
 import { loadWidget, WIDGET_PATH } from '../../src/http/widget.js'
 import { createApiKey } from '../../src/services/api-keys.js'
 import { importClubData } from '../../src/services/import.js'
@@ -48,7 +48,7 @@ describeEachDatabase('answers before routing', (dialect) => {
   beforeAll(async () => {
     const widget = await loadWidget()
     if (widget !== undefined) files.push(widget.pinnedPath)
-    // On SQLite its misses are read on threads, as the server reads them (src/routes/list-readers.ts).
+    // On SQLite its misses are read on threads, as the server reads them (src/speed/list-readers.ts).
     const fast = await startHarness(dialect, { readerThreads: true, env: { RATE_LIMIT_CAPACITY: '15', RATE_LIMIT_PER_MINUTE: '60' } })
     const plain = await startHarness(dialect, { database: fast.database, fastPath: false,
       env: { RATE_LIMIT_CAPACITY: '15', RATE_LIMIT_PER_MINUTE: '60' } })

@@ -7,8 +7,8 @@
  */
 import fc from 'fast-check'
 import { expect, it } from 'vitest'
-import { LIST_READS, readListBody } from '../../src/routes/list-reads.js'
-import type { ListArea } from '../../src/routes/list-reads.js'
+import { LIST_READS, readListBody } from '../../src/speed/list-reads.js'
+import type { ListArea } from '../../src/speed/list-reads.js'
 import { describeEachDatabase } from '../helpers/databases.js'
 import { START, useHarness } from '../helpers/harness.js'
 import { LIST_ENDPOINTS } from '../helpers/list-endpoints.js'

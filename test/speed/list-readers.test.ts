@@ -1,5 +1,5 @@
 /**
- * List pages missing from the response cache are read on threads (src/routes/list-readers.ts).
+ * List pages missing from the response cache are read on threads (src/speed/list-readers.ts).
  * The module as built, on a real SQLite file: no read waits for a thread to start (the caller
  * reads on the event loop meanwhile); a page is read under the version of its own snapshot, sees
  * what another connection committed before it began, counts the total only when the one it was
@@ -15,11 +15,11 @@ import { pathToFileURL } from 'node:url'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import { ManualClock } from '../../src/clock.js'
 import type { AppContext } from '../../src/context.js'
-import type * as ListReadersModule from '../../src/routes/list-readers.js'
-import type { ListReaders, PageRead, PageReadResult } from '../../src/routes/list-readers.js'
+import type * as ListReadersModule from '../../src/speed/list-readers.js'
+import type { ListReaders, PageRead, PageReadResult } from '../../src/speed/list-readers.js'
 import { etagOf } from '../../src/http/etag.js'
-import { MISSES_TO_START } from '../../src/routes/list-readers.js'
-import type { ListArea } from '../../src/routes/list-reads.js'
+import { MISSES_TO_START } from '../../src/speed/list-readers.js'
+import type { ListArea } from '../../src/speed/list-reads.js'
 import { createApiKey } from '../../src/services/api-keys.js'
 import { createClub } from '../../src/services/clubs.js'
 import { importClubData } from '../../src/services/import.js'
@@ -33,7 +33,7 @@ import { testNow } from '../helpers/today.js'
 import { LIST_ENDPOINTS } from '../helpers/list-endpoints.js'
 
 // The threads run built JavaScript: the module is loaded from dist/, as the server loads it.
-const load = async () => await import(pathToFileURL(path.resolve('dist/routes/list-readers.js')).href) as typeof ListReadersModule
+const load = async () => await import(pathToFileURL(path.resolve('dist/speed/list-readers.js')).href) as typeof ListReadersModule
 
 interface Body { data: { id: string, description?: string | null }[], meta: { limit: number, offset: number, total: number } }
 

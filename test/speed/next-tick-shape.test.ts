@@ -1,5 +1,5 @@
 /**
- * The server process keeps the shape of Node's next-tick objects (src/next-tick-shape.ts): after
+ * The server process keeps the shape of Node's next-tick objects (src/speed/next-tick-shape.ts): after
  * full garbage collections with ticks between them, the sites in `process.nextTick` that build
  * each tick object are still monomorphic. A plain Node.js process, probed the same way, has them
  * megamorphic: that is what the module prevents, and what this test would see without it. A

@@ -1,5 +1,5 @@
 /**
- * The write-ahead log's checkpoints on a thread (src/db/wal-checkpoints.ts), as built, on a real
+ * The write-ahead log's checkpoints on a thread (src/speed/wal-checkpoints.ts), as built, on a real
  * SQLite file. The server's connection no longer checkpoints on its commits (the log grows past
  * SQLite's 1,000 pages) until the backstop; a checkpoint on the thread copies the whole log while
  * the connection stays free to write, after which the next write starts the log again; a changed
@@ -19,7 +19,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { openDatabase } from '../../src/db/dialect.js'
 import type { DatabaseHandle } from '../../src/db/dialect.js'
 import { loadSqliteDriver } from '../../src/db/sqlite-driver.js'
-import { BACKSTOP_PAGES } from '../../src/db/wal-checkpoints.js'
+import { BACKSTOP_PAGES } from '../../src/speed/wal-checkpoints.js'
 import { createClub } from '../../src/services/clubs.js'
 import { importClubData } from '../../src/services/import.js'
 import { openContext } from '../helpers/context.js'
@@ -29,7 +29,7 @@ import { startServer, stopServer } from '../helpers/server-process.js'
 import { testNow } from '../helpers/today.js'
 
 // The thread runs built JavaScript, as the server runs it.
-const BUILT = pathToFileURL(path.resolve('dist/db/wal-checkpoints.js'))
+const BUILT = pathToFileURL(path.resolve('dist/speed/wal-checkpoints.js'))
 const PAGE = 4096
 
 describe('checkpoints on a thread', () => {

@@ -24,7 +24,7 @@ type Filtered<Table extends keyof Database> = SelectQueryBuilder<Database, Table
 /**
  * A listing's two statements, each compiled once (src/db/compiled.ts): a miss of the response
  * cache runs one or both. Building them with Kysely on every miss was 1.5 % of a listing's
- * instructions (docs/performance.md, step 22); SQLite reading the rows is nearly all the rest.
+ * instructions (counted with callgrind); SQLite reading the rows is nearly all the rest.
  * `page` and `json` take the listing's arguments, then the limit and the offset; `count` the listing's.
  */
 interface Listing<Args extends readonly Argument[], Row> {

@@ -1,8 +1,8 @@
 /**
  * Keyset anchors for the deep pages of a club's competition results, read on the list reader
- * threads (SQLite, src/routes/list-readers.ts). SQLite reads a page at offset 1,000 by stepping
+ * threads (SQLite, src/speed/list-readers.ts). SQLite reads a page at offset 1,000 by stepping
  * over a thousand entries of the listing's index before its first row: 60 of the 150 µs such a
- * page took on the benchmark's machine (docs/performance.md, step 40). An anchor is the sort key of
+ * page took on the benchmark's machine. An anchor is the sort key of
  * every `every`th result of a club's list (the 100th, the 200th, …) under one data version; a page
  * is read from the nearest anchor at or before its offset, which SQLite finds by searching the
  * index (competition_results_listing_idx) for the anchor's date, and steps over fewer than `every`

@@ -3,7 +3,7 @@
  * and scopes by it; the worker's functions go by delivery and endpoint ids it claimed.
  */
 import { randomUUID } from 'node:crypto'
-import type { Kysely, Selectable } from 'kysely'
+import type { Kysely, Selectable, Transaction } from 'kysely'
 import { dialectOf } from '../dialect.js'
 import type { Database, WebhookDeliveriesTable, WebhookDeliveryStatus, WebhookEndpointsTable, WebhookTrigger } from '../schema.js'
 import { isoForDb, isoFromDb, isoFromDbOrNull } from '../values.js'
@@ -121,18 +121,16 @@ export async function endpointFailed(db: Kysely<Database>, id: string, now: numb
 
 /**
  * Disables an endpoint (410, or failing for days); its deliveries still waiting fail with the
- * reason, to be replayed once it works. False when it was disabled already (by another attempt).
+ * reason, to be replayed once it works (in the caller's transaction). False when it was disabled already (by another attempt).
  */
-export async function disableEndpoint(db: Kysely<Database>, id: string, reason: 'gone' | 'failing', note: string,
+export async function disableEndpoint(trx: Transaction<Database>, id: string, reason: 'gone' | 'failing', note: string,
   now: number): Promise<boolean> {
-  return db.transaction().execute(async (trx) => {
-    const result = await trx.updateTable('webhook_endpoints')
-      .set({ enabled: false, disabled_reason: reason, updated_at: isoForDb(now) })
-      .where('id', '=', id).where('enabled', '=', true).executeTakeFirst()
-    if (result.numUpdatedRows === 0n) return false
-    await failWaiting(trx, id, note, now)
-    return true
-  })
+  const result = await trx.updateTable('webhook_endpoints')
+    .set({ enabled: false, disabled_reason: reason, updated_at: isoForDb(now) })
+    .where('id', '=', id).where('enabled', '=', true).executeTakeFirst()
+  if (result.numUpdatedRows === 0n) return false
+  await failWaiting(trx, id, note, now)
+  return true
 }
 
 /** The deliveries of an endpoint that wait for an attempt fail with `note` (the endpoint no longer receives events). */

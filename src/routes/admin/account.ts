@@ -78,7 +78,7 @@ export function accountRoutes(parent: FastifyInstance, context: AppContext): voi
     })
     context.background.run(async () => {
       await answered
-      if (await requestSignInLink(context.db, context.clock, settings, email, meta) === 'sent') context.mail.wake()
+      await requestSignInLink(context.db, context.clock, settings, email, meta)
     }, (error: unknown) => {
       request.log.error({ err: error }, 'preparing a sign-in link failed')
     })

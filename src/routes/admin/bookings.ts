@@ -174,8 +174,6 @@ export function bookingRoutes(parent: FastifyInstance, context: AppContext): voi
       { clubId: club.id, bookingId: request.params.booking, reason: reason === '' ? null : reason, actor: actorOf(request) })
     if (result === undefined) throw new NotFound(`No booking with the id ${request.params.booking}.`)
     if (result.outcome === 'ended') throw new Conflict('The booking has ended: it stays as it was.')
-    context.changes.changedHere(`courts:${club.id}`)
-    context.mail.wake()
     const booking = await findClubBooking(context.db, club.id, result.booking.id)
     if (booking === undefined) throw new NotFound(`No booking with the id ${request.params.booking}.`)
     return bookingBody(booking, club.timezone)
@@ -210,7 +208,6 @@ export function bookingRoutes(parent: FastifyInstance, context: AppContext): voi
     const clubId = memberOf(request).membership.clubId
     const erased = await erasePersonalData(context.db, context.clock, { email: checkEmail(request.body.email), clubId,
       actor: actorOf(request) })
-    context.changes.changedHere(`courts:${clubId}`)
     return { bookings: erased.bookings, mails: erased.mails, idempotency_records: erased.idempotencyRecords,
       member_records_kept: erased.memberRecordsKept }
   })

@@ -127,7 +127,6 @@ export function clubRoutes(parent: FastifyInstance, context: AppContext): void {
   }, async (request, reply) => {
     await inviteAdmin(context.db, context.clock, settings, { clubId: memberOf(request).membership.clubId,
       email: request.body.email, role: request.body.role, actor: actorOf(request) })
-    context.mail.wake()
     return reply.code(204).send()
   })
 

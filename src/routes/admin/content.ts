@@ -27,10 +27,9 @@ import { ClubEvent, ClubEventList, ClubEventParams, ClubGroup, ClubGroupList, Cl
   ClubMemberParams, ClubNews, ClubNewsList, ClubNewsParams, ClubResult, ClubResultList, ClubResultParams, DeleteQuery,
   EditConflictProblem, EventSave, GroupSave, ImportOutcome, MemberSave, NewsSave, ResultSave, ResultsCsv, ResultsCsvRejected,
   ResultsCsvOutcome } from '../../schemas/content.js'
-import { recordAudit } from '../../services/audit.js'
 import { removeContent, saveContent } from '../../services/content.js'
 import type { ContentSection } from '../../services/content.js'
-import { exportClubData } from '../../services/export.js'
+import { exportClubDataFor } from '../../services/export.js'
 import { importClubData } from '../../services/import.js'
 import { RowsRejected, importResultsCsv } from '../../services/results-csv.js'
 import { CLUB, FORBIDDEN, INVALID, NO_CLUB, NOT_SIGNED_IN, actorOf, bodyFieldProblem, clubOf } from './common.js'
@@ -90,12 +89,6 @@ function entryOf(id: string, body: { readonly version?: number }): { id: string 
   return { ...fields, id }
 }
 
-/** The change-feed areas whose lists a change of the section touches. */
-const AREAS: Readonly<Record<ContentSection, readonly string[]>> = {
-  members: ['news', 'competition_results'], groups: ['groups'], events: ['events'], news: ['news'],
-  competition_results: ['competition_results'],
-}
-
 interface Editor<Save extends TObject> {
   readonly section: ContentSection
   /** The collection's path segment and the record's path parameter. */
@@ -119,9 +112,6 @@ interface Editor<Save extends TObject> {
 export function contentRoutes(parent: FastifyInstance, context: AppContext): void {
   const app = parent.withTypeProvider<TypeBoxTypeProvider>()
   const { db, clock } = context
-  const changed = (clubId: string, areas: readonly string[]) => {
-    for (const area of areas) context.changes.changedHere(`${area}:${clubId}`)
-  }
   /** Runs a save, naming the body's fields when the import's rules refuse it, and the record as it is when it moved on. */
   const saving = async <T>(run: () => Promise<T>, current: () => Promise<unknown>): Promise<T> => {
     try {
@@ -176,7 +166,6 @@ export function contentRoutes(parent: FastifyInstance, context: AppContext): voi
       const entry = entryFor(randomUUID(), body)
       await saving(() => saveContent(db, clock, clubId, spec.section, entry, { actor: actorOf(request) }),
         () => Promise.resolve(undefined))
-      changed(clubId, AREAS[spec.section])
       return reply.code(201).send(await one(clubId, entry.id))
     })
 
@@ -204,7 +193,6 @@ export function contentRoutes(parent: FastifyInstance, context: AppContext): voi
       const entry = entryFor(id.toLowerCase(), body)
       await saving(() => saveContent(db, clock, clubId, spec.section, entry, { actor: actorOf(request), version: body.version }),
         () => one(clubId, id))
-      changed(clubId, AREAS[spec.section])
       return one(clubId, id)
     })
 
@@ -224,7 +212,6 @@ export function contentRoutes(parent: FastifyInstance, context: AppContext): voi
       await saving(() => removeContent(db, clock, clubId, spec.section, id,
         { actor: actorOf(request), ...(request.query.version === undefined ? {} : { version: request.query.version }) }),
       () => one(clubId, id))
-      changed(clubId, AREAS[spec.section])
       return reply.code(204).send()
     })
   }
@@ -286,7 +273,6 @@ export function contentRoutes(parent: FastifyInstance, context: AppContext): voi
     const dryRun = request.body.dry_run === true
     try {
       const rows = await importResultsCsv(db, clock, clubId, request.body.csv, { dryRun, actor: actorOf(request) })
-      if (!dryRun) changed(clubId, AREAS.competition_results)
       return { rows, written: !dryRun && rows.length > 0 }
     } catch (error) {
       if (!(error instanceof RowsRejected)) throw error
@@ -313,10 +299,9 @@ export function contentRoutes(parent: FastifyInstance, context: AppContext): voi
     },
   }, async (request, reply) => {
     const club = await clubOf(context, request)
-    await recordAudit(db, clock, actorOf(request), club.id, { action: 'club.exported', targetName: 'the club\'s data' })
     const date = formatInZone(clock.now(), club.timezone).slice(0, 10)
     return reply.header('content-disposition', `attachment; filename="${club.slug}-${date}.json"`)
-      .send({ $schema: 'https://club-platform.invalid/schemas/import-format.schema.json', ...await exportClubData(db, club.id) })
+      .send({ $schema: 'https://club-platform.invalid/schemas/import-format.schema.json', ...await exportClubDataFor(db, clock, club.id, actorOf(request)) })
   })
 
   app.post(`${CLUB}/import`, {
@@ -338,7 +323,6 @@ export function contentRoutes(parent: FastifyInstance, context: AppContext): voi
     try {
       const summary = await importClubData(db, clock, clubId, request.body,
         { audit: { actor: actorOf(request), record: { action: 'club.imported', target: 'import file', targetName: 'an import file' } } })
-      changed(clubId, ['groups', 'events', 'news', 'competition_results', 'courts'])
       return { members: summary.members, groups: summary.groups, events: summary.events, news: summary.news,
         competition_results: summary.competition_results, courts: summary.courts, court_holds: summary.court_holds }
     } catch (error) {

@@ -98,10 +98,6 @@ export function courtRoutes(parent: FastifyInstance, context: AppContext): void 
           reason: body.cancellation_reason ?? null }
       : { policy: 'refuse' },
   })
-  const changed = (clubId: string, cancelled: number) => {
-    context.changes.changedHere(`courts:${clubId}`)
-    if (cancelled > 0) context.mail.wake()
-  }
   const displacedList = async (request: FastifyRequest, ids: readonly string[]) => {
     const club = await clubOf(context, request)
     return { items: (await findClubBookings(context.db, club.id, ids)).map((booking) => bookingBody(booking, club.timezone)) }
@@ -130,7 +126,6 @@ export function courtRoutes(parent: FastifyInstance, context: AppContext): void 
     const clubId = memberOf(request).membership.clubId
     const court = courtOf(randomUUID(), request.body)
     await throughImport(() => saveCourt(context.db, context.clock, clubId, court, options(request, {})))
-    changed(clubId, 0)
     const created = await findCourt(context.db, clubId, court.id)
     if (created === undefined) throw new NotFound(`No court with the id ${court.id}.`)
     return reply.code(201).send(courtBody(created))
@@ -154,7 +149,6 @@ export function courtRoutes(parent: FastifyInstance, context: AppContext): void 
     const court = courtOf(request.params.court, request.body)
     const cancelled = await throughImport(() => saveCourt(context.db, context.clock, clubId, court,
       options(request, request.body)))
-    changed(clubId, cancelled)
     return { ...courtBody(await courtOf404(request, request.params.court)), bookings_cancelled: cancelled }
   })
 
@@ -222,7 +216,6 @@ export function courtRoutes(parent: FastifyInstance, context: AppContext): void 
     const hold = holdOf(randomUUID(), request.params.court, request.body)
     const cancelled = await throughImport(() => saveHold(context.db, context.clock, club.id, hold,
       options(request, request.body)))
-    changed(club.id, cancelled)
     const added = await findHold(context.db, club.id, hold.id)
     if (added === undefined) throw new NotFound(`No block or reservation with the id ${hold.id}.`)
     return reply.code(201).send({ ...holdBody(added, club.timezone), bookings_cancelled: cancelled })
@@ -269,7 +262,6 @@ export function courtRoutes(parent: FastifyInstance, context: AppContext): void 
     const hold = holdOf(request.params.hold, request.params.court, request.body)
     const cancelled = await throughImport(() => saveHold(context.db, context.clock, club.id, hold,
       options(request, request.body)))
-    changed(club.id, cancelled)
     return { ...holdBody(await holdOf404(request, request.params), club.timezone), bookings_cancelled: cancelled }
   })
 
@@ -286,7 +278,6 @@ export function courtRoutes(parent: FastifyInstance, context: AppContext): void 
     if (!await removeHold(context.db, context.clock, clubId, request.params.hold, actorOf(request))) {
       throw new NotFound(`No block or reservation with the id ${request.params.hold}.`)
     }
-    changed(clubId, 0)
     return reply.code(204).send()
   })
 }

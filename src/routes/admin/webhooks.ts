@@ -146,7 +146,6 @@ export function webhookRoutes(parent: FastifyInstance, context: AppContext): voi
   }, async (request, reply) => {
     const delivery = await sendTestEvent(context.db, context.clock, { clubId: clubId(request),
       endpointId: request.params.endpoint, actor: actorOf(request) })
-    context.webhooks.wake()
     return reply.code(202).send(deliveryBody(delivery))
   })
 
@@ -181,7 +180,6 @@ export function webhookRoutes(parent: FastifyInstance, context: AppContext): voi
   }, async (request, reply) => {
     const delivery = await replayDelivery(context.db, context.clock, { clubId: clubId(request),
       endpointId: request.params.endpoint, deliveryId: request.params.delivery, actor: actorOf(request) })
-    context.webhooks.wake()
     return reply.code(202).send(deliveryBody(delivery))
   })
 }

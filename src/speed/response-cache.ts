@@ -8,14 +8,14 @@
  * Bounded by the bytes of the bodies it holds; when full, the oldest entries go first, and a new
  * page is filed only on its second miss among the last few thousand (`admits`). A filed body is
  * kept as its UTF-8 bytes, which a socket takes as they are, outside the collected heap. Kept as
- * strings (until step 30 of docs/performance.md), the bodies were promoted into the old generation
- * among the short-lived objects of the misses around them, and once those were collected V8 kept
- * the partly used pages: some 35 MiB more than in use after a stream of misses, which a full
- * collection does not compact. Freed bytes go back to malloc, which reuses them for the next
- * bodies. An answer that is not filed is sent as it came: the serialiser's string, or the bytes a
- * list reader thread wrote into memory it shares with the event loop (src/routes/list-readers.ts).
+ * strings, the bodies are promoted into the old generation among the short-lived objects of the
+ * misses around them, and once those are collected V8 keeps the partly used pages: some 35 MiB
+ * more than in use after a stream of misses (measured), which a full collection does not
+ * compact. Freed bytes go back to malloc, which reuses them for the next bodies. An answer that is
+ * not filed is sent as it came: the serialiser's string, or the bytes a list reader thread wrote
+ * into memory it shares with the event loop (src/speed/list-readers.ts).
  */
-import { etagOf } from './etag.js'
+import { etagOf } from '../http/etag.js'
 
 /** A body serialised elsewhere (a list reader thread), as text or as its UTF-8 bytes, with its ETag. */
 export interface TaggedBody {
@@ -111,7 +111,7 @@ export class ResponseCache {
    * filed on its second miss among the last 8,192 to 16,384 (a doorkeeper, as in TinyLFU): a
    * stream of pages asked for once each (a crawler paging through a long list, a thousand clubs'
    * random pages) would otherwise push out the pages that are asked for again and again. Such a
-   * stream is no cheaper to serve for it (docs/performance.md, step 24): what it saves is the
+   * stream is no cheaper to serve for it (measured): what it saves is the
    * other pages' hits.
    */
   private admits(key: string, cost: number): boolean {

@@ -15,7 +15,7 @@
 import { randomUUID } from 'node:crypto'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { CachedResponse } from './response-cache.js'
-import { matches } from './conditional.js'
+import { matches } from '../http/conditional.js'
 
 /** Accepted from a proxy in front of the service; anything else gets a fresh id. */
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/

@@ -7,19 +7,19 @@
  * the thread answers with the serialised page and the data version it read under, and the event
  * loop files and sends it. The page's bytes do not travel in the message: the thread writes them
  * into a slot of memory it shares with the event loop, which sends them from there and frees the
- * slot once the answer is written (docs/performance.md, step 39). A body received as text was
- * copied into the event loop's heap, flattened and encoded again for the socket, and promoted to
- * the old generation on the way: the collector's work of every miss.
+ * slot once the answer is written. A body received as text is copied into the event loop's heap,
+ * flattened and encoded again for the socket, and promoted to the old generation on the way: the
+ * collector's work of every miss, which a page in a slot spares it.
  *
  * Each thread has its own read-only connection to the database file. A read runs as on the event
- * loop (src/routes/list-reads.ts, in a read transaction with the scope's counter: src/db/changes.ts),
+ * loop (src/speed/list-reads.ts, in a read transaction with the scope's counter: src/db/changes.ts),
  * so the version a page is filed under is the one of the snapshot it was read from, and a change
  * committed by any connection before the read began is in it (WAL). SQLite writes the page's
  * items as JSON (src/db/json-pages.ts: the rows never become JavaScript values), and the thread
  * puts them in the list's envelope: test/speed/list-json.test.ts holds that text equal to what the
  * route's serialiser writes for any stored value, and test/speed/fast-path.test.ts every answer equal to
  * the route's. A deep page of competition results is read from a keyset anchor the thread keeps
- * (src/db/repositories/result-anchors.ts, step 40). Only SQLite in a file: PostgreSQL's queries do
+ * (src/db/repositories/result-anchors.ts). Only SQLite in a file: PostgreSQL's queries do
  * not hold the event loop, and an in-memory database cannot be opened twice.
  *
  * One module, both sides: imported, it offers `ListReaders`; started as a thread (with the file in
@@ -37,8 +37,8 @@ import { systemClock } from '../clock.js'
 import { openDatabase } from '../db/dialect.js'
 import { ResultAnchors } from '../db/repositories/result-anchors.js'
 import { etagOf } from '../http/etag.js'
-import { RequestThread } from '../request-thread.js'
-import type { Reply } from '../request-thread.js'
+import { RequestThread } from './request-thread.js'
+import type { Reply } from './request-thread.js'
 import { LIST_READS, readListBody } from './list-reads.js'
 import type { KnownTotal, ListArea } from './list-reads.js'
 
@@ -96,7 +96,7 @@ const IDLE_RELEASE_MS = 10_000
 /**
  * How many misses within one second of the clock start the threads. Fewer are read on the event
  * loop, where one costs well under a millisecond, while starting two threads costs 0.75–1 s of CPU
- * and some 50 MiB for as long as they run (docs/performance.md, step 26): a club's site whose pages
+ * and some 50 MiB for as long as they run: a club's site whose pages
  * miss after each change of its data never needs them, a stream of misses starts them at once.
  */
 export const MISSES_TO_START = 100
@@ -204,7 +204,7 @@ export class ListReaders {
 
   /**
    * Ends the threads and settles once they have ended, their connections closed (as the
-   * checkpoint thread does, src/db/wal-checkpoints.ts): nothing opens the database's files after.
+   * checkpoint thread does, src/speed/wal-checkpoints.ts): nothing opens the database's files after.
    */
   async close(): Promise<void> {
     clearInterval(this.checks)
@@ -293,7 +293,7 @@ class ReaderThread extends RequestThread<SlotRead, ThreadAnswer, string> {
 function serve(port: MessagePort, file: string, bodies: SharedArrayBuffer): void {
   const encoder = new TextEncoder()
   const handle = openDatabase({ kind: 'sqlite', file }, { readonly: true })
-  // Deep pages of results are read from keyset anchors (step 40), kept while the thread runs.
+  // Deep pages of results are read from keyset anchors, kept while the thread runs.
   const anchors = new ResultAnchors()
   port.postMessage('ready')
   let inHand = 0
@@ -315,7 +315,7 @@ function serve(port: MessagePort, file: string, bodies: SharedArrayBuffer): void
     handle.changes.read(handle.db, read.scope, (db, version) => readListBody(list, db, read.clubId, page, read.now, read.known,
       version, anchors)).then(({ value, version }) => {
       const { body, validUntil, counted } = value
-      // Tagged here: the event loop does not hash the body (docs/performance.md, step 36).
+      // Tagged here: the event loop does not hash the body (SHA-256 of some 10 kB, 4 % of its time under misses).
       let answer: ThreadAnswer | undefined
       if (read.slot !== -1) {
         const slot = new Uint8Array(bodies, read.slot * BODY_SLOT_BYTES, BODY_SLOT_BYTES)

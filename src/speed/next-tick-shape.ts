@@ -11,9 +11,9 @@
  * runtime, several hundred nanoseconds each, where optimised code builds it in a few. A request
  * schedules about six ticks (stream ends, writes, finishes), and on Node.js 20, 24 and 26 alike a
  * service that has collected its heap a few times spent a quarter of a cached answer's
- * instructions there (docs/performance.md, step 14). Node.js 26.12 builds tick objects with a
- * class (`new TickObject(…)`), whose shape no collection loses: there the one object kept alive
- * changes nothing.
+ * instructions there (38,000 of 140,000–152,000, counted with callgrind). Node.js 26.12 builds
+ * tick objects with a class (`new TickObject(…)`), whose shape no collection loses: there the one
+ * object kept alive changes nothing.
  *
  * One tick object kept alive keeps its shape, and with it every transition that leads there, so
  * the define sites stay monomorphic. `executionAsyncResource()` inside a tick callback is the tick

@@ -1,7 +1,7 @@
 /**
  * What each authenticated list reads, by its area of change tracking (migration 0004): its
  * repository function, the moment it changes with the clock alone, and its envelope schema. The
- * route (src/routes/list-route.ts) and the reader threads (src/routes/list-readers.ts) read a page
+ * route (src/routes/list-route.ts) and the reader threads (src/speed/list-readers.ts) read a page
  * through `readListPage`, so a page read on either is the same read.
  */
 import type { TSchema } from '@sinclair/typebox'

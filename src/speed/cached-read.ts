@@ -8,7 +8,7 @@ import type { FastifyReply } from 'fastify'
 import type { Kysely } from 'kysely'
 import type { AppContext } from '../context.js'
 import type { Database } from '../db/schema.js'
-import { sendJson } from './conditional.js'
+import { sendJson } from '../http/conditional.js'
 import type { CachedResponse, TaggedBody } from './response-cache.js'
 
 export interface Readout {
@@ -27,7 +27,7 @@ export interface CacheSlot {
 
 /**
  * The cached answer, if its scope is unchanged since it was filed (the look-up of answerCached and
- * of src/http/fast-path.ts). The scope's version is read only for a key the cache holds: a miss
+ * of src/speed/fast-path.ts). The scope's version is read only for a key the cache holds: a miss
  * costs no query here (the read that follows takes the version of its own snapshot).
  */
 export function cachedAnswer(context: AppContext, at: CacheSlot): CachedResponse | undefined {
@@ -64,7 +64,7 @@ async function readAndAnswer(
 
 /**
  * Reads, serialises and files an answer (kept if the scope was unchanged during the read), and
- * returns it as the cache would: the miss of the route and of src/http/fast-path.ts alike.
+ * returns it as the cache would: the miss of the route and of src/speed/fast-path.ts alike.
  */
 export async function readAndFile(
   context: AppContext,

@@ -1,6 +1,6 @@
 /**
  * The event loop's side of a worker thread that answers requests: the mail transport's thread
- * (src/mail/transport-thread.ts) and the list readers (src/routes/list-readers.ts). Each request
+ * (src/mail/transport-thread.ts) and the list readers (src/speed/list-readers.ts). Each request
  * is posted with an id and answered by a reply with the same id; the thread holds the process open
  * only while a request is in hand. If the thread fails or ends unasked, every request in hand fails
  * with that error, and the thread is stopped: its owner starts another for the next request.

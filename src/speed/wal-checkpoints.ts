@@ -3,7 +3,7 @@
  * checkpoints on the connection that commits: once the log holds 1,000 pages, the commit that
  * crossed the mark copies them into the database file and syncs both files, 3–12 ms on the event
  * loop (measured under a stream of bookings: one commit in 56 took that long, and 2.1 s of the 3.5 s
- * spent committing; docs/performance.md, step 27). Every request queued behind it waited as long.
+ * spent committing). Every request queued behind it waited as long.
  *
  * With these checkpoints, the server's connection checkpoints itself only past `BACKSTOP_PAGES` (a
  * thread that failed or lags cannot let the log grow without end), and a thread with a connection
@@ -20,13 +20,15 @@
  * the log (a truncating checkpoint) and ends; the next write starts another.
  *
  * One module, both sides: imported, it offers `WalCheckpoints`; started as the thread (with the
- * file in `workerData`), it checkpoints. The thread loads the driver and nothing else.
+ * file in `workerData`), it checkpoints through its own connection (src/db/checkpoint-connection.ts),
+ * which loads the driver and nothing else.
  */
 import { isMainThread, parentPort, workerData } from 'node:worker_threads'
 import type { MessagePort, Worker } from 'node:worker_threads'
-import { RequestThread } from '../request-thread.js'
-import type { Reply } from '../request-thread.js'
-import { loadSqliteDriver } from './sqlite-driver.js'
+import { RequestThread } from './request-thread.js'
+import type { Reply } from './request-thread.js'
+import { openCheckpointConnection } from '../db/checkpoint-connection.js'
+import type { CheckpointMode, CheckpointResult } from '../db/checkpoint-connection.js'
 
 /**
  * The server's connection checkpoints itself once the log holds this many pages (64 MiB of 4 KiB
@@ -37,7 +39,7 @@ export const BACKSTOP_PAGES = 16_384
 /**
  * A checkpoint runs this long after the first write since the last one began. Under a stream of
  * writes each copies what some milliseconds wrote, so that the backstop's, on the event loop,
- * finds little left to copy (docs/performance.md, step 27).
+ * finds little left to copy (a checkpoint every 200 ms left it 20 ms of copying).
  */
 const DELAY_MS = 20
 
@@ -47,12 +49,7 @@ const IDLE_RELEASE_MS = 10_000
 /** After a thread failed, the next starts no sooner than this. */
 const RETRY_AFTER_FAILURE_MS = 10_000
 
-/** What SQLite's `wal_checkpoint` reports: pages in the log, and of those, copied into the database file. */
-export interface CheckpointResult {
-  readonly busy: number
-  readonly log: number
-  readonly checkpointed: number
-}
+export type { CheckpointResult }
 
 export interface WalCheckpointsOptions {
   /** The thread's code: this module, built (the in-process tests, which run the sources, give its path in dist/). */
@@ -62,9 +59,7 @@ export interface WalCheckpointsOptions {
 }
 
 interface ThreadData { readonly checkpointFile: string }
-/** `passive` copies what it can without waiting; `truncate` (when idle) also empties the log file. */
-type Mode = 'passive' | 'truncate'
-type CheckpointRequest = { readonly id: number, readonly request: Mode }
+type CheckpointRequest = { readonly id: number, readonly request: CheckpointMode }
 
 /** A thread's young generation: one statement, no JavaScript to speak of. */
 const RESOURCE_LIMITS = { maxYoungGenerationSizeMb: 1 }
@@ -121,7 +116,7 @@ export class WalCheckpoints {
    * Runs a checkpoint on the thread now, passive unless told (or joins the one running), and
    * answers what it reported; undefined when it failed.
    */
-  checkpoint(mode: Mode = 'passive'): Promise<CheckpointResult | undefined> {
+  checkpoint(mode: CheckpointMode = 'passive'): Promise<CheckpointResult | undefined> {
     if (this.running !== undefined) return this.running
     if (this.timer !== undefined) {
       clearTimeout(this.timer)
@@ -190,7 +185,7 @@ export class WalCheckpoints {
   }
 }
 
-class CheckpointThread extends RequestThread<Mode, CheckpointResult, string> {
+class CheckpointThread extends RequestThread<CheckpointMode, CheckpointResult, string> {
   constructor(file: string, module: URL) {
     const data: ThreadData = { checkpointFile: file }
     super({ module, data, resourceLimits: RESOURCE_LIMITS, name: 'the checkpoint thread', failed: (message) => new Error(message) })
@@ -198,21 +193,16 @@ class CheckpointThread extends RequestThread<Mode, CheckpointResult, string> {
 }
 
 function serve(port: MessagePort, file: string): void {
-  const database = new (loadSqliteDriver().Database)(file)
-  // A truncating checkpoint that finds a reader or writer answers busy at once, instead of waiting for it.
-  database.pragma('busy_timeout = 0')
-  const statements = { passive: database.prepare('pragma wal_checkpoint(passive)'),
-    truncate: database.prepare('pragma wal_checkpoint(truncate)') }
+  const connection = openCheckpointConnection(file)
   port.on('message', (message: CheckpointRequest | 'close') => {
     if (message === 'close') {
-      database.close()
+      connection.close()
       port.close()
       return
     }
     let reply: Reply<CheckpointResult, string>
     try {
-      const row = statements[message.request].get() as CheckpointResult
-      reply = { id: message.id, answer: { busy: row.busy, log: row.log, checkpointed: row.checkpointed } }
+      reply = { id: message.id, answer: connection.checkpoint(message.request) }
     } catch (error) {
       reply = { id: message.id, failure: error instanceof Error ? error.message : String(error) }
     }

@@ -1,0 +1,108 @@
+/**
+ * The one way a change reaches the database. `write` runs a change in one transaction and hands it
+ * a unit of work, through which the change queues its mails, records its webhook events and audit
+ * entries, and names the cached answers it makes stale (`courts:<club id>`, `news:<club id>`, …).
+ * Once the transaction has committed, and only then, the unit of work acts on what it collected:
+ * it wakes the mail worker when mails were queued, the webhook worker when deliveries were, and
+ * marks the changed scopes in this process's change feed so that its next answer is fresh before
+ * the database's notification arrives. A change that rolls back leaves nothing to act on.
+ *
+ * What acts after commit belongs to the context that opened the database (`afterCommit`): the
+ * server's workers, or nothing at all for a bare database in a test. No route or service wakes a
+ * worker or marks the change feed itself.
+ */
+import type { Kysely, Transaction } from 'kysely'
+import { membershipsOf } from '../db/repositories/admins.js'
+import { insertAudit } from '../db/repositories/audit.js'
+import { insertMail } from '../db/repositories/outbox.js'
+import type { NewMail } from '../db/repositories/outbox.js'
+import type { Database } from '../db/schema.js'
+import { recordEvents } from '../webhooks/events.js'
+import type { NewEvent } from '../webhooks/events.js'
+import type { Actor, AuditRecord } from './audit.js'
+
+/** What a committed unit of work changed, for the context to act on. */
+export interface Committed {
+  /** Mails queued in the outbox. */
+  readonly mails: number
+  /** Webhook deliveries queued. */
+  readonly deliveries: number
+  /** Audit entries written. */
+  readonly audits: number
+  /** The cache scopes whose data changed. */
+  readonly scopes: ReadonlySet<string>
+}
+
+/** What the context does once a unit of work on its database has committed. */
+export type AfterCommit = (committed: Committed) => void
+
+const actors = new WeakMap<Kysely<Database>, AfterCommit>()
+
+/** Makes `act` what follows every commit of a unit of work on `db` (the context calls it once, when it opens the database). */
+export function afterCommit(db: Kysely<Database>, act: AfterCommit): void {
+  actors.set(db, act)
+}
+
+export class UnitOfWork implements Committed {
+  mails = 0
+  deliveries = 0
+  audits = 0
+  readonly scopes = new Set<string>()
+
+  /** `db`: the transaction; `now`: the instant the change happens at, as every row it writes records it. */
+  constructor(readonly db: Transaction<Database>, readonly now: number) {}
+
+  /** Queues a mail in the outbox; returns its id. */
+  async mail(mail: NewMail, from: string): Promise<string> {
+    const id = await insertMail(this.db, mail, from, this.now)
+    this.mails += 1
+    return id
+  }
+
+  /** Records webhook events of the club; returns how many deliveries were queued. */
+  async events(clubId: string, events: readonly NewEvent[]): Promise<number> {
+    const queued = await recordEvents(this.db, this.now, clubId, events)
+    this.deliveries += queued
+    return queued
+  }
+
+  /** Counts deliveries the change queued itself rather than through events (a test event, a replay). */
+  queuedDeliveries(count: number): void {
+    this.deliveries += count
+  }
+
+  /** Records an action in a club's audit log (`clubId` null: in no club's). */
+  async audit(actor: Actor, clubId: string | null, record: AuditRecord): Promise<void> {
+    await insertAudit(this.db, { clubId, actorAdminId: actor.adminId, actor: actor.label, action: record.action,
+      target: record.target ?? null, targetName: record.targetName ?? null,
+      fields: record.fields === undefined || record.fields === null ? null : [...record.fields], detail: record.detail ?? null,
+      address: actor.address }, this.now)
+    this.audits += 1
+  }
+
+  /** Records a person's own action in the log of every club they administer (in no club's when they administer none). */
+  async auditPerson(actor: Actor & { adminId: string }, record: AuditRecord): Promise<void> {
+    const clubs = await membershipsOf(this.db, actor.adminId)
+    if (clubs.length === 0) await this.audit(actor, null, record)
+    for (const club of clubs) await this.audit(actor, club.clubId, record)
+  }
+
+  /** Names a cache scope whose data this change alters (`courts:<club id>`). */
+  changed(scope: string): void {
+    this.scopes.add(scope)
+  }
+}
+
+/**
+ * Runs `change` in one transaction of `db` at the instant `now`; after it commits, the context acts
+ * on what the unit of work collected. Returns what `change` returned.
+ */
+export async function write<T>(db: Kysely<Database>, now: number, change: (work: UnitOfWork) => Promise<T>): Promise<T> {
+  let work: UnitOfWork | undefined
+  const result = await db.transaction().execute((trx) => {
+    work = new UnitOfWork(trx, now)
+    return change(work)
+  })
+  if (work !== undefined) actors.get(db)?.(work)
+  return result
+}
