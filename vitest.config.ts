@@ -8,7 +8,7 @@ export default defineConfig({
     hookTimeout: 60_000,
     // Each file creates its own databases; two workers fit the two cores. (Three made the whole suite 454 s instead of
     // 490 s, but on a slow machine the third's load pushed 100 simultaneous bookings past PostgreSQL's 2 s wait for a
-    // pool connection in test/mail-crash.test.ts: 503s.)
+    // pool connection in test/mail/mail-crash.test.ts: 503s.)
     pool: 'forks',
     // The files of a worker run one after another in its process and share its modules: the service's modules take some
     // 2 s of a core to load, once per worker instead of once per file (the suite took 593 s instead of 698 s on a

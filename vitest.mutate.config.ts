@@ -9,10 +9,10 @@ export default defineConfig({
   ...base,
   test: {
     ...base.test,
-    include: ['test/domain.test.ts', 'test/api-key.test.ts', 'test/date-time.test.ts', 'test/rate-arithmetic.test.ts',
-      'test/booking.test.ts', 'test/booking-boundaries.test.ts', 'test/booking-abuse.test.ts', 'test/courts.test.ts',
-      'test/rate-limit.test.ts', 'test/http-hardening.test.ts', 'test/tenancy.test.ts', 'test/guards.test.ts',
-      'test/webhook-addresses.test.ts', 'test/club-websites.test.ts', 'test/dashboard-api.test.ts'],
+    include: ['test/domain/*.test.ts', 'test/limits/rate-arithmetic.test.ts', 'test/limits/rate-limit.test.ts',
+      'test/bookings/booking.test.ts', 'test/bookings/booking-boundaries.test.ts', 'test/bookings/booking-abuse.test.ts',
+      'test/bookings/courts.test.ts', 'test/http/http-hardening.test.ts', 'test/api/tenancy.test.ts',
+      'test/dashboard/dashboard-api.test.ts'],
     poolOptions: { forks: { maxForks: 1, minForks: 1, execArgv: ['--expose-gc'] } },
   },
 })

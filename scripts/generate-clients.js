@@ -2,7 +2,7 @@
 // them: `npm run generate:client`. The dashboard's (dashboard/src/api/schema.d.ts) from the dashboard
 // API; the public API's (clients/typescript/src/schema.ts, used by the typed client package and the
 // booking widget) with a copy of that description (clients/typescript/openapi.json). The files are
-// committed; `--check` (run by test/dashboard-build.test.ts) fails when one no longer matches the
+// committed; `--check` (run by test/dashboard/dashboard-build.test.ts) fails when one no longer matches the
 // server, so a change to the API that a client does not know fails the build.
 import { execFileSync } from 'node:child_process'
 import fs from 'node:fs'

@@ -92,12 +92,12 @@ test_copy() {
     cd "$copy"
     export PATH="$cache/$version/bin:$PATH" npm_config_nodedir="$cache/$version"
     node scripts/build-if-stale.js
-    # The browser suites (and the API reference's, test/api-docs.test.ts) drive the same Chromium against the same pages
+    # The browser suites (test/browser/, the API reference's among them) drive the same Chromium against the same pages
     # on every line; the server code they reach is covered on this line by the API suites. They run once, on the
     # README's command, as do the two suites that kill server processes to test the mail and webhook leases (the
     # database's doing, not the runtime's; the other process suites run here).
-    npm test -- --exclude 'test/*browser.test.ts' --exclude 'test/api-docs.test.ts' --exclude 'test/mail-crash.test.ts' \
-      --exclude 'test/webhooks-process.test.ts' "$@"
+    npm test -- --exclude 'test/browser/**' --exclude 'test/mail/mail-crash.test.ts' \
+      --exclude 'test/webhooks/webhooks-process.test.ts' "$@"
   )
 }
 

@@ -72,7 +72,7 @@ export interface AppOptions {
   readonly referencePage?: ReferencePageOptions
   /** Compile each response serialiser on first use instead of at start (src/http/serializers.ts); the test harness does. */
   readonly lazySerializers?: boolean
-  /** false: every request goes through Fastify (test/fast-path.test.ts compares the two). */
+  /** false: every request goes through Fastify (test/speed/fast-path.test.ts compares the two). */
   readonly fastPath?: false
 }
 

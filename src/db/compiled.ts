@@ -8,7 +8,7 @@
  * The builder must not look at its arguments' values (no branch on them, no conversion): what it
  * returns must have one shape whatever they are. An argument that does not arrive in the
  * parameters as passed (converted, say) is refused when the query is first compiled; a builder
- * that branches on a value is caught by `test/compiled.test.ts`, which holds every such query's
+ * that branches on a value is caught by `test/speed/compiled.test.ts`, which holds every such query's
  * SQL and parameters equal to Kysely's own with strings, nulls and numbers in each place.
  */
 import { createQueryId } from 'kysely'

@@ -4,7 +4,7 @@
  * time (better-sqlite3 alone, on the benchmark's database): the rows never become JavaScript values. SQLite
  * only, and only where pages are read without Fastify: the list reader threads
  * (src/speed/list-readers.ts). Every other read, and every read on PostgreSQL, goes through the
- * route's serialiser, and test/list-json.test.ts holds the two texts equal for any stored value.
+ * route's serialiser, and test/speed/list-json.test.ts holds the two texts equal for any stored value.
  *
  * What SQLite writes as JSON is what fast-json-stringify writes for the same values, except for
  * numbers: SQLite writes a real as `3.0` or `1.0e+21` where JavaScript writes `3` and `1e+21`. A

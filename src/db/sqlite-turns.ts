@@ -159,7 +159,7 @@ export class TurnTakingSqliteDialect extends SqliteDialect {
  * every run, and every run of a statement with a LIMIT was parsed, planned and compiled anew
  * (10–18 µs of a listing's page of 30–130, a seventh of a list reader thread's time).
  * The planner then does not know the limit, which the listings'
- * plans do not need (test/query-plans.test.ts). PostgreSQL plans `limit $1` once per execution
+ * plans do not need (test/db/query-plans.test.ts). PostgreSQL plans `limit $1` once per execution
  * anyway and keeps Kysely's form.
  */
 class RunTimeLimitCompiler extends SqliteQueryCompiler {

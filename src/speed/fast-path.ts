@@ -8,7 +8,7 @@
  * A route offers a handler for its path (`get`). The handler answers only when it is sure, after
  * the same checks in the same order as the route's hooks (src/http/access.ts, the client limiter);
  * everything else goes to Fastify (`pass`), with what was already checked and charged handed over
- * so that nothing is charged twice. Fastify stays the reference: test/fast-path.test.ts sends the
+ * so that nothing is charged twice. Fastify stays the reference: test/speed/fast-path.test.ts sends the
  * same requests to a server with and one without this path and compares status, headers and
  * bodies, and every other suite runs through it.
  */

@@ -16,8 +16,8 @@
  * so the version a page is filed under is the one of the snapshot it was read from, and a change
  * committed by any connection before the read began is in it (WAL). SQLite writes the page's
  * items as JSON (src/db/json-pages.ts: the rows never become JavaScript values), and the thread
- * puts them in the list's envelope: test/list-json.test.ts holds that text equal to what the
- * route's serialiser writes for any stored value, and test/fast-path.test.ts every answer equal to
+ * puts them in the list's envelope: test/speed/list-json.test.ts holds that text equal to what the
+ * route's serialiser writes for any stored value, and test/speed/fast-path.test.ts every answer equal to
  * the route's. A deep page of competition results is read from a keyset anchor the thread keeps
  * (src/db/repositories/result-anchors.ts). Only SQLite in a file: PostgreSQL's queries do
  * not hold the event loop, and an in-memory database cannot be opened twice.

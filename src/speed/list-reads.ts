@@ -96,7 +96,7 @@ export interface ListBody {
 
 /**
  * readListPage's page, read as JSON by SQLite (src/db/json-pages.ts) and put in its envelope: the
- * text the route's serialiser writes for readListPage's payload (test/list-json.test.ts). With
+ * text the route's serialiser writes for readListPage's payload (test/speed/list-json.test.ts). With
  * `anchors` (a reader thread's), a deep page of results is read from its keyset anchor.
  */
 export async function readListBody(read: ListRead, db: Kysely<Database>, clubId: string, page: PageRequest, now: number,

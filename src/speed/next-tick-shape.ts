@@ -17,7 +17,7 @@
  *
  * One tick object kept alive keeps its shape, and with it every transition that leads there, so
  * the define sites stay monomorphic. `executionAsyncResource()` inside a tick callback is the tick
- * object itself. test/next-tick-shape.test.ts reads the define sites' state in the server process.
+ * object itself. test/speed/next-tick-shape.test.ts reads the define sites' state in the server process.
  */
 import { executionAsyncResource } from 'node:async_hooks'
 

@@ -1,11 +1,22 @@
 /**
  * What the browser tests share: Debian's Chromium (never a downloaded browser) driven by
- * playwright-core, the two widths the screenshots are taken at, and axe-core run on a page as it is.
+ * playwright-core, the real server process on each database with the browser that drives it
+ * (`describeInBrowser`, `useBrowserSuite`), the two widths the screenshots are taken at, and axe-core
+ * run on a page as it is.
  */
 import fs from 'node:fs'
 import { createRequire } from 'node:module'
 import { chromium } from 'playwright-core'
 import type { Browser, Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, inject } from 'vitest'
+import type { AppContext } from '../../src/context.js'
+import type { DialectName } from '../../src/db/dialect.js'
+import { freePort } from '../../src/tools/free-port.js'
+import { openContext } from './context.js'
+import { DIALECTS, createTestDatabase } from './databases.js'
+import type { TestDatabase } from './databases.js'
+import { startServer, stopServer } from './server-process.js'
+import type { StartedServer } from './server-process.js'
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
 export const DESKTOP = { width: 1280, height: 860 }
@@ -25,8 +36,74 @@ export function chromiumAvailable(suite: string): boolean {
   return false
 }
 
-export function launchChromium(): Promise<Browser> {
-  return chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] })
+/** Chromium without its sandbox (a container has none to give), with `args` after that. */
+export function launchChromium(args: readonly string[] = []): Promise<Browser> {
+  return chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', ...args] })
+}
+
+/**
+ * Declares a browser suite once per database, as `<title> [<dialect>]`; skipped where Chromium is missing (see
+ * `chromiumAvailable`, which names the suite as `suite`) or PostgreSQL is unreachable.
+ */
+export function describeInBrowser(title: string, suite: string, body: (dialect: DialectName) => void): void {
+  const available = chromiumAvailable(suite)
+  for (const dialect of DIALECTS) {
+    const databaseAvailable = dialect === 'sqlite' || inject('postgresAdminUrl') !== null
+    describe.skipIf(!available || !databaseAvailable)(`${title} [${dialect}]`, () => {
+      body(dialect)
+    })
+  }
+}
+
+/** The real server (dist/server.js) on a database of its own, and the browser the suite drives it with. */
+export interface BrowserSuite {
+  readonly database: TestDatabase
+  /** Where the server answers: `http://localhost:<port>`, a name, not an address (WebAuthn's relying party id must be a domain). */
+  readonly origin: string
+  /** The server's settings but its port: the command line's (test/helpers/cli.ts) against the same database. */
+  readonly env: Record<string, string>
+  readonly server: StartedServer
+  readonly browser: Browser
+}
+
+export interface BrowserSuiteOptions {
+  /** Starts what the server talks to (an SMTP server, a webhook receiver), before anything else. */
+  readonly start?: () => Promise<void>
+  /** Settings beyond the database's and PUBLIC_URL, asked once `start` has run. */
+  readonly env?: () => Record<string, string>
+  /** Fills the migrated database on a context of its own (closed afterwards), before the server starts. */
+  readonly seed?: (context: AppContext, origin: string) => Promise<void>
+  /** Stops what `start` and `seed` started, after the browser and the server, before the database is dropped. */
+  readonly stop?: () => Promise<void>
+}
+
+/**
+ * Before the suite: `start`, a fresh database, the server's port and origin, the migrated database seeded, the
+ * server on its port and Chromium. After it: the browser closed, the server stopped (SIGTERM), `stop`, the
+ * database dropped. The fields are there from the suite's first test on.
+ */
+export function useBrowserSuite(dialect: DialectName, options: BrowserSuiteOptions = {}): BrowserSuite {
+  const suite = {} as { -readonly [K in keyof BrowserSuite]: BrowserSuite[K] }
+  beforeAll(async () => {
+    await options.start?.()
+    suite.database = await createTestDatabase(dialect)
+    const port = await freePort()
+    suite.origin = `http://localhost:${String(port)}`
+    suite.env = { ...suite.database.env, ...(dialect === 'sqlite' ? { DATABASE_URL: '' } : {}), ...options.env?.(),
+      PUBLIC_URL: suite.origin }
+    const context = await openContext(suite.database, { migrate: true })
+    await options.seed?.(context, suite.origin)
+    await context.close()
+    suite.server = await startServer({ ...suite.env, PORT: String(port) })
+    suite.browser = await launchChromium()
+  })
+  afterAll(async () => {
+    await suite.browser.close()
+    await stopServer(suite.server)
+    await options.stop?.()
+    await suite.database.drop()
+  })
+  return suite
 }
 
 /**

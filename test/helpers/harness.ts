@@ -70,7 +70,7 @@ export interface HarnessOptions {
   readonly database?: TestDatabase
   /** How webhook hosts resolve (a test maps names to the addresses it needs). */
   readonly webhookResolver?: Resolver
-  /** false: no answers before routing (src/speed/fast-path.ts); test/fast-path.test.ts compares the two. */
+  /** false: no answers before routing (src/speed/fast-path.ts); test/speed/fast-path.test.ts compares the two. */
   readonly fastPath?: false
   /**
    * Read list pages missing from the cache on threads (READER_THREADS, SQLite only), as the server
@@ -102,7 +102,7 @@ export async function startHarness(
     webhookWorker: { random: () => 0.5 },
     ...(options.readerThreads === undefined
       ? {}
-      // Threads from the first miss: the suites prove what they read, not when they start (test/list-readers.test.ts does).
+      // Threads from the first miss: the suites prove what they read, not when they start (test/speed/list-readers.test.ts does).
       : { readerThreads: true, readerStartAfter: 1,
           readerModule: options.readerThreads === true ? BUILT_READER_MODULE : options.readerThreads }),
     onQuery: (event) => {

@@ -12,7 +12,7 @@
  * The search reaches dated results only (`competition_date <= ?` is not true of an undated one,
  * and undated results are listed last): an anchor is always a dated result, and a page read from
  * one that comes back short while the club has undated results is read by offset instead.
- * test/result-anchors.test.ts holds every page read from an anchor equal to the page read by offset.
+ * test/speed/result-anchors.test.ts holds every page read from an anchor equal to the page read by offset.
  */
 import type { Kysely } from 'kysely'
 import { compiledOnce } from '../compiled.js'

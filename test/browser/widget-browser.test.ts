@@ -1,0 +1,260 @@
+/**
+ * The booking widget and the hosted booking page as guests use them, in Debian's Chromium against
+ * the real server process, on SQLite and on PostgreSQL, with mail through a real SMTP server. A club
+ * website on another origin embeds the widget with the two lines of the docs, under club CSS that
+ * unsets everything; a guest books with the mouse and with the keyboard alone; a slot taken
+ * meanwhile is answered with the conflict and a fresh grid; German at a visitor in another time
+ * zone shows the club's times; the hosted page sizes its iframe on an allowed website and is refused
+ * on any other. axe-core on every view; screenshots (desktop and phone, en and de) in docs/.
+ */
+import http from 'node:http'
+import type { AddressInfo } from 'node:net'
+import type { BrowserContext, Frame, Page } from 'playwright-core'
+import { expect, it } from 'vitest'
+import { localToInstant } from '../../src/domain/zoned-time.js'
+import { OPERATOR } from '../../src/services/audit.js'
+import { setWebsites } from '../../src/services/club-websites.js'
+import { createClub } from '../../src/services/clubs.js'
+import { importClubData } from '../../src/services/import.js'
+import { DESKTOP, PHONE, describeInBrowser, screenshots, seriousViolations, useBrowserSuite } from '../helpers/browser.js'
+import { COURT } from '../helpers/courts.js'
+import { TestSmtpServer } from '../helpers/smtp.js'
+import { onRealDay, testToday, useTestClock } from '../helpers/today.js'
+
+const ZONE = 'Europe/Berlin'
+
+/** A club's own website: pages on an origin of their own, served as given. */
+async function startSite(pages: Record<string, string>): Promise<{ origin: string, close(): Promise<void> }> {
+  const server = http.createServer((request, response) => {
+    const page = pages[request.url ?? '/']
+    response.writeHead(page === undefined ? 404 : 200, { 'content-type': 'text/html; charset=utf-8' }).end(page ?? 'not found')
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  return {
+    origin: `http://127.0.0.1:${String((server.address() as AddressInfo).port)}`,
+    close: () => new Promise((resolve) => server.close(() => { resolve() })),
+  }
+}
+
+describeInBrowser('the booking widget on a club website', 'the booking widget browser test', (dialect) => {
+  const smtp = new TestSmtpServer()
+  let site: Awaited<ReturnType<typeof startSite>>
+  let stranger: Awaited<ReturnType<typeof startSite>>
+  const foreign: string[] = []
+  const violations: string[] = []
+  /** Two days ahead at the club: bookable, whatever the hour of the run. */
+  const date = testToday(2, ZONE)
+  const at = (hour: number) => localToInstant(date, hour * 60, ZONE)
+
+  const suite = useBrowserSuite(dialect, {
+    start: () => smtp.start(),
+    env: () => ({ SMTP_URL: smtp.url }),
+    seed: async (context, service) => {
+      const club = await createClub(context.db, context.clock, { slug: 'riverside', name: 'TC Riverside', timezone: ZONE })
+      const hours = Object.fromEntries(['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'].map((day) => [day, { open: '08:00', close: '22:00' }]))
+      await importClubData(context.db, context.clock, club.id, { courts: [
+        { id: COURT.allDay, name: 'Court 1', booking_horizon_days: 30, opening_hours: hours },
+        { id: COURT.b, name: 'Court 2', booking_horizon_days: 30, opening_hours: hours },
+      ] })
+      const embed = (lang: string) => '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>TC Riverside</title>'
+      // Club CSS at its most aggressive: nothing of it may reach the widget.
+        + '<style>* { all: unset } div { display: none } button { background: red !important; font-size: 40px }</style>'
+        + `<script type="module" src="${service}/widget/v1/club-booking.js"></script></head>`
+        + `<body><h1>Our club</h1><main><club-booking club="riverside" lang="${lang}"><p id="fallback">Booking needs JavaScript: call 030 123456.</p></club-booking></main></body></html>`
+      const frame = (id: string) => '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Book</title></head><body>'
+        + `<iframe id="${id}" src="${service}/book/riverside" title="Book a court" style="width:100%;border:0;height:150px"></iframe>`
+        + '<script>addEventListener("message", (event) => { if (event.origin === ' + JSON.stringify(service)
+        + ' && event.data && event.data.type === "club-booking:height") '
+        + `document.getElementById(${JSON.stringify(id)}).style.height = event.data.height + "px" })</script></body></html>`
+      site = await startSite({ '/en': embed('en'), '/de': embed('de'), '/frame': frame('booking') })
+      stranger = await startSite({ '/frame': frame('booking') })
+      await setWebsites(context.db, context.clock, { clubId: club.id, websites: [site.origin], actor: OPERATOR })
+    },
+    stop: () => Promise.all([site.close(), stranger.close(), smtp.stop()]).then(() => undefined),
+  })
+
+  const open = async (path: string, options: { timezoneId?: string, locale?: string } = {}) => {
+    const context: BrowserContext = await suite.browser.newContext({ viewport: DESKTOP, locale: options.locale ?? 'en-GB',
+      ...(options.timezoneId === undefined ? {} : { timezoneId: options.timezoneId }) })
+    await useTestClock(context)
+    // A step that cannot happen fails naming its locator, well before the test's own time runs out.
+    context.setDefaultTimeout(8_000)
+    const page = await context.newPage()
+    page.on('request', (request) => {
+      const url = request.url()
+      if (!url.startsWith(suite.origin) && !url.startsWith(site.origin) && !url.startsWith(stranger.origin)) foreign.push(url)
+    })
+    await page.goto(`${site.origin}${path}`)
+    return { context, page }
+  }
+  /** The date two days ahead, shown: its name is in the table's caption once its times are there. */
+  const showDate = async (page: Page, language: 'en' | 'de' = 'en') => {
+    await page.getByLabel(/^(Date|Datum)$/).fill(date)
+    await page.getByLabel(/^(Date|Datum)$/).dispatchEvent('change')
+    const name = new Intl.DateTimeFormat(language === 'de' ? 'de-DE' : 'en-GB', { weekday: 'long', day: 'numeric', month: 'long',
+      timeZone: 'UTC' }).format(new Date(`${date}T12:00:00Z`))
+    await page.locator('caption', { hasText: name }).waitFor({ state: 'attached' })
+  }
+  const check = async (page: Page, name: string) => {
+    violations.push(...await seriousViolations(page, name))
+    if (dialect === 'sqlite' && onRealDay()) await screenshots(page, name)
+  }
+  const mailsTo = (address: string) => smtp.received.filter((mail) => mail.envelopeTo.includes(address))
+  const statusOf = async (hour: number, court = COURT.allDay) => {
+    const listing = await fetch(`${suite.origin}/api/v1/public/riverside/courts?date=${date}`)
+    const slots = (await listing.json() as { courts: { court_id: string, start_time: string, status: string }[] }).courts
+    return slots.find((slot) => slot.court_id === court && Date.parse(slot.start_time) === at(hour))?.status
+  }
+
+  it('books a free time from a club website on another origin, whatever the club\'s CSS; the guest is mailed', async () => {
+    const { context, page } = await open('/en')
+    await showDate(page)
+    // The site's fallback content inside the element gives way to the widget.
+    expect(await page.locator('#fallback').isVisible()).toBe(false)
+    await page.getByRole('button', { name: 'Court 1, 18:00–19:00: free' }).click()
+    await page.getByRole('button', { name: 'Court 1, 19:00–20:00: free' }).click()
+    await page.getByText('Court 1, 18:00–20:00').waitFor()
+    // The court's maximum (booking_windows' max_slots_per_booking: 2) stops the selection, with a word why.
+    await page.getByRole('button', { name: 'Court 1, 20:00–21:00: free' }).click()
+    await page.getByRole('status').getByText('One booking of this court covers at most 2 times.').waitFor()
+    await page.getByText('Court 1, 18:00–20:00').waitFor()
+    await check(page, 'widget-grid')
+    await page.getByRole('button', { name: 'Continue' }).click()
+    await page.getByLabel('Your name').fill('Wanda Widget')
+    await page.getByLabel('Your e-mail address').fill('wanda@example.org')
+    await check(page, 'widget-form')
+    await page.getByRole('button', { name: 'Book', exact: true }).click()
+    await page.getByRole('heading', { name: 'Booked: Court 1, 18:00–20:00' }).waitFor()
+    await page.getByText('The confirmation is on its way to wanda@example.org').waitFor()
+    await check(page, 'widget-booked')
+    expect([await statusOf(18), await statusOf(19)]).toEqual(['booked', 'booked'])
+    await expect.poll(() => mailsTo('wanda@example.org').length, { timeout: 10_000, interval: 100 }).toBe(1)
+    expect(mailsTo('wanda@example.org')[0]?.parsed.subject).toMatch(/Court 1/)
+    await page.getByRole('button', { name: 'Book another time' }).click()
+    await page.getByRole('button', { name: 'Court 1, 18:00–19:00: booked' }).waitFor()
+    // The club's CSS reached none of it: the widget's buttons keep their own size and colour.
+    expect(await page.getByRole('button', { name: 'Court 1, 20:00–21:00: free' }).evaluate((node) => getComputedStyle(node).fontSize))
+      .not.toBe('40px')
+    expect(await page.locator('club-booking').evaluate((node) => getComputedStyle(node).display)).toBe('block')
+    await context.close()
+  })
+
+  it('answers a time booked meanwhile with the conflict and a refreshed grid', async () => {
+    const { context, page } = await open('/en')
+    await showDate(page)
+    await page.getByRole('button', { name: 'Court 2, 10:00–11:00: free' }).click()
+    await page.getByRole('button', { name: 'Continue' }).click()
+    await page.getByLabel('Your name').fill('Slow Sam')
+    await page.getByLabel('Your e-mail address').fill('sam@example.org')
+    const taken = await fetch(`${suite.origin}/api/v1/public/riverside/courts/book`, { method: 'POST',
+      headers: { 'content-type': 'application/json' }, body: JSON.stringify({ court_id: COURT.b,
+        start_time: new Date(at(10)).toISOString(), end_time: new Date(at(11)).toISOString(), booker_name: 'Quick Quinn',
+        booker_email: 'quinn@example.org' }) })
+    expect(taken.status).toBe(201)
+    await page.getByRole('button', { name: 'Book', exact: true }).click()
+    await page.getByRole('alert').getByText('Someone booked this time a moment ago.').waitFor()
+    await page.getByRole('button', { name: 'Court 2, 10:00–11:00: booked' }).waitFor()
+    await check(page, 'widget-conflict')
+    expect(mailsTo('sam@example.org')).toEqual([])
+    await context.close()
+  })
+
+  it('shows the club\'s times in German to a visitor in another time zone, and books with the keyboard alone', async () => {
+    const { context, page } = await open('/de', { timezoneId: 'America/New_York', locale: 'de-DE' })
+    expect(await page.evaluate(() => Intl.DateTimeFormat().resolvedOptions().timeZone)).toBe('America/New_York')
+    await showDate(page, 'de')
+    const slot = page.getByRole('button', { name: 'Court 1, 15:00–16:00: frei' })
+    await slot.waitFor()
+    await check(page, 'widget-de')
+    await slot.focus()
+    await page.keyboard.press('Enter')
+    for (let i = 0; i < 200; i += 1) {
+      const name = await page.evaluate(() => {
+        const host = document.querySelector('club-booking')
+        return host?.shadowRoot?.activeElement?.textContent.trim() ?? ''
+      })
+      if (name === 'Weiter') break
+      await page.keyboard.press('Tab')
+    }
+    await page.keyboard.press('Enter')
+    await page.keyboard.type('Karla Keyboard')
+    await page.keyboard.press('Tab')
+    await page.keyboard.type('karla@example.org')
+    await page.keyboard.press('Enter')
+    await page.getByRole('heading', { name: 'Gebucht: Court 1, 15:00–16:00' }).waitFor()
+    expect(await statusOf(15)).toBe('booked')
+    await expect.poll(() => mailsTo('karla@example.org').length, { timeout: 10_000, interval: 100 }).toBe(1)
+    await context.close()
+  })
+
+  it('sizes the hosted page\'s iframe on the club\'s website, and is refused in a frame anywhere else', async () => {
+    const { context, page } = await open('/frame')
+    const frameOf = async (): Promise<Frame> => {
+      await expect.poll(() => page.frames().find((frame) => frame.url().startsWith(`${suite.origin}/book/`))?.url()).toBeDefined()
+      return page.frames().find((frame) => frame.url().startsWith(`${suite.origin}/book/`)) as Frame
+    }
+    const frame = await frameOf()
+    await frame.getByRole('button', { name: /Court 1, .*: (free|not bookable now|booked)/ }).first().waitFor()
+    // The parent set the height it was told; the framed page fits it without scrolling.
+    await expect.poll(async () => page.locator('#booking').evaluate((node) => node.getBoundingClientRect().height))
+      .toBeGreaterThan(400)
+    await expect.poll(async () => frame.evaluate(() => document.documentElement.scrollHeight <= window.innerHeight + 1))
+      .toBe(true)
+    await check(page, 'booking-page-framed')
+    await context.close()
+
+    const refused = await suite.browser.newContext({ viewport: DESKTOP })
+    const other = await refused.newPage()
+    const blocked = other.waitForEvent('console', { predicate: (message) => /frame-ancestors/.test(message.text()), timeout: 10_000 })
+    await other.goto(`${stranger.origin}/frame`)
+    await blocked
+    const framed = other.frames().find((frame) => frame.url().startsWith(`${suite.origin}/book/`))
+    expect(await framed?.locator('club-booking').count().catch(() => 0) ?? 0).toBe(0)
+    await refused.close()
+
+    const direct = await suite.browser.newContext({ viewport: PHONE })
+    await useTestClock(direct)
+    const alone = await direct.newPage()
+    const response = await alone.goto(`${suite.origin}/book/riverside?lang=de`)
+    expect(response?.headers()['content-security-policy']).toContain(`frame-ancestors 'self' ${site.origin}`)
+    await alone.getByRole('heading', { name: 'TC Riverside: Platz buchen' }).waitFor()
+    expect((await alone.goto(`${suite.origin}/book/nowhere`))?.status()).toBe(404)
+    await direct.close()
+  })
+
+  it('tells a visitor with JavaScript off that booking needs it and links the club\'s website; a site\'s fallback shows', async () => {
+    const off = await suite.browser.newContext({ viewport: PHONE, javaScriptEnabled: false, locale: 'en-GB' })
+    const page = await off.newPage()
+    page.on('request', (request) => {
+      if (!request.url().startsWith(suite.origin)) foreign.push(request.url())
+    })
+    await page.goto(`${suite.origin}/book/riverside`)
+    // Playwright's text and role engines skip <noscript>; the browser shows it when scripts are off.
+    const notice = page.locator('noscript p')
+    await notice.waitFor()
+    expect(await notice.isVisible()).toBe(true)
+    expect(await notice.textContent()).toBe('Booking on this page needs JavaScript, which is turned off in this browser. Turn it on '
+      + `and reload the page, or book with TC Riverside directly: ${new URL(site.origin).host}`)
+    expect(await notice.locator('a').getAttribute('href')).toBe(site.origin)
+    // The instrument needs scripts: axe runs on a copy of the page as it is, in a context with them on.
+    const copyContext = await suite.browser.newContext({ viewport: PHONE, locale: 'en-GB' })
+    const copy = await copyContext.newPage()
+    await copy.setContent(await page.content())
+    violations.push(...await seriousViolations(copy, 'booking-page-no-script'))
+    await copyContext.close()
+    if (dialect === 'sqlite' && onRealDay()) await screenshots(page, 'booking-page-no-script')
+    // On the club's own page, the fallback content it put inside the element.
+    const embedded = await off.newPage()
+    await embedded.goto(`${site.origin}/en`)
+    expect(await embedded.locator('#fallback').isVisible()).toBe(true)
+    const german = await off.newPage()
+    await german.goto(`${suite.origin}/book/riverside?lang=de`)
+    expect(await german.locator('noscript p').textContent()).toMatch(/^Zum Buchen braucht diese Seite JavaScript/)
+    await off.close()
+  })
+
+  it('loaded nothing from elsewhere, and no view has serious or critical accessibility violations', () => {
+    expect(foreign).toEqual([])
+    expect(violations).toEqual([])
+  })
+})
