@@ -23,7 +23,7 @@ import type { TransportTarget } from './mail/transport.js'
 import { MailWorker } from './mail/worker.js'
 import { ListReaders } from './speed/list-readers.js'
 import { RetentionSchedule } from './services/personal-data.js'
-import { afterCommit } from './services/unit-of-work.js'
+import { actAfterCommit } from './services/unit-of-work.js'
 import { MemoryLimiterStore } from './limits/memory-store.js'
 import type { LimiterStore } from './limits/store.js'
 import type { MailWorkerOptions } from './mail/worker.js'
@@ -151,13 +151,8 @@ export async function createContext(config: Config, options: ContextOptions = {}
         ...(options.readerStartAfter === undefined ? {} : { startAfter: options.readerStartAfter }) })
     : undefined
   const retention = new RetentionSchedule(database.db, clock)
-  // After every committed write on this database: the workers look at once for what it queued, and this process's caches
-  // see its changes before the database's notification arrives.
-  afterCommit(database.db, (committed) => {
-    if (committed.mails > 0) mail.wake()
-    if (committed.deliveries > 0) webhooks.wake()
-    for (const scope of committed.scopes) database.changes.changedHere(scope)
-  })
+  // Every committed write on this database wakes these workers and marks this change feed (src/services/unit-of-work.ts).
+  actAfterCommit(database.db, { mail, webhooks, changes: database.changes })
   return {
     config,
     db: database.db,

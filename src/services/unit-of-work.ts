@@ -7,9 +7,9 @@
  * marks the changed scopes in this process's change feed so that its next answer is fresh before
  * the database's notification arrives. A change that rolls back leaves nothing to act on.
  *
- * What acts after commit belongs to the context that opened the database (`afterCommit`): the
- * server's workers, or nothing at all for a bare database in a test. No route or service wakes a
- * worker or marks the change feed itself.
+ * What it acts on belongs to the context that opened the database (`actAfterCommit`): the
+ * server's workers and change feed, or nothing at all for a bare database in a test. No route or
+ * service wakes a worker or marks the change feed itself.
  */
 import type { Kysely, Transaction } from 'kysely'
 import { membershipsOf } from '../db/repositories/admins.js'
@@ -33,14 +33,26 @@ export interface Committed {
   readonly scopes: ReadonlySet<string>
 }
 
-/** What the context does once a unit of work on its database has committed. */
-export type AfterCommit = (committed: Committed) => void
+/** What a committed unit of work acts on: the context's workers and its change feed. */
+export interface CommitTargets {
+  readonly mail: { wake(): void }
+  readonly webhooks: { wake(): void }
+  readonly changes: { changedHere(scope: string): void }
+}
 
-const actors = new WeakMap<Kysely<Database>, AfterCommit>()
+const targetsOf = new WeakMap<Kysely<Database>, CommitTargets>()
 
-/** Makes `act` what follows every commit of a unit of work on `db` (the context calls it once, when it opens the database). */
-export function afterCommit(db: Kysely<Database>, act: AfterCommit): void {
-  actors.set(db, act)
+/** Names what every commit of a unit of work on `db` acts on (the context, once, when it opens the database). */
+export function actAfterCommit(db: Kysely<Database>, targets: CommitTargets): void {
+  targetsOf.set(db, targets)
+}
+
+/** After commit: the workers look at once for what the change queued; this process's caches see its changes. */
+function acted(targets: CommitTargets | undefined, committed: Committed): void {
+  if (targets === undefined) return
+  if (committed.mails > 0) targets.mail.wake()
+  if (committed.deliveries > 0) targets.webhooks.wake()
+  for (const scope of committed.scopes) targets.changes.changedHere(scope)
 }
 
 export class UnitOfWork implements Committed {
@@ -103,6 +115,6 @@ export async function write<T>(db: Kysely<Database>, now: number, change: (work:
     work = new UnitOfWork(trx, now)
     return change(work)
   })
-  if (work !== undefined) actors.get(db)?.(work)
+  if (work !== undefined) acted(targetsOf.get(db), work)
   return result
 }

@@ -3,7 +3,7 @@ import fs from 'node:fs/promises'
 import path from 'node:path'
 import type { Command } from 'commander'
 import { buildApp } from '../../app.js'
-import { adminOpenApiDocument } from '../../http/admin-openapi.js'
+import { adminOpenApiDocument } from '../../routes/admin/openapi.js'
 import type { CliSession } from '../session.js'
 
 /** openapi: writes the OpenAPI document. */
