@@ -1,20 +1,12 @@
-/** The widget's requests: the public endpoints of the service that served this script, and what a refusal means to a guest. */
-import createClient from 'openapi-fetch'
+/** The service the widget asks (the one that served this script, unless told otherwise) and what its refusals mean to a guest. */
 import { text } from './i18n'
 import type { Lang } from './i18n'
-import type { components, paths } from '../../clients/typescript/src/schema'
+import type { components } from '../../clients/typescript/src/schema'
 
 type Problem = components['schemas']['Problem']
 
 /** The service that served this script answers the widget's requests, unless the `api` attribute names another. */
-const SCRIPT_ORIGIN = new URL(import.meta.url).origin
-
-export type BookingClient = ReturnType<typeof createClient<paths>>
-
-/** A client of the service at `api`, or of the one that served this script when `api` is empty; never with cookies. */
-export function bookingClient(api: string): BookingClient {
-  return createClient<paths>({ baseUrl: api === '' ? SCRIPT_ORIGIN : api, credentials: 'omit' })
-}
+export const SCRIPT_ORIGIN = new URL(import.meta.url).origin
 
 /** What a refusal means to a guest, in their language; a 429 counts the seconds until `waitUntil` (ms). */
 export function problemText(language: Lang, status: number, problem: unknown, waitUntil: number): string {

@@ -8,13 +8,14 @@
  */
 import { LitElement, css, html, nothing } from 'lit'
 import type { PropertyValues, TemplateResult } from 'lit'
-import { bookingClient, problemText } from './api'
-import type { BookingClient } from './api'
-import { reportFrameHeight } from './frame-height'
+import createClient from 'openapi-fetch'
+import './frame-height'
+import { SCRIPT_ORIGIN, problemText } from './api'
 import { languageOf, text } from './i18n'
 import type { Lang, MessageKey } from './i18n'
 import { bookable, columns, isSelected, maxSlots, selectionAfter } from './slots'
 import type { Availability, Slot } from './slots'
+import type { paths } from '../../clients/typescript/src/schema'
 
 interface Notice {
   readonly kind: 'error' | 'info'
@@ -63,7 +64,7 @@ export class ClubBooking extends LitElement {
   /** Until when (ms) a 429's Retry-After holds the booking button. */
   declare waitUntil: number
 
-  private client: BookingClient | null = null
+  private client: ReturnType<typeof createClient<paths>> | null = null
   private loadCount = 0
   private timer: ReturnType<typeof setTimeout> | undefined
 
@@ -93,7 +94,7 @@ export class ClubBooking extends LitElement {
 
   override connectedCallback(): void {
     super.connectedCallback()
-    this.client = bookingClient(this.api)
+    this.client = createClient<paths>({ baseUrl: this.api === '' ? SCRIPT_ORIGIN : this.api, credentials: 'omit' })
   }
 
   override disconnectedCallback(): void {
@@ -375,8 +376,6 @@ export class ClubBooking extends LitElement {
 }
 
 if (customElements.get('club-booking') === undefined) customElements.define('club-booking', ClubBooking)
-
-reportFrameHeight()
 
 declare global {
   interface HTMLElementTagNameMap {
