@@ -9,16 +9,13 @@
 import { LitElement, css, html, nothing } from 'lit'
 import type { PropertyValues, TemplateResult } from 'lit'
 import createClient from 'openapi-fetch'
+import './frame-height'
+import { SCRIPT_ORIGIN, problemText } from './api'
 import { languageOf, text } from './i18n'
 import type { Lang, MessageKey } from './i18n'
-import type { components, paths } from '../../clients/typescript/src/schema'
-
-type Availability = components['schemas']['CourtAvailability']
-type Slot = components['schemas']['CourtBookingSlot']
-type Problem = components['schemas']['Problem']
-
-/** The service that served this script answers the widget's requests, unless the `api` attribute names another. */
-const SCRIPT_ORIGIN = new URL(import.meta.url).origin
+import { bookable, columns, isSelected, maxSlots, selectionAfter } from './slots'
+import type { Availability, Slot } from './slots'
+import type { paths } from '../../clients/typescript/src/schema'
 
 interface Notice {
   readonly kind: 'error' | 'info'
@@ -28,13 +25,6 @@ interface Notice {
 interface Booked {
   readonly email: string
   readonly summary: string
-}
-
-/** A court's column: its slots of the day and which of them can be booked now. */
-interface Column {
-  readonly id: string
-  readonly name: string
-  readonly slots: readonly Slot[]
 }
 
 function addDays(date: string, days: number): string {
@@ -137,7 +127,7 @@ export class ClubBooking extends LitElement {
       if (request !== this.loadCount) return
       if (data === undefined) {
         this.listing = null
-        this.notice = { kind: 'error', text: this.problemText(response.status, error) }
+        this.notice = { kind: 'error', text: problemText(this.language, response.status, error, this.waitUntil) }
         return
       }
       this.listing = data
@@ -158,17 +148,6 @@ export class ClubBooking extends LitElement {
     await this.load()
   }
 
-  /** What a refusal means to a guest, in their language. */
-  private problemText(status: number, problem: unknown): string {
-    const known = typeof problem === 'object' && problem !== null && 'type' in problem ? problem as Problem : undefined
-    const detail = known?.detail ?? ''
-    const type = known?.type ?? ''
-    if (type.endsWith('/club-not-found')) return this.t('unknownClub')
-    if (status === 429) return this.t('tooMany', { seconds: String(Math.max(1, Math.ceil((this.waitUntil - Date.now()) / 1000))) })
-    if (status >= 500 || status === 0) return this.t('unavailable')
-    return this.t('refused', { detail })
-  }
-
   private time(instant: string): string {
     return new Intl.DateTimeFormat(this.language === 'de' ? 'de-DE' : 'en-GB',
       { hour: '2-digit', minute: '2-digit', timeZone: this.listing?.timezone ?? 'UTC' }).format(new Date(instant))
@@ -179,63 +158,13 @@ export class ClubBooking extends LitElement {
       { weekday: 'long', day: 'numeric', month: 'long', timeZone: 'UTC' }).format(new Date(`${date}T12:00:00Z`))
   }
 
-  private columns(): Column[] {
-    const byCourt = new Map<string, Column & { slots: Slot[] }>()
-    for (const slot of this.listing?.courts ?? []) {
-      const column = byCourt.get(slot.court_id) ?? { id: slot.court_id, name: slot.court_name, slots: [] }
-      column.slots.push(slot)
-      byCourt.set(slot.court_id, column)
-    }
-    return [...byCourt.values()]
-  }
-
-  /** Free, and its start inside the court's booking window (not started, not beyond the horizon). */
-  private bookable(slot: Slot): boolean {
-    if (slot.status !== 'available') return false
-    const window = this.listing?.booking_windows.find((entry) => entry.court_id === slot.court_id)
-    if (window?.earliest_start == null || window.latest_start == null) return false
-    const start = Date.parse(slot.start_time)
-    return start >= Date.parse(window.earliest_start) && start <= Date.parse(window.latest_start)
-  }
-
-  private isSelected(slot: Slot): boolean {
-    return this.selection.some((chosen) => chosen.court_id === slot.court_id && chosen.start_time === slot.start_time)
-  }
-
-  /** The most times of the court one booking may cover. */
-  private maxSlots(courtId: string): number {
-    return this.listing?.booking_windows.find((entry) => entry.court_id === courtId)?.max_slots_per_booking ?? 1
-  }
-
-  /**
-   * A free time starts a selection, or extends it when it is the next or previous time of the same
-   * court and the court's maximum is not reached (then it starts a new selection).
-   */
+  /** A click on a free time: the chosen times change, or a notice says the court's maximum is reached. */
   private choose(slot: Slot): void {
     this.notice = null
-    const first = this.selection[0]
-    const last = this.selection.at(-1)
-    const room = this.selection.length < this.maxSlots(slot.court_id)
-    const adjacent = first !== undefined && last !== undefined && slot.court_id === first.court_id
-      && (Date.parse(slot.start_time) === Date.parse(last.end_time) || Date.parse(slot.end_time) === Date.parse(first.start_time))
-    if (adjacent && !room && !this.isSelected(slot)) {
-      this.notice = { kind: 'info', text: this.t('maxReached', { count: String(this.maxSlots(slot.court_id)) }) }
-      return
-    }
-    if (this.isSelected(slot)) {
-      // An end of the selection gives it up; a time inside it starts a new selection there.
-      if (slot.start_time === last?.start_time) this.selection = this.selection.slice(0, -1)
-      else if (slot.start_time === first?.start_time) this.selection = this.selection.slice(1)
-      else this.selection = [slot]
-    } else if (room && first !== undefined && last !== undefined && slot.court_id === first.court_id
-      && Date.parse(slot.start_time) === Date.parse(last.end_time)) {
-      this.selection = [...this.selection, slot]
-    } else if (room && first !== undefined && slot.court_id === first.court_id
-      && Date.parse(slot.end_time) === Date.parse(first.start_time)) {
-      this.selection = [slot, ...this.selection]
-    } else {
-      this.selection = [slot]
-    }
+    const max = maxSlots(this.listing, slot.court_id)
+    const selection = selectionAfter(this.selection, slot, max)
+    if (selection === null) this.notice = { kind: 'info', text: this.t('maxReached', { count: String(max) }) }
+    else this.selection = selection
   }
 
   private summary(): string {
@@ -282,7 +211,7 @@ export class ClubBooking extends LitElement {
         return
       }
       if (response.status === 429) this.holdFor(Number(response.headers.get('retry-after') ?? '1'))
-      this.notice = { kind: 'error', text: this.problemText(response.status, error) }
+      this.notice = { kind: 'error', text: problemText(this.language, response.status, error, this.waitUntil) }
     } catch {
       this.notice = { kind: 'error', text: this.t('unavailable') }
     } finally {
@@ -307,33 +236,33 @@ export class ClubBooking extends LitElement {
   }
 
   private statusText(slot: Slot): string {
-    if (this.isSelected(slot)) return this.t('selected')
+    if (isSelected(this.selection, slot)) return this.t('selected')
     if (slot.status !== 'available') return this.t(slot.status)
-    return this.bookable(slot) ? this.t('available') : this.t('notBookable')
+    return bookable(this.listing, slot) ? this.t('available') : this.t('notBookable')
   }
 
   private renderGrid(): TemplateResult {
-    const columns = this.columns()
-    if (columns.length === 0) return html`<p part="empty">${this.t('noCourts')}</p>`
-    const starts = [...new Set(columns.flatMap((column) => column.slots.map((slot) => slot.start_time)))]
+    const grid = columns(this.listing)
+    if (grid.length === 0) return html`<p part="empty">${this.t('noCourts')}</p>`
+    const starts = [...new Set(grid.flatMap((column) => column.slots.map((slot) => slot.start_time)))]
       .sort((a, b) => Date.parse(a) - Date.parse(b))
-    const anyBookable = columns.some((column) => column.slots.some((slot) => this.bookable(slot)))
+    const anyBookable = grid.some((column) => column.slots.some((slot) => bookable(this.listing, slot)))
     return html`
       ${anyBookable ? html`<p class="hint" part="hint">${this.t('pickHint')}</p>` : html`<p part="empty">${this.t('noneBookable')}</p>`}
       <div class="scroll" part="grid">
         <table>
           <caption class="sr">${this.dayLabel(this.day)}</caption>
-          <thead><tr><th scope="col">${this.t('time')}</th>${columns.map((column) => html`<th scope="col">${column.name}</th>`)}</tr></thead>
+          <thead><tr><th scope="col">${this.t('time')}</th>${grid.map((column) => html`<th scope="col">${column.name}</th>`)}</tr></thead>
           <tbody>${starts.map((start) => html`<tr>
             <th scope="row">${this.time(start)}</th>
-            ${columns.map((column) => {
+            ${grid.map((column) => {
               const slot = column.slots.find((candidate) => candidate.start_time === start)
               if (slot === undefined) return html`<td></td>`
-              const free = this.bookable(slot)
+              const free = bookable(this.listing, slot)
               const label = `${column.name}, ${this.time(slot.start_time)}–${this.time(slot.end_time)}: ${this.statusText(slot)}`
               return html`<td><button type="button" part="slot ${free ? 'slot-free' : 'slot-taken'}"
-                class=${`slot ${slot.status}${free ? '' : ' unavailable'}`} aria-pressed=${this.isSelected(slot) ? 'true' : 'false'}
-                aria-label=${label} ?disabled=${!free && !this.isSelected(slot)} @click=${() => { this.choose(slot) }}
+                class=${`slot ${slot.status}${free ? '' : ' unavailable'}`} aria-pressed=${isSelected(this.selection, slot) ? 'true' : 'false'}
+                aria-label=${label} ?disabled=${!free && !isSelected(this.selection, slot)} @click=${() => { this.choose(slot) }}
                 >${this.statusText(slot)}</button></td>`
             })}
           </tr>`)}</tbody>
@@ -447,22 +376,6 @@ export class ClubBooking extends LitElement {
 }
 
 if (customElements.get('club-booking') === undefined) customElements.define('club-booking', ClubBooking)
-
-/**
- * On the hosted booking page (/book/{club}) inside an iframe: the parent page hears the page's
- * height whenever it changes (`{ type: 'club-booking:height', height }`), so that it can size the
- * iframe and the iframe never scrolls inside. The height says nothing private: any origin may hear it.
- */
-if (window.parent !== window && document.documentElement.hasAttribute('data-club-booking-page')) {
-  const report = (): void => {
-    window.parent.postMessage({ type: 'club-booking:height', height: Math.ceil(document.body.getBoundingClientRect().height) }, '*')
-  }
-  const observe = (): void => {
-    new ResizeObserver(report).observe(document.body)
-  }
-  if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', observe)
-  else observe()
-}
 
 declare global {
   interface HTMLElementTagNameMap {

@@ -1,0 +1,101 @@
+/** The dashboard API's bookings: the club's rules, its bookings by day or search, cancellations and personal data. */
+import { Type } from '@sinclair/typebox'
+import type { Static, TProperties } from '@sinclair/typebox'
+import { Nullable, Reference, Uuid } from '../common.js'
+import { Email, Instant, LocalDate } from './fields.js'
+
+export const ClubBookingParams = Type.Object({
+  club: Type.String({ minLength: 1, maxLength: 100, description: 'The club\'s slug.' }),
+  booking: Uuid('A booking id.'),
+}, { additionalProperties: false })
+
+export const BookingsQuery = Type.Object({
+  date: Type.Optional(Type.String({ format: 'date', description: 'The local date (YYYY-MM-DD); default: today at the club.' })),
+}, { additionalProperties: false })
+
+export const BookingRules = Type.Object({
+  cancellation_deadline_minutes: Type.Integer({ minimum: 0, maximum: 43_200, multipleOf: 15,
+    description: 'Guests may cancel until this many minutes before the start (0: until the start).' }),
+  retention_days: Type.Integer({ minimum: 1, maximum: 3650,
+    description: 'Guests\' names and addresses are removed this many days after the booking ended.' }),
+  privacy_url: Nullable(Type.String({ format: 'uri', pattern: '^https?://', maxLength: 500,
+    description: 'The club\'s privacy notice, linked from the booking mails and pages.' })),
+  max_open_bookings_per_email: Nullable(Type.Integer({ minimum: 1, maximum: 1000,
+    description: 'At most this many upcoming bookings per e-mail address; null: the service\'s default (docs/api.md).' })),
+  guests_may_book: Type.Boolean({ description: 'False: only addresses on the club\'s member list may book.' }),
+}, { $id: 'BookingRules', additionalProperties: false, description: 'The club\'s booking rules (docs/bookings.md).' })
+export type BookingRules = Static<typeof BookingRules>
+
+export const ClubBooking = Type.Object({
+  id: Uuid(),
+  court_id: Uuid(),
+  court_name: Type.String(),
+  start_time: Instant('Start, in the club\'s offset.'),
+  end_time: Instant('End, in the club\'s offset.'),
+  booker_name: Type.String({ description: 'Empty once removed (retention or erasure).' }),
+  booker_email: Type.String({ description: 'Empty once removed (retention or erasure).' }),
+  notes: Nullable(Type.String()),
+  status: Type.String({ enum: ['confirmed', 'cancelled'], description: 'A cancelled booking frees its slot and stays in the history.' }),
+  created_at: Instant('When it was booked.'),
+  cancelled_at: Nullable(Instant('When it was cancelled.')),
+  cancelled_by: Type.Unsafe<'guest' | 'club' | 'hold' | null>({ type: ['string', 'null'], enum: ['guest', 'club', 'hold', null],
+    description: 'Who cancelled: the guest (with the link of the confirmation mail), the club, or a block laid over the booking.' }),
+  cancel_reason: Nullable(Type.String()),
+}, { $id: 'ClubBooking', additionalProperties: false, description: 'A booking of one of the club\'s courts.' })
+export type ClubBooking = Static<typeof ClubBooking>
+
+export const ClubBookingList = Type.Object({
+  date: Type.String({ format: 'date' }),
+  timezone: Type.String(),
+  items: Type.Array(Reference(ClubBooking)),
+}, { $id: 'ClubBookingList', additionalProperties: false,
+  description: 'The bookings that start on the date (club-local), cancelled ones too, by start and court.' })
+
+export const BookingCancel = Type.Object({
+  reason: Type.Optional(Type.String({ maxLength: 500, description: 'Why; the guest reads it in the cancellation mail.' })),
+}, { $id: 'BookingCancel', additionalProperties: false, description: 'A cancellation by the club.' })
+
+export const PersonalDataRequest = Type.Object({ email: Email() }, {
+  $id: 'PersonalDataRequest', additionalProperties: false, description: 'The address whose data is meant.',
+})
+
+const Record = <T extends TProperties>(properties: T) => Type.Object(properties, { additionalProperties: false })
+export const PersonalDataExport = Type.Object({
+  bookings: Type.Array(Record({ id: Uuid(), club_id: Uuid(), court_name: Type.String(), start_time: Instant('Start.'),
+    end_time: Instant('End.'), booker_name: Type.String(), booker_email: Type.String(), notes: Nullable(Type.String()),
+    status: Type.String(), created_at: Instant('Booked.'), cancelled_at: Nullable(Instant('Cancelled.')) })),
+  mails: Type.Array(Record({ id: Uuid(), club_id: Nullable(Uuid()), booking_id: Nullable(Uuid()), subject: Type.String(),
+    status: Type.String(), created_at: Instant('Queued.'), sent_at: Nullable(Instant('Sent.')) })),
+  idempotency_records: Type.Array(Record({ club_id: Uuid(), idempotency_key: Type.String(), booking_id: Uuid(),
+    created_at: Instant('Recorded.') })),
+  members: Type.Array(Record({ id: Uuid(), club_id: Uuid(), name: Type.String(), email: Type.String() })),
+}, { $id: 'PersonalDataExport', additionalProperties: false, description: 'Everything the club holds about the address.' })
+
+export const Erasure = Type.Object({
+  bookings: Type.Integer({ description: 'Bookings the address was removed from (upcoming ones cancelled).' }),
+  mails: Type.Integer({ description: 'Mails deleted.' }),
+  idempotency_records: Type.Integer({ description: 'Idempotency records deleted.' }),
+  member_records_kept: Type.Integer({ description: 'Member records with the address: the club\'s register, changed in its '
+    + 'member list.' }),
+}, { $id: 'Erasure', additionalProperties: false, description: 'What was removed.' })
+
+export const BookingSearchQuery = Type.Object({
+  from: LocalDate('First local date (YYYY-MM-DD).'),
+  to: LocalDate('Last local date (YYYY-MM-DD), at most 366 days after from.'),
+  q: Type.Optional(Type.String({ maxLength: 200, description: 'Part of the guest\'s name or e-mail address, any case.' })),
+  court: Type.Optional(Uuid('Only this court.')),
+  status: Type.Optional(Type.String({ enum: ['confirmed', 'cancelled'] })),
+}, { additionalProperties: false })
+
+export const BookingSearch = Type.Object({
+  from: LocalDate('First local date.'),
+  to: LocalDate('Last local date.'),
+  timezone: Type.String(),
+  items: Type.Array(Reference(ClubBooking)),
+  truncated: Type.Boolean({ description: 'More bookings matched than the 500 listed: narrow the search.' }),
+}, { $id: 'BookingSearch', additionalProperties: false, description: 'Bookings that start within the dates and match, by start.' })
+
+export const BookingExportQuery = Type.Object({
+  from: LocalDate('First local date (YYYY-MM-DD).'),
+  to: LocalDate('Last local date (YYYY-MM-DD), at most 366 days after from.'),
+}, { additionalProperties: false })
