@@ -2,6 +2,7 @@
 // routes, pages and cli → services → db; domain imports nothing of the service; nothing imports a migration
 // but the migrator; no circles. test/architecture/layers.test.ts shows each rule refusing a forbidden import.
 /** @type {import('dependency-cruiser').IConfiguration} */
+/* global module */
 module.exports = {
   forbidden: [
     { name: 'no-circular', severity: 'error', comment: 'Modules import each other in a circle.',

@@ -23,6 +23,7 @@ import { demoDocument } from '../services/demo.js'
 import { createClub } from '../services/clubs.js'
 import { importClubData } from '../services/import.js'
 import { freePort } from './free-port.js'
+import { listCourts } from '../db/repositories/courts.js'
 
 const { values } = parseArgs({ options: { seconds: { type: 'string', default: '60' }, concurrency: { type: 'string', default: '16' } } })
 const seconds = Number(values.seconds)
@@ -89,7 +90,7 @@ async function main(): Promise<number> {
     limits: { capacity: 1_000_000, perMinute: 6_000_000, dailyQuota: 1_000_000_000 } })).key
   const tiny = (await createApiKey(context.db, context.clock, { clubId: club.id, name: 'tiny', expiresAt: null, scopes: ['read:groups'],
     limits: { capacity: 1, perMinute: 1 } })).key
-  const courts = await context.db.selectFrom('courts').select('id').where('club_id', '=', club.id).execute()
+  const courts = await listCourts(context.db, club.id)
   await context.close()
 
   const port = await freePort()

@@ -6,6 +6,7 @@ import type { ImportDocument } from '../../schemas/import.js'
 import { createApiKey } from '../../services/api-keys.js'
 import { createClub } from '../../services/clubs.js'
 import { importClubData } from '../../services/import.js'
+import { findClubBySlug } from '../../db/repositories/clubs.js'
 
 export function id(n: number, kind: string, club: number): string {
   const hex = (n + club * 1_000_003).toString(16).padStart(12, '0').slice(-12)
@@ -49,7 +50,8 @@ async function seed(context: AppContext, now: number, count: number): Promise<Se
     slugs.push(slug)
     if (c % 100 === 0) process.stderr.write(`seeded ${String(c + 1)} of ${String(count + 1)} clubs\n`)
   }
-  const large = await context.db.selectFrom('clubs').select('id').where('slug', '=', 'large').executeTakeFirstOrThrow()
+  const large = await findClubBySlug(context.db, 'large')
+  if (large === undefined) throw new Error('the club "large" was not seeded')
   const exhausted = (await createApiKey(context.db, context.clock, { clubId: large.id, name: 'exhausted', expiresAt: null,
     scopes: ['read:groups'], limits: { capacity: 1, perMinute: 1 } })).key
   return { keys, slugs, exhausted }
