@@ -30,6 +30,7 @@ import { registerApiReference } from './http/api-reference.js'
 import type { ReferencePageOptions } from './http/api-reference.js'
 import { registerOpenApi } from './http/openapi.js'
 import { createMetrics, opsRoutes } from './http/ops.js'
+import type { Metrics } from './http/ops.js'
 import { API_PREFIX } from './http/problem-types.js'
 import { ProblemError, frameworkErrorHandler, registerProblemHandlers, requestPath, sendProblem, toProblemError } from './http/problems.js'
 import { redactKeys, redactingDestination } from './http/redaction.js'
@@ -91,11 +92,10 @@ function trustProxy(setting: boolean | number | string): boolean | string | ((ad
   return typeof setting === 'number' ? (_address, hop) => hop < setting : setting
 }
 
-export async function buildApp(context: AppContext, options: AppOptions = {}): Promise<FastifyInstance> {
+/** The Fastify instance with its server, logger, limits, validation and error handlers. */
+function createFastify(context: AppContext, options: AppOptions, fastPath: FastPath): FastifyInstance {
   const headersTimeout = options.headersTimeoutMs ?? 60_000
-  let closing = false
-  const fastPath = new FastPath(options.fastPath !== false, () => !closing && !context.lifecycle.draining)
-  const app = Fastify({
+  return Fastify({
     logger: options.logger ?? {
       level: context.config.logLevel,
       redact: { paths: ['req.headers.authorization', 'headers.authorization'], censor: '[redacted]' },
@@ -138,19 +138,17 @@ export async function buildApp(context: AppContext, options: AppOptions = {}): P
       onCreate: useServiceDateTime,
     },
   }).withTypeProvider<TypeBoxTypeProvider>()
+}
 
-  app.decorate('fastPath', fastPath)
-  app.addHook('preClose', (done) => {
-    closing = true
-    done()
-  })
+/** The headers of every answer, and the requests refused before routing: while stopping, and HTTP/1.1 without Host. */
+function registerRequestChecks(app: FastifyInstance, context: AppContext, closing: () => boolean): void {
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id).header('x-content-type-options', 'nosniff')
     // Nothing of the dashboard API may be kept by a cache: its refusals (401, 404, 405, preflights) no more than its answers.
     if (request.url.startsWith(ADMIN_PREFIX)) reply.header('cache-control', 'no-store')
     // While stopping, every answer asks the client to reconnect (to another instance) for its next request.
-    if (context.lifecycle.draining || closing) reply.header('connection', 'close')
-    if (closing) {
+    if (context.lifecycle.draining || closing()) reply.header('connection', 'close')
+    if (closing()) {
       // A request that reached a connection after the listener closed: another instance will answer it.
       void sendProblem(request, reply, new ProblemError('service-unavailable', 'The service is shutting down; retry shortly.',
         { 'retry-after': '1' }))
@@ -160,6 +158,10 @@ export async function buildApp(context: AppContext, options: AppOptions = {}): P
     }
     done()
   })
+}
+
+/** The metrics and the one log line of each request, on both paths. */
+function registerRequestLog(app: FastifyInstance, context: AppContext, fastPath: FastPath): Metrics {
   const metrics = createMetrics(context)
   const requestLog = REQUEST_LOG_LEVELS.has(app.log.level) ? app.log : undefined
   fastPath.observer = (answer) => {
@@ -186,34 +188,21 @@ export async function buildApp(context: AppContext, options: AppOptions = {}): P
     }, 'request')
     done()
   })
+  return metrics
+}
 
-  registerProblemHandlers(app, () => {
-    metrics.clientAborted()
-  })
-  // Bodies are JSON only: anything else, text/plain included, is a 415.
-  app.removeContentTypeParser('text/plain')
-  await app.register(cookie)
-  registerDashboardRequests(app)
-  registerAccessControl(app, context.apiKeys, {
-    dashboardGuard: dashboardGuard(context),
-    limiter: context.limiter,
-    defaultLimits: context.config.rateLimit,
-    // @fastify/cors answers preflights of the public endpoints through one OPTIONS wildcard route.
-    isPublicInfrastructure: (route) => route.url === `${PUBLIC_PREFIX}*` && [route.method].flat().every((method) => method === 'OPTIONS'),
-  })
-  registerStrictQuery(app)
-  const routeMethods = collectRouteMethods(app, (url) => url.startsWith(API_PREFIX) || url.startsWith(ADMIN_PREFIX))
-
-  // Every request and response body is a named schema, once under components.schemas.
+/** Every request and response body is a named schema, once under components.schemas. */
+function registerSchemas(app: FastifyInstance): void {
   for (const schema of [Problem, ListMeta, Group, GroupList, Event, EventList, News, NewsList,
     CompetitionResult, CompetitionResultList, CourtBookingSlot, CourtBookingWindow, CourtAvailability, BookingRequest,
     BookingCreated, ...WEBHOOK_PAYLOAD_SCHEMAS]) {
     app.addSchema(schema)
   }
   for (const schema of ADMIN_SCHEMAS) app.addSchema(schema)
-  await registerOpenApi(app, ADMIN_SCHEMAS.map((schema) => schema.$id ?? ''))
-  await registerApiReference(app, options.referencePage)
+}
 
+/** The routes, in the order the OpenAPI documents list them, then the dashboard's files and the favicon. */
+async function registerRoutes(app: FastifyInstance, context: AppContext, options: AppOptions, metrics: Metrics): Promise<void> {
   groupsRoutes(app, context)
   eventsRoutes(app, context)
   newsRoutes(app, context)
@@ -235,6 +224,42 @@ export async function buildApp(context: AppContext, options: AppOptions = {}): P
   await registerAdminOpenApi(app, context)
   await registerDashboardApp(app, options.dashboardDir)
   registerFavicon(app)
+}
+
+export async function buildApp(context: AppContext, options: AppOptions = {}): Promise<FastifyInstance> {
+  let closing = false
+  const fastPath = new FastPath(options.fastPath !== false, () => !closing && !context.lifecycle.draining)
+  const app = createFastify(context, options, fastPath)
+  app.decorate('fastPath', fastPath)
+  app.addHook('preClose', (done) => {
+    closing = true
+    done()
+  })
+  registerRequestChecks(app, context, () => closing)
+  const metrics = registerRequestLog(app, context, fastPath)
+
+  registerProblemHandlers(app, () => {
+    metrics.clientAborted()
+  })
+  // Bodies are JSON only: anything else, text/plain included, is a 415.
+  app.removeContentTypeParser('text/plain')
+  await app.register(cookie)
+  registerDashboardRequests(app)
+  registerAccessControl(app, context.apiKeys, {
+    dashboardGuard: dashboardGuard(context),
+    limiter: context.limiter,
+    defaultLimits: context.config.rateLimit,
+    // @fastify/cors answers preflights of the public endpoints through one OPTIONS wildcard route.
+    isPublicInfrastructure: (route) => route.url === `${PUBLIC_PREFIX}*` && [route.method].flat().every((method) => method === 'OPTIONS'),
+  })
+  registerStrictQuery(app)
+  const routeMethods = collectRouteMethods(app, (url) => url.startsWith(API_PREFIX) || url.startsWith(ADMIN_PREFIX))
+
+  registerSchemas(app)
+  await registerOpenApi(app, ADMIN_SCHEMAS.map((schema) => schema.$id ?? ''))
+  await registerApiReference(app, options.referencePage)
+
+  await registerRoutes(app, context, options, metrics)
 
   await app.after()
   registerMethodNotAllowed(app, routeMethods)

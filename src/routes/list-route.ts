@@ -50,6 +50,22 @@ const CACHE_CONTROL = 'private, no-cache'
 /** Counts are a few bytes each; past this many the map starts again. */
 const MAX_KNOWN_TOTALS = 100_000
 
+/** What the answers before routing and the route of one list share. */
+interface ListPages {
+  readonly endpoint: ListEndpoint
+  readonly path: string
+  /** The counts known per change-tracking scope. */
+  readonly totals: Map<string, KnownTotal>
+  readonly remember: (scope: string, counted: KnownTotal) => void
+  /** A club's page of this list: its change-tracking scope and cache key, the same on both paths. */
+  readonly slotOf: (clubId: string, page: PageRequest, now: number) => CacheSlot
+  /** The read of a page that is not in the cache, the same on both paths (and on the reader threads). */
+  readonly readPage: (clubId: string, page: PageRequest, slot: CacheSlot) => (db: ListDatabase,
+    version: number | undefined) => Promise<Readout>
+  /** The route's compiled serialiser of its 200 body, taken from its first answer: until then, misses go to the route. */
+  serialize: ((payload: Record<string, unknown>) => string) | undefined
+}
+
 export function registerListEndpoint(app: FastifyInstance, context: AppContext, endpoint: ListEndpoint): void {
   const read = LIST_READS[endpoint.area]
   const totals = new Map<string, KnownTotal>()
@@ -58,23 +74,27 @@ export function registerListEndpoint(app: FastifyInstance, context: AppContext, 
     if (totals.size >= MAX_KNOWN_TOTALS) totals.clear()
     totals.set(scope, counted)
   }
-  const path = `${API_PREFIX}${endpoint.path}`
-  const conditional = conditionalHeaders(CACHE_CONTROL)
-  // A club's page of this list: its change-tracking scope and cache key, the same on both paths.
-  const slotOf = (clubId: string, page: PageRequest, now: number): CacheSlot => {
-    const scope = `${endpoint.area}:${clubId}`
-    return { scope, key: `${scope}:${String(page.limit)}:${String(page.offset)}`, now }
+  const pages: ListPages = {
+    endpoint, path: `${API_PREFIX}${endpoint.path}`, totals, remember,
+    slotOf: (clubId, page, now) => {
+      const scope = `${endpoint.area}:${clubId}`
+      return { scope, key: `${scope}:${String(page.limit)}:${String(page.offset)}`, now }
+    },
+    readPage: (clubId, page, { scope, now }) => async (db, version) => {
+      const { payload, validUntil, counted } = await readListPage(read, db, clubId, page, now, totals.get(scope), version)
+      // Filed under the version the read started with: if that changed during the read, it never comes back.
+      if (counted !== undefined) remember(scope, counted)
+      return { payload, validUntil }
+    },
+    serialize: undefined,
   }
-  // The read of a page that is not in the cache, the same on both paths (and on the reader threads).
-  const readPage = (clubId: string, page: PageRequest, { scope, now }: CacheSlot) => async (db: ListDatabase,
-    version: number | undefined): Promise<Readout> => {
-    const { payload, validUntil, counted } = await readListPage(read, db, clubId, page, now, totals.get(scope), version)
-    // Filed under the version the read started with: if that changed during the read, it never comes back.
-    if (counted !== undefined) remember(scope, counted)
-    return { payload, validUntil }
-  }
-  // The route's compiled serialiser of its 200 body, taken from its first answer: until then, misses go to the route.
-  let serialize: ((payload: Record<string, unknown>) => string) | undefined
+  registerFastList(app, context, pages)
+  registerListRoute(app, context, pages)
+}
+
+/** Before routing (src/speed/fast-path.ts): a key over its budget, or a page in the cache; the route answers the rest. */
+function registerFastList(app: FastifyInstance, context: AppContext, pages: ListPages): void {
+  const { endpoint, path, totals, remember, slotOf, readPage } = pages
   const fast = app.fastPath
   const bounds = { maxLimit: LIST_LIMIT.max, maxOffset: LIST_OFFSET.max }
   const defaults = { limit: LIST_LIMIT.default, offset: LIST_OFFSET.default }
@@ -82,7 +102,6 @@ export function registerListEndpoint(app: FastifyInstance, context: AppContext, 
     burst: refusalDocument('rate-limited', new QuotaExceeded('burst', {}).message, path),
     daily: refusalDocument('daily-quota-exhausted', new QuotaExceeded('daily', {}).message, path),
   }
-  // Before routing (src/speed/fast-path.ts): a key over its budget, or a page in the cache; the route below answers the rest.
   fast.get(path, (raw, response, query, at) => {
     const admission = app.admitAtOnce(raw, endpoint.scope)
     if (admission === undefined) {
@@ -129,8 +148,8 @@ export function registerListEndpoint(app: FastifyInstance, context: AppContext, 
           if (counted !== undefined) remember(slot.scope, counted)
           return fileAnswer(context, slot, version, validUntil, { body, etag })
         })
-      } else if (serialize !== undefined) {
-        filing = readAndFile(context, slot, readPage(principal.clubId, page, slot), serialize)
+      } else if (pages.serialize !== undefined) {
+        filing = readAndFile(context, slot, readPage(principal.clubId, page, slot), pages.serialize)
       } else {
         toRoute()
         return
@@ -155,6 +174,13 @@ export function registerListEndpoint(app: FastifyInstance, context: AppContext, 
       answer(decision)
     }
   })
+}
+
+/** The route: its documentation, and the answer from the response cache or a read. */
+function registerListRoute(app: FastifyInstance, context: AppContext, pages: ListPages): void {
+  const { endpoint, path, slotOf, readPage } = pages
+  const read = LIST_READS[endpoint.area]
+  const conditional = conditionalHeaders(CACHE_CONTROL)
   app.get(path, {
     config: { access: { scope: endpoint.scope } },
     onSend: conditionalGet(CACHE_CONTROL, 'Authorization'),
@@ -197,7 +223,7 @@ export function registerListEndpoint(app: FastifyInstance, context: AppContext, 
       const page: PageRequest = { limit: query.limit ?? LIST_LIMIT.default, offset: query.offset ?? LIST_OFFSET.default }
       const { clubId } = principalOf(request)
       const slot = slotOf(clubId, page, context.clock.now())
-      serialize ??= reply.getSerializationFunction('200', 'application/json')
+      pages.serialize ??= reply.getSerializationFunction('200', 'application/json')
       return answerCached(context, reply, slot, readPage(clubId, page, slot))
     },
   })

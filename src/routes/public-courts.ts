@@ -141,116 +141,125 @@ export async function publicCourtsRoutes(app: FastifyInstance, context: AppConte
       credentials: false,
       maxAge: 600,
     })
-
-    const typed = scope.withTypeProvider<TypeBoxTypeProvider>()
-    typed.get('/:clubSlug/courts', {
-      config: { access: { public: true } },
-      onRequest: context.publicLimits.listing.hook(),
-      onSend: conditionalGet(COURTS_CACHE_CONTROL),
-      schema: {
-        operationId: 'listCourtSlots',
-        summary: 'Court availability',
-        description: 'Every active court of the club with its slots on a date and their status. No key needed; '
-          + 'CORS-enabled for any origin. Limited per client IP.',
-        tags: ['Courts (public)'],
-        security: [],
-        params: ClubSlugParams,
-        querystring: CourtsQuery,
-        headers: IF_NONE_MATCH,
-        response: {
-          200: jsonResponse('The slots of every active court on the date.', Reference(CourtAvailability),
-            { ...conditionalHeaders(COURTS_CACHE_CONTROL), ...CORS_HEADERS }),
-          304: { description: 'The copy named in If-None-Match is current.', type: 'null',
-            headers: { ...REQUEST_ID_HEADER, ...conditionalHeaders(COURTS_CACHE_CONTROL), ...CORS_HEADERS } },
-          400: problemResponse('The date is not a valid YYYY-MM-DD date from 2000-01-01 through 2099-12-31, or an unknown parameter '
-            + 'was sent.', CORS_HEADERS,
-          [{ kind: 'validation-error', instance: COURTS_PATH, detail: 'Query parameter "date" must match format "date".',
-            invalidParams: [{ name: 'date', reason: 'must match format "date"' }] }]),
-          404: problemResponse('No club has this slug (`club-not-found`).', CORS_HEADERS,
-            [{ kind: 'club-not-found', instance: `${PUBLIC_PREFIX}/${UNKNOWN_SLUG}/courts`,
-              detail: `No club with the slug "${UNKNOWN_SLUG}".` }]),
-          429: problemResponse('Too many requests from this client.', { ...RETRY_AFTER_HEADER, ...CORS_HEADERS },
-            [{ kind: 'rate-limited', instance: COURTS_PATH, detail: 'Too many requests; retry in 1 s.' }]),
-          500: problemResponse('The service failed unexpectedly.', CORS_HEADERS),
-          503: problemResponse('The service is temporarily unavailable.', { ...RETRY_AFTER_HEADER, ...CORS_HEADERS },
-            [{ kind: 'service-unavailable', instance: COURTS_PATH, detail: 'The database is temporarily unavailable.' }]),
-        },
-      },
-    }, (request, reply) => {
-      const { clubSlug } = request.params
-      const { date } = request.query
-      const known = clubOf(clubSlug)
-      return known instanceof Promise ? known.then((club) => courtsOf(club, date, reply)) : courtsOf(known, date, reply)
-    })
-
-    const courtsOf = (club: Club, date: string | undefined, reply: FastifyReply) => {
-      const slot = gridSlot(club, date, context.clock.now())
-      const { day, now } = slot
-      return answerCached(context, reply, slot, async (db) => {
-        const read = await courtDay(db, club, day, now)
-        return { payload: { date: day, timezone: club.timezone, courts: read.slots, booking_windows: read.windows },
-          validUntil: read.validUntil }
-      })
-    }
-
-    typed.post('/:clubSlug/courts/book', {
-      config: { access: { public: true } },
-      onRequest: context.publicLimits.booking.hook(),
-      errorHandler: bookingErrorHandler,
-      schema: {
-        operationId: 'bookCourt',
-        summary: 'Book a court',
-        description: 'Books one or more consecutive slots of a court for a guest or a club member and sends a confirmation '
-          + 'e-mail, which links a page where the guest can see the booking and cancel it until the club\'s deadline. Send an `Idempotency-Key` header to make retries safe: a repeated request with the same key and body '
-          + 'gets the original answer. No key needed; CORS-enabled. Limited per client IP.',
-        tags: ['Courts (public)'],
-        security: [],
-        params: ClubSlugParams,
-        headers: Type.Object({
-          'idempotency-key': Type.Optional(Type.String({ description: 'Any 1–255 printable ASCII characters, unique per '
-            + 'booking attempt (e.g. a UUID); remembered per club. A retry with the same key and body gets the original 201 '
-            + 'with `Idempotent-Replayed: true`; the same key with another body is `invalid-booking`.',
-          examples: ['5f0c6a52-7d1e-4b9a-8c3f-2e6d9b1a4c70'] })),
-        }),
-        body: Reference(BookingRequest),
-        response: {
-          201: jsonResponse('Booked; the confirmation e-mail is on its way.', Reference(BookingCreated), {
-            ...CORS_HEADERS,
-            'idempotent-replayed': header(Type.Literal('true', { description: 'Present only when this answer repeats the '
-              + 'original one for a retried `Idempotency-Key`: no new booking was made.', examples: ['true'] })),
-          }),
-          400: problemResponse('`invalid-booking`: the request can never succeed as sent (detail says why); '
-            + '`slot-conflict`: the time is already booked, reserved or blocked.', CORS_HEADERS, [
-            { kind: 'invalid-booking', instance: BOOK_PATH, detail: 'The times are not on the slot grid of Court 1: slots last 60 '
-              + 'minutes from 08:00; start_time and end_time must be slot boundaries.' },
-            { kind: 'slot-conflict', instance: BOOK_PATH, detail: 'The requested time on Court 1 is already booked.' },
-          ]),
-          404: problemResponse('No club has this slug (`club-not-found`).', CORS_HEADERS,
-            [{ kind: 'club-not-found', instance: `${PUBLIC_PREFIX}/${UNKNOWN_SLUG}/courts/book`,
-              detail: `No club with the slug "${UNKNOWN_SLUG}".` }]),
-          413: problemResponse('The request body is too large (over 16 KiB).', CORS_HEADERS),
-          415: problemResponse('The request body is not application/json.', CORS_HEADERS),
-          429: problemResponse('Too many booking requests from this client.', { ...RETRY_AFTER_HEADER, ...CORS_HEADERS },
-            [{ kind: 'rate-limited', instance: BOOK_PATH, detail: 'Too many requests; retry in 6 s.' }]),
-          500: problemResponse('The service failed unexpectedly.', CORS_HEADERS),
-          503: problemResponse('The service is temporarily unavailable.', { ...RETRY_AFTER_HEADER, ...CORS_HEADERS }),
-        },
-      },
-    }, async (request, reply) => {
-      const { clubSlug } = request.params
-      const key = request.headers['idempotency-key']
-      if (key !== undefined && (typeof key !== 'string' || !IDEMPOTENCY_KEY.test(key))) {
-        throw new InvalidBooking('Idempotency-Key must be 1–255 printable ASCII characters.')
-      }
-      const club = await clubOf(clubSlug)
-      const outcome = await bookCourt(context.db, context.clock, {
-        maxOpenPerEmail: context.config.booking.maxOpenPerEmail,
-        maxPerAddressPerDay: context.config.booking.maxPerAddressPerDay,
-        mailFrom: context.config.mail.from,
-        publicUrl: context.config.publicUrl,
-      }, club, request.body, key)
-      if (outcome.replayed) void reply.header('idempotent-replayed', 'true')
-      return reply.code(201).send({ success: true, booking_id: outcome.bookingId })
-    })
+    registerCourtsListing(scope, context, clubOf)
+    registerBooking(scope, context, clubOf)
   }, { prefix: PUBLIC_PREFIX })
+}
+
+/** A club's courts with their slots on a date, answered from the response cache or a read. */
+function registerCourtsListing(scope: FastifyInstance, context: AppContext, clubOf: ClubLookup): void {
+  const typed = scope.withTypeProvider<TypeBoxTypeProvider>()
+  typed.get('/:clubSlug/courts', {
+    config: { access: { public: true } },
+    onRequest: context.publicLimits.listing.hook(),
+    onSend: conditionalGet(COURTS_CACHE_CONTROL),
+    schema: {
+      operationId: 'listCourtSlots',
+      summary: 'Court availability',
+      description: 'Every active court of the club with its slots on a date and their status. No key needed; '
+        + 'CORS-enabled for any origin. Limited per client IP.',
+      tags: ['Courts (public)'],
+      security: [],
+      params: ClubSlugParams,
+      querystring: CourtsQuery,
+      headers: IF_NONE_MATCH,
+      response: {
+        200: jsonResponse('The slots of every active court on the date.', Reference(CourtAvailability),
+          { ...conditionalHeaders(COURTS_CACHE_CONTROL), ...CORS_HEADERS }),
+        304: { description: 'The copy named in If-None-Match is current.', type: 'null',
+          headers: { ...REQUEST_ID_HEADER, ...conditionalHeaders(COURTS_CACHE_CONTROL), ...CORS_HEADERS } },
+        400: problemResponse('The date is not a valid YYYY-MM-DD date from 2000-01-01 through 2099-12-31, or an unknown parameter '
+          + 'was sent.', CORS_HEADERS,
+        [{ kind: 'validation-error', instance: COURTS_PATH, detail: 'Query parameter "date" must match format "date".',
+          invalidParams: [{ name: 'date', reason: 'must match format "date"' }] }]),
+        404: problemResponse('No club has this slug (`club-not-found`).', CORS_HEADERS,
+          [{ kind: 'club-not-found', instance: `${PUBLIC_PREFIX}/${UNKNOWN_SLUG}/courts`,
+            detail: `No club with the slug "${UNKNOWN_SLUG}".` }]),
+        429: problemResponse('Too many requests from this client.', { ...RETRY_AFTER_HEADER, ...CORS_HEADERS },
+          [{ kind: 'rate-limited', instance: COURTS_PATH, detail: 'Too many requests; retry in 1 s.' }]),
+        500: problemResponse('The service failed unexpectedly.', CORS_HEADERS),
+        503: problemResponse('The service is temporarily unavailable.', { ...RETRY_AFTER_HEADER, ...CORS_HEADERS },
+          [{ kind: 'service-unavailable', instance: COURTS_PATH, detail: 'The database is temporarily unavailable.' }]),
+      },
+    },
+  }, (request, reply) => {
+    const { clubSlug } = request.params
+    const { date } = request.query
+    const known = clubOf(clubSlug)
+    return known instanceof Promise ? known.then((club) => courtsOf(club, date, reply)) : courtsOf(known, date, reply)
+  })
+
+  const courtsOf = (club: Club, date: string | undefined, reply: FastifyReply) => {
+    const slot = gridSlot(club, date, context.clock.now())
+    const { day, now } = slot
+    return answerCached(context, reply, slot, async (db) => {
+      const read = await courtDay(db, club, day, now)
+      return { payload: { date: day, timezone: club.timezone, courts: read.slots, booking_windows: read.windows },
+        validUntil: read.validUntil }
+    })
+  }
+}
+
+/** Booking a court, safe to retry with an Idempotency-Key. */
+function registerBooking(scope: FastifyInstance, context: AppContext, clubOf: ClubLookup): void {
+  const typed = scope.withTypeProvider<TypeBoxTypeProvider>()
+  typed.post('/:clubSlug/courts/book', {
+    config: { access: { public: true } },
+    onRequest: context.publicLimits.booking.hook(),
+    errorHandler: bookingErrorHandler,
+    schema: {
+      operationId: 'bookCourt',
+      summary: 'Book a court',
+      description: 'Books one or more consecutive slots of a court for a guest or a club member and sends a confirmation '
+        + 'e-mail, which links a page where the guest can see the booking and cancel it until the club\'s deadline. Send an `Idempotency-Key` header to make retries safe: a repeated request with the same key and body '
+        + 'gets the original answer. No key needed; CORS-enabled. Limited per client IP.',
+      tags: ['Courts (public)'],
+      security: [],
+      params: ClubSlugParams,
+      headers: Type.Object({
+        'idempotency-key': Type.Optional(Type.String({ description: 'Any 1–255 printable ASCII characters, unique per '
+          + 'booking attempt (e.g. a UUID); remembered per club. A retry with the same key and body gets the original 201 '
+          + 'with `Idempotent-Replayed: true`; the same key with another body is `invalid-booking`.',
+        examples: ['5f0c6a52-7d1e-4b9a-8c3f-2e6d9b1a4c70'] })),
+      }),
+      body: Reference(BookingRequest),
+      response: {
+        201: jsonResponse('Booked; the confirmation e-mail is on its way.', Reference(BookingCreated), {
+          ...CORS_HEADERS,
+          'idempotent-replayed': header(Type.Literal('true', { description: 'Present only when this answer repeats the '
+            + 'original one for a retried `Idempotency-Key`: no new booking was made.', examples: ['true'] })),
+        }),
+        400: problemResponse('`invalid-booking`: the request can never succeed as sent (detail says why); '
+          + '`slot-conflict`: the time is already booked, reserved or blocked.', CORS_HEADERS, [
+          { kind: 'invalid-booking', instance: BOOK_PATH, detail: 'The times are not on the slot grid of Court 1: slots last 60 '
+            + 'minutes from 08:00; start_time and end_time must be slot boundaries.' },
+          { kind: 'slot-conflict', instance: BOOK_PATH, detail: 'The requested time on Court 1 is already booked.' },
+        ]),
+        404: problemResponse('No club has this slug (`club-not-found`).', CORS_HEADERS,
+          [{ kind: 'club-not-found', instance: `${PUBLIC_PREFIX}/${UNKNOWN_SLUG}/courts/book`,
+            detail: `No club with the slug "${UNKNOWN_SLUG}".` }]),
+        413: problemResponse('The request body is too large (over 16 KiB).', CORS_HEADERS),
+        415: problemResponse('The request body is not application/json.', CORS_HEADERS),
+        429: problemResponse('Too many booking requests from this client.', { ...RETRY_AFTER_HEADER, ...CORS_HEADERS },
+          [{ kind: 'rate-limited', instance: BOOK_PATH, detail: 'Too many requests; retry in 6 s.' }]),
+        500: problemResponse('The service failed unexpectedly.', CORS_HEADERS),
+        503: problemResponse('The service is temporarily unavailable.', { ...RETRY_AFTER_HEADER, ...CORS_HEADERS }),
+      },
+    },
+  }, async (request, reply) => {
+    const { clubSlug } = request.params
+    const key = request.headers['idempotency-key']
+    if (key !== undefined && (typeof key !== 'string' || !IDEMPOTENCY_KEY.test(key))) {
+      throw new InvalidBooking('Idempotency-Key must be 1–255 printable ASCII characters.')
+    }
+    const club = await clubOf(clubSlug)
+    const outcome = await bookCourt(context.db, context.clock, {
+      maxOpenPerEmail: context.config.booking.maxOpenPerEmail,
+      maxPerAddressPerDay: context.config.booking.maxPerAddressPerDay,
+      mailFrom: context.config.mail.from,
+      publicUrl: context.config.publicUrl,
+    }, club, request.body, key)
+    if (outcome.replayed) void reply.header('idempotent-replayed', 'true')
+    return reply.code(201).send({ success: true, booking_id: outcome.bookingId })
+  })
 }

@@ -2,7 +2,7 @@
  * Signing in and out of the dashboard, and the signed-in person's own account: sign-in links,
  * invitations, sessions (docs/dashboard.md, "Signing in").
  */
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import type { AppContext } from '../../context.js'
 import { ADMIN_PREFIX, callerOf, dashboardSettings, sessionCookieName, sessionCookieOptions } from '../../http/dashboard-access.js'
@@ -13,7 +13,7 @@ import { Accepted, LinkDescription, Me, Passkey, PasskeyAssertion, PasskeyList, 
 import type { Me as MeBody, Session as SessionBody } from '../../schemas/admin.js'
 import { acceptInvitation, checkEmail, describeInvitation, describeSignInLink, membershipsOf, requestSignInLink, sessionsOf,
   signInWithLink, signOut } from '../../services/admins.js'
-import type { NewSession } from '../../services/admins.js'
+import type { DashboardSettings, NewSession } from '../../services/admins.js'
 import { addPasskey, authenticationOptions, passkeysOf, registrationOptions, removePasskey,
   signInWithPasskey } from '../../services/passkeys.js'
 import type { PasskeyRecord, SessionRecord } from '../../services/admins.js'
@@ -42,17 +42,43 @@ async function meOf(context: AppContext, session: Pick<SessionRecord, 'id' | 'ad
     clubs: clubs.map((club) => ({ slug: club.clubSlug, name: club.clubName, timezone: club.clubTimezone, role: club.role })) }
 }
 
-export function accountRoutes(parent: FastifyInstance, context: AppContext): void {
-  const app = parent.withTypeProvider<TypeBoxTypeProvider>()
+/** Where a sign-in comes from, as the session records it. */
+function requestOf(request: FastifyRequest) {
+  return { address: request.ip, userAgent: request.headers['user-agent'] ?? null }
+}
+
+/** What the account's routes share: the dashboard's settings, the session cookie's name and the sign-in limit. */
+interface Account {
+  readonly context: AppContext
+  readonly settings: DashboardSettings
+  readonly cookieName: string
+  /** One budget per client for every route that signs in or reads a token. */
+  readonly signInLimit: onRequestHookHandler
+  /** Sets the new session's cookie and answers 201 with the signed-in person. */
+  readonly signedIn: (reply: FastifyReply, started: NewSession) => Promise<FastifyReply>
+}
+
+export function accountRoutes(app: FastifyInstance, context: AppContext): void {
   const settings = dashboardSettings(context)
   const cookieName = sessionCookieName(settings.publicUrl)
-  const signInLimit = context.publicLimits.signIn.hook()
-  const requestOf = (request: FastifyRequest) => ({ address: request.ip, userAgent: request.headers['user-agent'] ?? null })
-  const signedIn = async (reply: FastifyReply, started: NewSession) => {
-    void reply.setCookie(cookieName, started.token, sessionCookieOptions(settings.publicUrl, settings.sessionAbsoluteMs))
-    return reply.code(201).send(await meOf(context, started.session))
+  const account: Account = {
+    context, settings, cookieName,
+    signInLimit: context.publicLimits.signIn.hook(),
+    signedIn: async (reply, started) => {
+      void reply.setCookie(cookieName, started.token, sessionCookieOptions(settings.publicUrl, settings.sessionAbsoluteMs))
+      return reply.code(201).send(await meOf(context, started.session))
+    },
   }
+  registerSignIn(app, account)
+  registerInvitations(app, account)
+  registerPasskeySignIn(app, account)
+  registerPasskeys(app, account)
+  registerSessions(app, account)
+}
 
+/** Sign-in links: asking for one, signing in with it, and what it is for. */
+function registerSignIn(parent: FastifyInstance, { context, settings, signInLimit, signedIn }: Account): void {
+  const app = parent.withTypeProvider<TypeBoxTypeProvider>()
   app.post(`${ADMIN_PREFIX}/sign-in/link`, {
     config: { access: { dashboard: 'anyone' } },
     onRequest: signInLimit,
@@ -116,6 +142,11 @@ export function accountRoutes(parent: FastifyInstance, context: AppContext): voi
     const link = await describeSignInLink(context.db, context.clock, request.body.token)
     return { email: link.email, expires_at: link.expiresAt, club: null, clubs: link.clubs.map((club) => club.clubName) }
   })
+}
+
+/** Invitations: what one is for, and accepting it. */
+function registerInvitations(parent: FastifyInstance, { context, settings, signInLimit, signedIn }: Account): void {
+  const app = parent.withTypeProvider<TypeBoxTypeProvider>()
 
   app.post(`${ADMIN_PREFIX}/invitations/describe`, {
     config: { access: { dashboard: 'anyone' } },
@@ -151,6 +182,11 @@ export function accountRoutes(parent: FastifyInstance, context: AppContext): voi
     },
   }, async (request, reply) => signedIn(reply, await acceptInvitation(context.db, context.clock, settings, request.body.token,
     requestOf(request))))
+}
+
+/** Signing in with a passkey: the ceremony's options, then its answer. */
+function registerPasskeySignIn(parent: FastifyInstance, { context, settings, signInLimit, signedIn }: Account): void {
+  const app = parent.withTypeProvider<TypeBoxTypeProvider>()
 
   app.post(`${ADMIN_PREFIX}/sign-in/passkey/options`, {
     config: { access: { dashboard: 'anyone' } },
@@ -184,6 +220,11 @@ export function accountRoutes(parent: FastifyInstance, context: AppContext): voi
     // Checked field by field by the WebAuthn library, which refuses anything malformed.
     response: request.body.response as unknown as AuthenticationResponseJSON,
   }, requestOf(request))))
+}
+
+/** The signed-in person's passkeys: list, add (options, then the registration) and remove. */
+function registerPasskeys(parent: FastifyInstance, { context, settings }: Account): void {
+  const app = parent.withTypeProvider<TypeBoxTypeProvider>()
 
   app.get(`${ADMIN_PREFIX}/me/passkeys`, {
     config: { access: { dashboard: 'signed-in' } },
@@ -247,6 +288,11 @@ export function accountRoutes(parent: FastifyInstance, context: AppContext): voi
       request.params.passkey)
     return reply.code(204).send()
   })
+}
+
+/** The signed-in person and their sessions: who they are, where they are signed in, signing out. */
+function registerSessions(parent: FastifyInstance, { context, cookieName }: Account): void {
+  const app = parent.withTypeProvider<TypeBoxTypeProvider>()
 
   app.get(`${ADMIN_PREFIX}/me`, {
     config: { access: { dashboard: 'signed-in' } },

@@ -56,7 +56,24 @@ export function bookingBody(booking: Booking, timeZone: string): ClubBooking {
   }
 }
 
-export function bookingRoutes(parent: FastifyInstance, context: AppContext): void {
+/** The instants from the start of `from` to the end of `to` at the club; refuses a range backwards or over 366 days. */
+function rangeOf(from: string, to: string, timeZone: string) {
+  if (to < from) throw new InvalidRequest('query parameter', 'to', 'is before from')
+  if (Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`) > MAX_RANGE_DAYS * 86_400_000) {
+    throw new InvalidRequest('query parameter', 'to', `is more than ${String(MAX_RANGE_DAYS)} days after from`)
+  }
+  return { start: localToInstant(from, 0, timeZone), end: localToInstant(addDays(to, 1), 0, timeZone) }
+}
+
+export function bookingRoutes(app: FastifyInstance, context: AppContext): void {
+  registerBookingRules(app, context)
+  registerBookingLists(app, context)
+  registerCancellation(app, context)
+  registerPersonalData(app, context)
+}
+
+/** The club's booking rules: read and change. */
+function registerBookingRules(parent: FastifyInstance, context: AppContext): void {
   const app = parent.withTypeProvider<TypeBoxTypeProvider>()
 
   app.get(`${CLUB}/booking-rules`, {
@@ -85,6 +102,11 @@ export function bookingRoutes(parent: FastifyInstance, context: AppContext): voi
       maxOpenPerEmail: request.body.max_open_bookings_per_email, guestsMayBook: request.body.guests_may_book } })
     return rulesBody(rules)
   })
+}
+
+/** The club's bookings: a day's, those a search finds, and a range of them as CSV. */
+function registerBookingLists(parent: FastifyInstance, context: AppContext): void {
+  const app = parent.withTypeProvider<TypeBoxTypeProvider>()
 
   app.get(`${CLUB}/bookings`, {
     config: { access: { dashboard: 'admin' } },
@@ -103,15 +125,6 @@ export function bookingRoutes(parent: FastifyInstance, context: AppContext): voi
     const bookings = await listBookings(context.db, club.id, window)
     return { date, timezone: club.timezone, items: bookings.map((booking) => bookingBody(booking, club.timezone)) }
   })
-
-  /** The instants from the start of `from` to the end of `to` at the club; refuses a range backwards or over 366 days. */
-  const rangeOf = (from: string, to: string, timeZone: string) => {
-    if (to < from) throw new InvalidRequest('query parameter', 'to', 'is before from')
-    if (Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`) > MAX_RANGE_DAYS * 86_400_000) {
-      throw new InvalidRequest('query parameter', 'to', `is more than ${String(MAX_RANGE_DAYS)} days after from`)
-    }
-    return { start: localToInstant(from, 0, timeZone), end: localToInstant(addDays(to, 1), 0, timeZone) }
-  }
 
   app.get(`${CLUB}/bookings/search`, {
     config: { access: { dashboard: 'admin' } },
@@ -154,6 +167,11 @@ export function bookingRoutes(parent: FastifyInstance, context: AppContext): voi
       .header('content-disposition', `attachment; filename="bookings-${club.slug}-${from}-${to}.csv"`)
       .send(bookingsCsv(found.map((booking) => bookingBody(booking, club.timezone))))
   })
+}
+
+/** The club cancels a booking, with a reason for the guest. */
+function registerCancellation(parent: FastifyInstance, context: AppContext): void {
+  const app = parent.withTypeProvider<TypeBoxTypeProvider>()
 
   app.post(`${CLUB}/bookings/:booking/cancel`, {
     config: { access: { dashboard: 'admin' } },
@@ -177,6 +195,11 @@ export function bookingRoutes(parent: FastifyInstance, context: AppContext): voi
     if (booking === undefined) throw new NotFound(`No booking with the id ${request.params.booking}.`)
     return bookingBody(booking, club.timezone)
   })
+}
+
+/** What the club holds about one address: its export and its erasure (owners only). */
+function registerPersonalData(parent: FastifyInstance, context: AppContext): void {
+  const app = parent.withTypeProvider<TypeBoxTypeProvider>()
 
   app.post(`${CLUB}/personal-data/export`, {
     config: { access: { dashboard: 'owner' } },

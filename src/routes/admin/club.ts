@@ -39,9 +39,31 @@ export function apiKeyBody(record: ApiKeyRecord, now: number,
     daily_quota: record.limits.dailyQuota ?? usage.defaultQuota }
 }
 
-export function clubRoutes(parent: FastifyInstance, context: AppContext): void {
+/** The filter of the audit routes: who, what, and the days at the club from and to (either may be open). */
+function auditFilter(query: AuditQuery, timeZone: string): AuditFilter {
+  if (query.from !== undefined && query.to !== undefined && query.to < query.from) {
+    throw new InvalidRequest('query parameter', 'to', 'is before from')
+  }
+  return { actor: query.actor?.trim().toLowerCase() === 'operator' ? 'operator' : query.actor?.trim().toLowerCase(),
+    kind: query.kind, from: query.from === undefined ? undefined : localToInstant(query.from, 0, timeZone),
+    before: query.to === undefined ? undefined : localToInstant(addDays(query.to, 1), 0, timeZone) }
+}
+
+function auditBody(entry: AuditEntry, timeZone: string) {
+  return { id: entry.id, actor: entry.actor, action: entry.action, target: entry.target, target_name: entry.targetName,
+    fields: entry.fields, detail: entry.detail, address: entry.address,
+    created_at: formatInZone(Date.parse(entry.createdAt), timeZone) }
+}
+
+export function clubRoutes(app: FastifyInstance, context: AppContext): void {
+  registerApiKeys(app, context)
+  registerTeam(app, context)
+  registerAuditLog(app, context)
+}
+
+/** The club's API keys: list, create (the key is in that answer only) and revoke. */
+function registerApiKeys(parent: FastifyInstance, context: AppContext): void {
   const app = parent.withTypeProvider<TypeBoxTypeProvider>()
-  const settings = dashboardSettings(context)
 
   app.get(`${CLUB}/api-keys`, {
     config: { access: { dashboard: 'admin' } },
@@ -91,6 +113,12 @@ export function clubRoutes(parent: FastifyInstance, context: AppContext): void {
     context.apiKeys.invalidate()
     return reply.code(204).send()
   })
+}
+
+/** The club's team (owners only): its members and open invitations, inviting, roles and removal. */
+function registerTeam(parent: FastifyInstance, context: AppContext): void {
+  const app = parent.withTypeProvider<TypeBoxTypeProvider>()
+  const settings = dashboardSettings(context)
 
   app.get(`${CLUB}/team`, {
     config: { access: { dashboard: 'owner' } },
@@ -173,19 +201,11 @@ export function clubRoutes(parent: FastifyInstance, context: AppContext): void {
       actor: actorOf(request) })
     return reply.code(204).send()
   })
+}
 
-  /** The filter of the audit routes: who, what, and the days at the club from and to (either may be open). */
-  const auditFilter = (query: AuditQuery, timeZone: string): AuditFilter => {
-    if (query.from !== undefined && query.to !== undefined && query.to < query.from) {
-      throw new InvalidRequest('query parameter', 'to', 'is before from')
-    }
-    return { actor: query.actor?.trim().toLowerCase() === 'operator' ? 'operator' : query.actor?.trim().toLowerCase(),
-      kind: query.kind, from: query.from === undefined ? undefined : localToInstant(query.from, 0, timeZone),
-      before: query.to === undefined ? undefined : localToInstant(addDays(query.to, 1), 0, timeZone) }
-  }
-  const auditBody = (entry: AuditEntry, timeZone: string) => ({ id: entry.id, actor: entry.actor, action: entry.action,
-    target: entry.target, target_name: entry.targetName, fields: entry.fields, detail: entry.detail, address: entry.address,
-    created_at: formatInZone(Date.parse(entry.createdAt), timeZone) })
+/** The club's audit log (owners only): filtered, and as CSV. */
+function registerAuditLog(parent: FastifyInstance, context: AppContext): void {
+  const app = parent.withTypeProvider<TypeBoxTypeProvider>()
 
   app.get(`${CLUB}/audit`, {
     config: { access: { dashboard: 'owner' } },

@@ -109,111 +109,123 @@ interface Editor<Save extends TObject> {
   readonly one: (clubId: string, id: string, now: number) => Promise<unknown>
 }
 
-export function contentRoutes(parent: FastifyInstance, context: AppContext): void {
-  const app = parent.withTypeProvider<TypeBoxTypeProvider>()
-  const { db, clock } = context
-  /** Runs a save, naming the body's fields when the import's rules refuse it, and the record as it is when it moved on. */
-  const saving = async <T>(run: () => Promise<T>, current: () => Promise<unknown>): Promise<T> => {
-    try {
-      return await run()
-    } catch (error) {
-      if (error instanceof InvalidInput) throw bodyFieldProblem(error)
-      if (error instanceof EditConflict) throw new EditConflict(error.message, await current())
-      throw error
-    }
+/** Runs a save, naming the body's fields when the import's rules refuse it, and the record as it is when it moved on. */
+async function saving<T>(run: () => Promise<T>, current: () => Promise<unknown>): Promise<T> {
+  try {
+    return await run()
+  } catch (error) {
+    if (error instanceof InvalidInput) throw bodyFieldProblem(error)
+    if (error instanceof EditConflict) throw new EditConflict(error.message, await current())
+    throw error
   }
+}
 
-  function editor<Save extends TObject>(spec: Editor<Save>): void {
-    const clubPath = `${CLUB}/${spec.path}`
-    const recordPath = `${clubPath}/:${spec.param}`
-    const one = async (clubId: string, id: string) => {
-      const found = await spec.one(clubId, id, clock.now())
-      if (found === undefined) throw new NotFound(`No ${spec.names.one} with the id ${id}.`)
-      return found
+export function contentRoutes(app: FastifyInstance, context: AppContext): void {
+  registerEditors(app, context)
+  registerResultsCsv(app, context)
+  registerClubData(app, context)
+}
+
+/** One kind of record's routes: list, add, change and (when removable) remove. */
+function registerEditor<Save extends TObject>(parent: FastifyInstance, { db, clock }: AppContext, spec: Editor<Save>): void {
+  const app = parent.withTypeProvider<TypeBoxTypeProvider>()
+  const clubPath = `${CLUB}/${spec.path}`
+  const recordPath = `${clubPath}/:${spec.param}`
+  const one = async (clubId: string, id: string) => {
+    const found = await spec.one(clubId, id, clock.now())
+    if (found === undefined) throw new NotFound(`No ${spec.names.one} with the id ${id}.`)
+    return found
+  }
+  const entryFor = (id: string, body: Static<Save>) => (spec.entry === undefined
+    ? entryOf(id, body)
+    : spec.entry(id, body, clock.now()))
+
+  app.get(clubPath, {
+    config: { access: { dashboard: 'editor' } },
+    schema: {
+      operationId: `list${spec.tag}`, summary: `The club's ${spec.names.many}`, tags: ['Content'],
+      params: ClubParams,
+      response: { 200: jsonResponse(`The ${spec.names.many}.`, Reference(spec.list)), 401: NOT_SIGNED_IN, 403: FORBIDDEN,
+        404: NO_CLUB },
+    },
+  }, async (request) => ({ items: await spec.all(memberOf(request).membership.clubId, clock.now()) }))
+
+  app.post(clubPath, {
+    config: { access: { dashboard: 'editor' } },
+    ...(spec.bodyLimit === undefined ? {} : { bodyLimit: spec.bodyLimit }),
+    schema: {
+      operationId: `create${spec.tag.replace(/s$/, '')}`, summary: `Add a ${spec.names.one}`, tags: ['Content'],
+      description: 'Checked by the import\'s rules (docs/import-format.md); a refusal names the field. Recorded in the audit log.',
+      params: ClubParams,
+      body: Reference(spec.save as TObject),
+      response: { 201: jsonResponse(`The ${spec.names.one}.`, Reference(spec.item)), 400: INVALID, 401: NOT_SIGNED_IN,
+        403: FORBIDDEN, 404: NO_CLUB, 413: TOO_LARGE },
+    },
+  }, async (request, reply) => {
+    const clubId = memberOf(request).membership.clubId
+    const body = request.body as Static<Save> & { version?: number }
+    if (body.version !== undefined) {
+      throw new ProblemError('validation-error', 'version: a new record has none; change a record with PUT.', {},
+        [{ name: 'version', reason: 'a new record has none' }])
     }
-    const entryFor = (id: string, body: Static<Save>) => (spec.entry === undefined
-      ? entryOf(id, body)
-      : spec.entry(id, body, clock.now()))
+    const entry = entryFor(randomUUID(), body)
+    await saving(() => saveContent(db, clock, clubId, spec.section, entry, { actor: actorOf(request) }),
+      () => Promise.resolve(undefined))
+    return reply.code(201).send(await one(clubId, entry.id))
+  })
 
-    app.get(clubPath, {
-      config: { access: { dashboard: 'editor' } },
-      schema: {
-        operationId: `list${spec.tag}`, summary: `The club's ${spec.names.many}`, tags: ['Content'],
-        params: ClubParams,
-        response: { 200: jsonResponse(`The ${spec.names.many}.`, Reference(spec.list)), 401: NOT_SIGNED_IN, 403: FORBIDDEN,
-          404: NO_CLUB },
-      },
-    }, async (request) => ({ items: await spec.all(memberOf(request).membership.clubId, clock.now()) }))
-
-    app.post(clubPath, {
-      config: { access: { dashboard: 'editor' } },
-      ...(spec.bodyLimit === undefined ? {} : { bodyLimit: spec.bodyLimit }),
-      schema: {
-        operationId: `create${spec.tag.replace(/s$/, '')}`, summary: `Add a ${spec.names.one}`, tags: ['Content'],
-        description: 'Checked by the import\'s rules (docs/import-format.md); a refusal names the field. Recorded in the audit log.',
-        params: ClubParams,
-        body: Reference(spec.save as TObject),
-        response: { 201: jsonResponse(`The ${spec.names.one}.`, Reference(spec.item)), 400: INVALID, 401: NOT_SIGNED_IN,
-          403: FORBIDDEN, 404: NO_CLUB, 413: TOO_LARGE },
-      },
-    }, async (request, reply) => {
-      const clubId = memberOf(request).membership.clubId
-      const body = request.body as Static<Save> & { version?: number }
-      if (body.version !== undefined) {
-        throw new ProblemError('validation-error', 'version: a new record has none; change a record with PUT.', {},
-          [{ name: 'version', reason: 'a new record has none' }])
-      }
-      const entry = entryFor(randomUUID(), body)
-      await saving(() => saveContent(db, clock, clubId, spec.section, entry, { actor: actorOf(request) }),
-        () => Promise.resolve(undefined))
-      return reply.code(201).send(await one(clubId, entry.id))
-    })
-
-    app.put(recordPath, {
-      config: { access: { dashboard: 'editor' } },
-      ...(spec.bodyLimit === undefined ? {} : { bodyLimit: spec.bodyLimit }),
-      schema: {
-        operationId: `change${spec.tag.replace(/s$/, '')}`, summary: `Change a ${spec.names.one}`, tags: ['Content'],
-        description: 'The whole record as it is to be, with the version it was read at (`version`, required). Recorded in the '
-          + 'audit log with the fields that changed.',
-        params: spec.params,
-        body: Reference(spec.save as TObject),
-        response: { 200: jsonResponse(`The ${spec.names.one} as it is now.`, Reference(spec.item)), 400: INVALID,
-          401: NOT_SIGNED_IN, 403: FORBIDDEN, 404: NO_CLUB, 409: EDIT_CONFLICT, 413: TOO_LARGE },
-      },
-    }, async (request) => {
-      const clubId = memberOf(request).membership.clubId
-      const id = (request.params as Record<string, string>)[spec.param] ?? ''
-      const body = request.body as Static<Save> & { version?: number }
-      await one(clubId, id)
-      if (body.version === undefined) {
-        throw new ProblemError('validation-error', 'version: required to change a record: the version it was read at.', {},
-          [{ name: 'version', reason: 'required: the version the record was read at' }])
-      }
-      const entry = entryFor(id.toLowerCase(), body)
-      await saving(() => saveContent(db, clock, clubId, spec.section, entry, { actor: actorOf(request), version: body.version }),
-        () => one(clubId, id))
-      return one(clubId, id)
-    })
-
-    if (!spec.removable) return
-    app.delete(recordPath, {
-      config: { access: { dashboard: 'editor' } },
-      schema: {
-        operationId: `remove${spec.tag.replace(/s$/, '')}`, summary: `Remove a ${spec.names.one}`, tags: ['Content'],
-        description: 'With `version`, only if nobody changed it since. Recorded in the audit log.',
-        params: spec.params,
-        querystring: DeleteQuery,
-        response: { 204: noContent('Removed.'), 401: NOT_SIGNED_IN, 403: FORBIDDEN, 404: NO_CLUB, 409: EDIT_CONFLICT },
-      },
-    }, async (request, reply) => {
-      const clubId = memberOf(request).membership.clubId
-      const id = (request.params as Record<string, string>)[spec.param] ?? ''
-      await saving(() => removeContent(db, clock, clubId, spec.section, id,
-        { actor: actorOf(request), ...(request.query.version === undefined ? {} : { version: request.query.version }) }),
+  app.put(recordPath, {
+    config: { access: { dashboard: 'editor' } },
+    ...(spec.bodyLimit === undefined ? {} : { bodyLimit: spec.bodyLimit }),
+    schema: {
+      operationId: `change${spec.tag.replace(/s$/, '')}`, summary: `Change a ${spec.names.one}`, tags: ['Content'],
+      description: 'The whole record as it is to be, with the version it was read at (`version`, required). Recorded in the '
+        + 'audit log with the fields that changed.',
+      params: spec.params,
+      body: Reference(spec.save as TObject),
+      response: { 200: jsonResponse(`The ${spec.names.one} as it is now.`, Reference(spec.item)), 400: INVALID,
+        401: NOT_SIGNED_IN, 403: FORBIDDEN, 404: NO_CLUB, 409: EDIT_CONFLICT, 413: TOO_LARGE },
+    },
+  }, async (request) => {
+    const clubId = memberOf(request).membership.clubId
+    const id = (request.params as Record<string, string>)[spec.param] ?? ''
+    const body = request.body as Static<Save> & { version?: number }
+    await one(clubId, id)
+    if (body.version === undefined) {
+      throw new ProblemError('validation-error', 'version: required to change a record: the version it was read at.', {},
+        [{ name: 'version', reason: 'required: the version the record was read at' }])
+    }
+    const entry = entryFor(id.toLowerCase(), body)
+    await saving(() => saveContent(db, clock, clubId, spec.section, entry, { actor: actorOf(request), version: body.version }),
       () => one(clubId, id))
-      return reply.code(204).send()
-    })
+    return one(clubId, id)
+  })
+
+  if (!spec.removable) return
+  app.delete(recordPath, {
+    config: { access: { dashboard: 'editor' } },
+    schema: {
+      operationId: `remove${spec.tag.replace(/s$/, '')}`, summary: `Remove a ${spec.names.one}`, tags: ['Content'],
+      description: 'With `version`, only if nobody changed it since. Recorded in the audit log.',
+      params: spec.params,
+      querystring: DeleteQuery,
+      response: { 204: noContent('Removed.'), 401: NOT_SIGNED_IN, 403: FORBIDDEN, 404: NO_CLUB, 409: EDIT_CONFLICT },
+    },
+  }, async (request, reply) => {
+    const clubId = memberOf(request).membership.clubId
+    const id = (request.params as Record<string, string>)[spec.param] ?? ''
+    await saving(() => removeContent(db, clock, clubId, spec.section, id,
+      { actor: actorOf(request), ...(request.query.version === undefined ? {} : { version: request.query.version }) }),
+    () => one(clubId, id))
+    return reply.code(204).send()
+  })
+}
+
+/** The editors of members, training groups, events, news and competition results. */
+function registerEditors(app: FastifyInstance, context: AppContext): void {
+  const { db } = context
+  const editor = <Save extends TObject>(spec: Editor<Save>) => {
+    registerEditor(app, context, spec)
   }
 
   editor({ section: 'members', path: 'members', param: 'member', tag: 'Members', names: { one: 'member', many: 'members' },
@@ -254,6 +266,11 @@ export function contentRoutes(parent: FastifyInstance, context: AppContext): voi
       const row = await findContent(db, 'competition_results', clubId, id)
       return row && resultBody(row)
     } })
+}
+
+/** A competition's results from a CSV file. */
+function registerResultsCsv(parent: FastifyInstance, { db, clock }: AppContext): void {
+  const app = parent.withTypeProvider<TypeBoxTypeProvider>()
 
   app.post(`${CLUB}/competition-results/csv`, {
     config: { access: { dashboard: 'editor' } },
@@ -285,6 +302,12 @@ export function contentRoutes(parent: FastifyInstance, context: AppContext): voi
       {}, params, { rows: listed.map((row) => ({ line: row.line, column: row.column ?? null, reason: row.reason })) })
     }
   })
+}
+
+/** The club's whole data as an import file: download and upload (admins only). */
+function registerClubData(parent: FastifyInstance, context: AppContext): void {
+  const app = parent.withTypeProvider<TypeBoxTypeProvider>()
+  const { db, clock } = context
 
   app.get(`${CLUB}/export`, {
     config: { access: { dashboard: 'admin' } },

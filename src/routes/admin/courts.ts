@@ -82,26 +82,49 @@ async function throughImport<T>(change: () => Promise<T>): Promise<T> {
   }
 }
 
-export function courtRoutes(parent: FastifyInstance, context: AppContext): void {
-  const app = parent.withTypeProvider<TypeBoxTypeProvider>()
-  /** The club's court named by the path; another club's court is as unknown as a missing one. */
-  const courtOf404 = async (request: FastifyRequest, courtId: string) => {
-    const court = await findCourt(context.db, memberOf(request).membership.clubId, courtId)
-    if (court === undefined) throw new NotFound(`No court with the id ${courtId}.`)
-    return court
+/** The club's court named by the path; another club's court is as unknown as a missing one. */
+async function courtOf404(context: AppContext, request: FastifyRequest, courtId: string): Promise<Court> {
+  const court = await findCourt(context.db, memberOf(request).membership.clubId, courtId)
+  if (court === undefined) throw new NotFound(`No court with the id ${courtId}.`)
+  return court
+}
+
+/** The club's hold named by the path, on the court named by the path. */
+async function holdOf404(context: AppContext, request: FastifyRequest, params: { readonly court: string, readonly hold: string }):
+Promise<CourtHold> {
+  const hold = await findHold(context.db, memberOf(request).membership.clubId, params.hold)
+  if (hold?.courtId !== params.court.toLowerCase()) {
+    throw new NotFound(`No block or reservation with the id ${params.hold} on this court.`)
   }
-  const options = (request: FastifyRequest, body: { cancel_displaced_bookings?: boolean, cancellation_reason?: string | null }):
-  CourtChangeOptions => ({
+  return hold
+}
+
+/** Who changes, and whether the bookings the change displaces are cancelled (with the reason their mails carry) or refuse it. */
+function changeOptions(context: AppContext, request: FastifyRequest,
+  body: { cancel_displaced_bookings?: boolean, cancellation_reason?: string | null }): CourtChangeOptions {
+  return {
     actor: actorOf(request),
     displaced: body.cancel_displaced_bookings === true
       ? { policy: 'cancel', settings: { mailFrom: context.config.mail.from }, actor: actorOf(request),
           reason: body.cancellation_reason ?? null }
       : { policy: 'refuse' },
-  })
-  const displacedList = async (request: FastifyRequest, ids: readonly string[]) => {
-    const club = await clubOf(context, request)
-    return { items: (await findClubBookings(context.db, club.id, ids)).map((booking) => bookingBody(booking, club.timezone)) }
   }
+}
+
+/** The club's bookings of these ids, as the previews list them. */
+async function displacedList(context: AppContext, request: FastifyRequest, ids: readonly string[]) {
+  const club = await clubOf(context, request)
+  return { items: (await findClubBookings(context.db, club.id, ids)).map((booking) => bookingBody(booking, club.timezone)) }
+}
+
+export function courtRoutes(app: FastifyInstance, context: AppContext): void {
+  registerCourts(app, context)
+  registerHolds(app, context)
+}
+
+/** The club's courts: list, create, change (with its preview) and a week of one court's slots. */
+function registerCourts(parent: FastifyInstance, context: AppContext): void {
+  const app = parent.withTypeProvider<TypeBoxTypeProvider>()
 
   app.get(`${CLUB}/courts`, {
     config: { access: { dashboard: 'admin' } },
@@ -125,7 +148,7 @@ export function courtRoutes(parent: FastifyInstance, context: AppContext): void 
   }, async (request, reply) => {
     const clubId = memberOf(request).membership.clubId
     const court = courtOf(randomUUID(), request.body)
-    await throughImport(() => saveCourt(context.db, context.clock, clubId, court, options(request, {})))
+    await throughImport(() => saveCourt(context.db, context.clock, clubId, court, changeOptions(context, request, {})))
     const created = await findCourt(context.db, clubId, court.id)
     if (created === undefined) throw new NotFound(`No court with the id ${court.id}.`)
     return reply.code(201).send(courtBody(created))
@@ -145,11 +168,11 @@ export function courtRoutes(parent: FastifyInstance, context: AppContext): void 
     },
   }, async (request) => {
     const clubId = memberOf(request).membership.clubId
-    await courtOf404(request, request.params.court)
+    await courtOf404(context, request, request.params.court)
     const court = courtOf(request.params.court, request.body)
     const cancelled = await throughImport(() => saveCourt(context.db, context.clock, clubId, court,
-      options(request, request.body)))
-    return { ...courtBody(await courtOf404(request, request.params.court)), bookings_cancelled: cancelled }
+      changeOptions(context, request, request.body)))
+    return { ...courtBody(await courtOf404(context, request, request.params.court)), bookings_cancelled: cancelled }
   })
 
   app.post(`${CLUB}/courts/:court/preview`, {
@@ -163,10 +186,10 @@ export function courtRoutes(parent: FastifyInstance, context: AppContext): void 
         401: NOT_SIGNED_IN, 403: FORBIDDEN, 404: NO_CLUB },
     },
   }, async (request) => {
-    await courtOf404(request, request.params.court)
+    await courtOf404(context, request, request.params.court)
     const court = courtOf(request.params.court, request.body)
     const ids = await throughImport(() => displacedBy(context.db, context.clock, memberOf(request).membership.clubId, { court }))
-    return displacedList(request, ids)
+    return displacedList(context, request, ids)
   })
 
   app.get(`${CLUB}/courts/:court/week`, {
@@ -181,10 +204,15 @@ export function courtRoutes(parent: FastifyInstance, context: AppContext): void 
     },
   }, async (request) => {
     const club = await clubOf(context, request)
-    const court = await courtOf404(request, request.params.court)
+    const court = await courtOf404(context, request, request.params.court)
     const date = request.query.date ?? localDateOf(context.clock.now(), club.timezone)
     return { court_id: court.id, timezone: club.timezone, days: await courtWeek(context.db, club, court, date) }
   })
+}
+
+/** A court's blocks and reservations: list, add (with its preview), change and remove. */
+function registerHolds(parent: FastifyInstance, context: AppContext): void {
+  const app = parent.withTypeProvider<TypeBoxTypeProvider>()
 
   app.get(`${CLUB}/courts/:court/holds`, {
     config: { access: { dashboard: 'admin' } },
@@ -195,7 +223,7 @@ export function courtRoutes(parent: FastifyInstance, context: AppContext): void 
     },
   }, async (request) => {
     const club = await clubOf(context, request)
-    await courtOf404(request, request.params.court)
+    await courtOf404(context, request, request.params.court)
     return { items: (await listHolds(context.db, club.id, request.params.court)).map((hold) => holdBody(hold, club.timezone)) }
   })
 
@@ -212,10 +240,10 @@ export function courtRoutes(parent: FastifyInstance, context: AppContext): void 
     },
   }, async (request, reply) => {
     const club = await clubOf(context, request)
-    await courtOf404(request, request.params.court)
+    await courtOf404(context, request, request.params.court)
     const hold = holdOf(randomUUID(), request.params.court, request.body)
     const cancelled = await throughImport(() => saveHold(context.db, context.clock, club.id, hold,
-      options(request, request.body)))
+      changeOptions(context, request, request.body)))
     const added = await findHold(context.db, club.id, hold.id)
     if (added === undefined) throw new NotFound(`No block or reservation with the id ${hold.id}.`)
     return reply.code(201).send({ ...holdBody(added, club.timezone), bookings_cancelled: cancelled })
@@ -232,20 +260,11 @@ export function courtRoutes(parent: FastifyInstance, context: AppContext): void 
         401: NOT_SIGNED_IN, 403: FORBIDDEN, 404: NO_CLUB },
     },
   }, async (request) => {
-    await courtOf404(request, request.params.court)
+    await courtOf404(context, request, request.params.court)
     const hold = holdOf(randomUUID(), request.params.court, request.body)
     const ids = await throughImport(() => displacedBy(context.db, context.clock, memberOf(request).membership.clubId, { hold }))
-    return displacedList(request, ids)
+    return displacedList(context, request, ids)
   })
-
-  /** The club's hold named by the path, on the court named by the path. */
-  const holdOf404 = async (request: FastifyRequest, params: { readonly court: string, readonly hold: string }) => {
-    const hold = await findHold(context.db, memberOf(request).membership.clubId, params.hold)
-    if (hold?.courtId !== params.court.toLowerCase()) {
-      throw new NotFound(`No block or reservation with the id ${params.hold} on this court.`)
-    }
-    return hold
-  }
 
   app.put(`${CLUB}/courts/:court/holds/:hold`, {
     config: { access: { dashboard: 'admin' } },
@@ -258,11 +277,11 @@ export function courtRoutes(parent: FastifyInstance, context: AppContext): void 
     },
   }, async (request) => {
     const club = await clubOf(context, request)
-    await holdOf404(request, request.params)
+    await holdOf404(context, request, request.params)
     const hold = holdOf(request.params.hold, request.params.court, request.body)
     const cancelled = await throughImport(() => saveHold(context.db, context.clock, club.id, hold,
-      options(request, request.body)))
-    return { ...holdBody(await holdOf404(request, request.params), club.timezone), bookings_cancelled: cancelled }
+      changeOptions(context, request, request.body)))
+    return { ...holdBody(await holdOf404(context, request, request.params), club.timezone), bookings_cancelled: cancelled }
   })
 
   app.delete(`${CLUB}/courts/:court/holds/:hold`, {
@@ -274,7 +293,7 @@ export function courtRoutes(parent: FastifyInstance, context: AppContext): void 
     },
   }, async (request, reply) => {
     const clubId = memberOf(request).membership.clubId
-    await holdOf404(request, request.params)
+    await holdOf404(context, request, request.params)
     if (!await removeHold(context.db, context.clock, clubId, request.params.hold, actorOf(request))) {
       throw new NotFound(`No block or reservation with the id ${request.params.hold}.`)
     }

@@ -48,11 +48,24 @@ export function deliveryBody(record: DeliveryRecord): WebhookDelivery {
   }
 }
 
-export function webhookRoutes(parent: FastifyInstance, context: AppContext): void {
+/** The club the access guard admitted the request to. */
+function clubId(request: Parameters<typeof memberOf>[0]): string {
+  return memberOf(request).membership.clubId
+}
+
+/** The routes' access: admins and owners. */
+type Access = { readonly access: { readonly dashboard: 'admin' } }
+
+export function webhookRoutes(app: FastifyInstance, context: AppContext): void {
+  const access = { access: { dashboard: 'admin' } } as const
+  registerEndpoints(app, context, access)
+  registerEndpointActions(app, context, access)
+}
+
+/** The club's endpoints: list, add, change and remove. */
+function registerEndpoints(parent: FastifyInstance, context: AppContext, access: Access): void {
   const app = parent.withTypeProvider<TypeBoxTypeProvider>()
   const policy = { ...context.webhookTargets, maxEndpointsPerClub: context.config.webhooks.maxEndpointsPerClub }
-  const access = { access: { dashboard: 'admin' } } as const
-  const clubId = (request: Parameters<typeof memberOf>[0]) => memberOf(request).membership.clubId
 
   app.get(ENDPOINTS, {
     config: access,
@@ -116,6 +129,11 @@ export function webhookRoutes(parent: FastifyInstance, context: AppContext): voi
       actor: actorOf(request) })
     return reply.code(204).send()
   })
+}
+
+/** What is done with one endpoint: rotating its secret, a test event, its delivery log and a replay. */
+function registerEndpointActions(parent: FastifyInstance, context: AppContext, access: Access): void {
+  const app = parent.withTypeProvider<TypeBoxTypeProvider>()
 
   app.post(`${ENDPOINTS}/:endpoint/secret`, {
     config: access,
