@@ -8,7 +8,7 @@ import type { ErrorObject } from 'ajv'
 import addFormats from 'ajv-formats'
 import type { Kysely, Transaction } from 'kysely'
 import type { Clock } from '../clock.js'
-import { clubZone } from '../db/repositories/clubs.js'
+import { findClubById } from '../db/repositories/clubs.js'
 import { courtNamesOf, saveCourtHolds, saveCourts } from '../db/repositories/courts.js'
 import { groupIdsOf, idsOfOtherClubs, memberAddressesOf, upsertContent } from '../db/repositories/import.js'
 import type { Database } from '../db/schema.js'
@@ -119,7 +119,7 @@ export async function importWithin(
     competition_results: doc.competition_results.map(idOf) }
   const before = await snapshot(trx, clubId, subjects)
   await writeDocument(trx, clubId, doc, now)
-  const club = await clubZone(trx, clubId)
+  const club = await clubOf(trx, clubId)
   const cancelled = await settleDisplacedBookings(work, club, courtChangeOf(doc), options.displacedBookings ?? { policy: 'refuse' })
   await recordContentEvents(work, clubId, subjects, before)
   const entry = options.audit
@@ -140,6 +140,13 @@ export async function importWithin(
 }
 
 const idOf = (record: { readonly id: string }) => record.id
+
+/** The club an import writes to: its callers found it already, so a missing one is a fault. */
+async function clubOf(db: Kysely<Database>, clubId: string): Promise<{ id: string, timezone: string }> {
+  const club = await findClubById(db, clubId)
+  if (club === undefined) throw new Error(`no club ${clubId}`)
+  return club
+}
 
 /**
  * The problems of an import document, as importing it now would name them; nothing is written.
@@ -167,7 +174,7 @@ export async function previewDisplacedBookings(
   input: unknown,
 ): Promise<string[]> {
   const doc = normalise(parseImportDocument(input))
-  const club = await clubZone(db, clubId)
+  const club = await clubOf(db, clubId)
   return displacedBookingIds(db, club, courtChangeOf(doc), clock.now())
 }
 

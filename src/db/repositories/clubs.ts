@@ -40,8 +40,3 @@ export async function storedWebsites(db: Kysely<Database>, clubId: string): Prom
 export async function storeWebsites(db: Kysely<Database>, clubId: string, origins: readonly string[]): Promise<void> {
   await db.updateTable('clubs').set({ website_origins: JSON.stringify(origins) }).where('id', '=', clubId).execute()
 }
-
-/** The club's id and time zone; throws when there is no such club. */
-export async function clubZone(db: Kysely<Database>, clubId: string): Promise<{ id: string, timezone: string }> {
-  return db.selectFrom('clubs').select(['id', 'timezone']).where('id', '=', clubId).executeTakeFirstOrThrow()
-}
