@@ -5,7 +5,7 @@
  */
 import { Type } from '@sinclair/typebox'
 import type { Static } from '@sinclair/typebox'
-import { DEFAULT_SLOT_MINUTES, SLOT_LENGTHS } from '../domain/court.js'
+import { DEFAULT_SLOT_MINUTES, MAX_SLOTS_PER_BOOKING, SLOT_LENGTHS } from '../domain/court.js'
 
 const Id = Type.String({ format: 'uuid', description: 'Stable id of the record; keep it across imports.' })
 export const Text = (maxLength: number, description?: string) =>
@@ -86,7 +86,7 @@ export const ImportCourt = Type.Object({
     fri: Type.Optional(DayHours), sat: Type.Optional(DayHours), sun: Type.Optional(DayHours),
   }, { additionalProperties: false, description: 'Club-local hours per weekday; a missing day is closed. Default 08:00–22:00 daily.' })),
   booking_horizon_days: Type.Optional(Type.Integer({ minimum: 0, maximum: 366, description: 'How far ahead it can be booked. Default 14.' })),
-  max_slots_per_booking: Type.Optional(Type.Integer({ minimum: 1, maximum: 48, description: 'Default 2.' })),
+  max_slots_per_booking: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_SLOTS_PER_BOOKING, description: 'Default 2.' })),
 }, { additionalProperties: false })
 
 export const ImportCourtHold = Type.Object({

@@ -1,7 +1,7 @@
 /** Courts, their holds and bookings. Every function takes the club id first. */
 import { sql } from 'kysely'
 import type { Insertable, Kysely, Selectable, Transaction } from 'kysely'
-import { courtNameKey } from '../../domain/court.js'
+import { LONGEST_BOOKING_MS, courtNameKey } from '../../domain/court.js'
 import type { StoredOccupancy } from '../../domain/booking-rules.js'
 import type { Interval, OpeningHours } from '../../domain/slots.js'
 import { compiledOnce } from '../compiled.js'
@@ -139,16 +139,21 @@ function holdsQuery(db: Kysely<Database>, clubId: string, courtIds: string[], to
     ]))
 }
 
-function bookingsQuery(db: Kysely<Database>, clubId: string, courtIds: string[], to: string, from: string) {
+/**
+ * The confirmed bookings that overlap the window: those that start in it or at most the longest a booking can be
+ * before it, a range of bookings_court_idx, whatever the court's history.
+ */
+function bookingsQuery(db: Kysely<Database>, clubId: string, courtIds: string[], to: string, from: string, startsAfter: string) {
   return db.selectFrom('bookings').select(['court_id', 'starts_at', 'ends_at'])
     .where('club_id', '=', clubId).where('court_id', 'in', courtIds)
-    .where('starts_at', '<', to).where('ends_at', '>', from).where('status', '=', 'confirmed')
+    .where('starts_at', '>', startsAfter).where('starts_at', '<', to)
+    .where('ends_at', '>', from).where('status', '=', 'confirmed')
 }
 
 const courtHoldsQuery = compiledOnce((db, clubId: string, courtId: string, to: string, from: string) =>
   holdsQuery(db, clubId, [courtId], to, from))
-const courtBookingsQuery = compiledOnce((db, clubId: string, courtId: string, to: string, from: string) =>
-  bookingsQuery(db, clubId, [courtId], to, from))
+const courtBookingsQuery = compiledOnce((db, clubId: string, courtId: string, to: string, from: string, startsAfter: string) =>
+  bookingsQuery(db, clubId, [courtId], to, from, startsAfter))
 
 /**
  * What occupies each of the courts during a window: one-off holds and confirmed bookings that overlap it,
@@ -166,13 +171,14 @@ export async function occupancyOf(
   if (courtIds.length === 0) return result
   const from = isoForDb(window.start)
   const to = isoForDb(window.end)
+  const startsAfter = isoForDb(window.start - LONGEST_BOOKING_MS)
   const [courtId] = courtIds
   // One court (a booking's check) runs the statements compiled once; a day of all courts builds them for its list.
   const [holds, bookings] = courtIds.length === 1 && courtId !== undefined
     ? await Promise.all([courtHoldsQuery.execute(db, clubId, courtId, to, from),
-        courtBookingsQuery.execute(db, clubId, courtId, to, from)])
+        courtBookingsQuery.execute(db, clubId, courtId, to, from, startsAfter)])
     : await Promise.all([holdsQuery(db, clubId, [...courtIds], to, from).execute(),
-        bookingsQuery(db, clubId, [...courtIds], to, from).execute()])
+        bookingsQuery(db, clubId, [...courtIds], to, from, startsAfter).execute()])
   for (const hold of holds) {
     const entry = result.get(hold.court_id)
     if (entry === undefined) continue

@@ -1,7 +1,7 @@
 /** The dashboard API's courts: their settings, blocks and reservations, and the week of slots. */
 import { Type } from '@sinclair/typebox'
 import type { Static } from '@sinclair/typebox'
-import { SLOT_LENGTHS } from '../../domain/court.js'
+import { MAX_SLOTS_PER_BOOKING, SLOT_LENGTHS } from '../../domain/court.js'
 import { WEEKDAYS } from '../../domain/slots.js'
 import { Nullable, Reference, Uuid } from '../common.js'
 import { ClockTime, DayHours, Text, WeekdayName } from '../import.js'
@@ -18,7 +18,7 @@ const CourtFields = {
     description: `Slot length in minutes: ${SLOT_LENGTHS.join(', ')}.` }),
   opening_hours: OpeningWeek,
   booking_horizon_days: Type.Integer({ minimum: 0, maximum: 366, description: 'How many days ahead it can be booked.' }),
-  max_slots_per_booking: Type.Integer({ minimum: 1, maximum: 48, description: 'Most slots one booking may cover.' }),
+  max_slots_per_booking: Type.Integer({ minimum: 1, maximum: MAX_SLOTS_PER_BOOKING, description: 'Most slots one booking may cover.' }),
 }
 const CancelDisplaced = Type.Optional(Type.Boolean({ description: 'Cancel the upcoming bookings the change leaves without a '
   + 'place (each guest is mailed). Without it, such a change is refused (409) and nothing changes; the preview lists them.' }))
