@@ -74,6 +74,12 @@ export interface Config {
     /** Delivery attempts per club per minute, over all its endpoints; more wait for the next minute. */
     readonly deliveriesPerMinute: number
   }
+  readonly retention: {
+    /** How often retention runs (RETENTION_INTERVAL_MINUTES, default 60), counted from the last finished run of any process. */
+    readonly intervalMs: number
+    /** Rows removed or anonymised in one transaction (RETENTION_BATCH_SIZE, default 1000); a stop waits for one batch at most. */
+    readonly batchSize: number
+  }
   readonly booking: {
     /** Open (not yet ended) bookings one e-mail address may hold per club. */
     readonly maxOpenPerEmail: number
@@ -162,6 +168,10 @@ export function readConfig(env: Env = process.env): Config {
       timeoutMs: readInteger(env, 'WEBHOOK_TIMEOUT_SECONDS', 15, 1, 60) * 1000,
       maxEndpointsPerClub: readInteger(env, 'WEBHOOK_MAX_ENDPOINTS_PER_CLUB', 10, 1, 1000),
       deliveriesPerMinute: readInteger(env, 'WEBHOOK_DELIVERIES_PER_MINUTE', 600, 1, 1_000_000),
+    },
+    retention: {
+      intervalMs: readInteger(env, 'RETENTION_INTERVAL_MINUTES', 60, 1, 10_080) * 60_000,
+      batchSize: readInteger(env, 'RETENTION_BATCH_SIZE', 1000, 1, 100_000),
     },
     booking: {
       maxOpenPerEmail: readInteger(env, 'BOOKING_MAX_OPEN_PER_EMAIL', 2, 1, 1000),

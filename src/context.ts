@@ -22,7 +22,8 @@ import { transportFor } from './mail/transport.js'
 import type { TransportTarget } from './mail/transport.js'
 import { MailWorker } from './mail/worker.js'
 import { ListReaders } from './speed/list-readers.js'
-import { RetentionSchedule } from './services/personal-data.js'
+import { PeriodicJob } from './services/periodic-job.js'
+import { retentionJob } from './services/retention.js'
 import { actAfterCommit } from './services/unit-of-work.js'
 import { MemoryLimiterStore } from './limits/memory-store.js'
 import type { LimiterStore } from './limits/store.js'
@@ -49,7 +50,7 @@ export interface AppContext {
   /** How webhook URLs are checked and host names resolved (the worker's and the dashboard's). */
   readonly webhookTargets: TargetPolicy
   /** Applies the clubs' retention periods every hour once started (by the server, not the command line). */
-  readonly retention: RetentionSchedule
+  readonly retention: PeriodicJob
   /** Per client IP: the public courts listing, booking, and the dashboard's sign-in requests. */
   readonly publicLimits: {
     readonly listing: ClientRateLimiter
@@ -150,7 +151,7 @@ export async function createContext(config: Config, options: ContextOptions = {}
         ...(options.readerModule === undefined ? {} : { module: options.readerModule }),
         ...(options.readerStartAfter === undefined ? {} : { startAfter: options.readerStartAfter }) })
     : undefined
-  const retention = new RetentionSchedule(database.db, clock)
+  const retention = new PeriodicJob(database.db, clock, retentionJob(database.db, clock, config.retention))
   // Every committed write on this database wakes these workers and marks this change feed (src/services/unit-of-work.ts).
   actAfterCommit(database.db, { mail, webhooks, changes: database.changes })
   return {

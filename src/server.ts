@@ -204,10 +204,13 @@ const QUIET_MS = 250
  * connection has arrived for a moment (at most half the grace period). Closing the listener any
  * earlier would reset connections the kernel has already accepted but Node has not yet taken.
  * Then it stops listening and finishes the requests in flight; when the grace period is over, the
- * remaining connections are closed. Last, the webhook and mail workers finish what they hold, the limiter
- * saves its state, and the pools close.
+ * remaining connections are closed. A retention run under way stops at once, after the batch it is
+ * on. Last, the webhook and mail workers finish what they hold, the limiter saves its state, and
+ * the pools close.
  */
 async function shutdown(app: FastifyInstance | undefined, context: AppContext, config: Config): Promise<void> {
+  // A retention run stops before its next batch, while the server drains.
+  const retentionStopped = context.retention.stop()
   if (app !== undefined) {
     const deadline = Date.now() + config.shutdownGraceMs
     context.lifecycle.draining = true
@@ -228,6 +231,7 @@ async function shutdown(app: FastifyInstance | undefined, context: AppContext, c
     await app.close()
     clearTimeout(forced)
   }
+  await retentionStopped
   await context.close()
 }
 

@@ -344,6 +344,17 @@ export interface AuditLogTable {
   created_at: Timestamp
 }
 
+/** A periodic job's lease and its last run (migration 0016). */
+export interface JobRunsTable {
+  name: string
+  holder: string | null
+  lease_until: NullableTimestamp
+  last_started_at: NullableTimestamp
+  last_finished_at: NullableTimestamp
+  last_duration_ms: number | null
+  last_rows: number | null
+}
+
 export interface Database {
   clubs: ClubsTable
   members: MembersTable
@@ -357,6 +368,7 @@ export interface Database {
   bookings: BookingsTable
   booking_requests: BookingRequestsTable
   mail_outbox: MailOutboxTable
+  job_runs: JobRunsTable
   webhook_endpoints: WebhookEndpointsTable
   webhook_messages: WebhookMessagesTable
   webhook_deliveries: WebhookDeliveriesTable

@@ -55,6 +55,30 @@ export function createMetrics(context: AppContext): Metrics {
         this.inc({ outcome: 'failed' }, readers.counts.failed)
       } })
   }
+  const { retention } = context
+  const job = { job: retention.spec.name }
+  new Counter({ name: 'job_runs_total', labelNames: ['job', 'outcome'], registers: [registry],
+    help: 'Runs of a periodic job in this process, by outcome: complete, stopped (by a stop of the server, the rest left for '
+      + 'the next run), failed, skipped (another process\'s run was under way or had just finished).',
+    collect() {
+      this.reset()
+      for (const [outcome, count] of Object.entries(retention.figures.runs)) this.inc({ ...job, outcome }, count)
+    } })
+  new Gauge({ name: 'job_last_run_duration_seconds', labelNames: ['job'], registers: [registry],
+    help: 'How long the last run of a periodic job took, in any process.', collect() {
+      const { lastDurationMs } = retention.figures
+      if (lastDurationMs !== null) this.set(job, lastDurationMs / 1000)
+    } })
+  new Gauge({ name: 'job_last_run_rows', labelNames: ['job'], registers: [registry],
+    help: 'Rows the last run of a periodic job removed or changed, in any process.', collect() {
+      const { lastRows } = retention.figures
+      if (lastRows !== null) this.set(job, lastRows)
+    } })
+  new Gauge({ name: 'job_last_finished_timestamp_seconds', labelNames: ['job'], registers: [registry],
+    help: 'When the last complete run of a periodic job finished (Unix time), in any process.', collect() {
+      const { lastFinishedAt } = retention.figures
+      if (lastFinishedAt !== null) this.set(job, lastFinishedAt / 1000)
+    } })
   const { checkpoints } = context
   if (checkpoints !== undefined) {
     new Counter({ name: 'sqlite_wal_checkpoints_total', labelNames: ['outcome'], registers: [registry],

@@ -16,7 +16,7 @@ import type { Kysely } from 'kysely'
 import type { Clock } from '../clock.js'
 import {
   claimDueDeliveries, disableEndpoint, endpointFailed, endpointSucceeded, endpointsByIds, messagesByIds,
-  ownerAddresses, pruneDeliveries, recordAttempt, releaseDeliveries,
+  ownerAddresses, recordAttempt, releaseDeliveries,
 } from '../db/repositories/webhooks.js'
 import type { AttemptRecord, DeliveryRow, EndpointRecord } from '../db/repositories/webhooks.js'
 import { write } from '../services/unit-of-work.js'
@@ -41,8 +41,6 @@ export const MAX_ATTEMPTS = RETRY_SCHEDULE_MS.length + 1
 export const RETRY_AFTER_CAP_MS = DAY
 /** An endpoint without a single success for this long is disabled. */
 export const DISABLE_AFTER_MS = 3 * DAY
-/** Finished deliveries are kept this long in the log. */
-export const LOG_RETENTION_MS = 30 * DAY
 
 export interface WebhookSettings extends TargetPolicy {
   readonly timeoutMs: number
@@ -72,7 +70,6 @@ export class WebhookWorker {
   private onError: (error: unknown, context: string) => void = () => undefined
   private readonly loop: PollingLoop
   private stopRequested = false
-  private lastPrune = 0
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -118,10 +115,6 @@ export class WebhookWorker {
   /** One round: claims what is due and attempts it. Returns how many deliveries it attempted. */
   async runOnce(): Promise<number> {
     const now = this.clock.now()
-    if (now - this.lastPrune > HOUR) {
-      this.lastPrune = now
-      await pruneDeliveries(this.db, now - LOG_RETENTION_MS)
-    }
     const leaseUntil = now + this.leaseMs
     const claimed = await claimDueDeliveries(this.db, now, leaseUntil, this.batchSize, this.settings.deliveriesPerMinute)
     if (claimed.length === 0) return 0

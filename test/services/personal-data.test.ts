@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { sql } from 'kysely'
-import { applyRetention } from '../../src/services/personal-data.js'
+import { applyRetention } from '../../src/services/retention.js'
 import { importClubData } from '../../src/services/import.js'
 import { cli } from '../helpers/cli.js'
 import { COURT, TUESDAY, setUpCourts } from '../helpers/courts.js'

@@ -3,7 +3,8 @@ import type { Command } from 'commander'
 import type { AppContext } from '../../context.js'
 import { OPERATOR } from '../../services/audit.js'
 import { requireClub } from '../../services/clubs.js'
-import { applyRetention, erasePersonalData, exportPersonalData } from '../../services/personal-data.js'
+import { erasePersonalData, exportPersonalData } from '../../services/personal-data.js'
+import { applyRetention } from '../../services/retention.js'
 import type { PersonalDataRequest } from '../../services/personal-data.js'
 import { emailOption } from '../options.js'
 import { jsonOption } from '../session.js'
@@ -18,9 +19,11 @@ export function registerRetention(program: Command, cli: CliSession): void {
       const ctx = await migrated()
       const report = await applyRetention(ctx.db, clock.now())
       print(options.json === true, { bookings_anonymised: report.bookingsAnonymised, mails_deleted: report.mailsDeleted,
-        idempotency_records_deleted: report.idempotencyRecordsDeleted },
-      `Anonymised ${String(report.bookingsAnonymised)} bookings, deleted ${String(report.mailsDeleted)} mails and `
-      + `${String(report.idempotencyRecordsDeleted)} idempotency records.`)
+        idempotency_records_deleted: report.idempotencyRecordsDeleted,
+        webhook_deliveries_deleted: report.webhookDeliveriesDeleted, webhook_messages_deleted: report.webhookMessagesDeleted },
+      `Anonymised ${String(report.bookingsAnonymised)} bookings, deleted ${String(report.mailsDeleted)} mails, `
+      + `${String(report.idempotencyRecordsDeleted)} idempotency records, ${String(report.webhookDeliveriesDeleted)} webhook `
+      + `deliveries and ${String(report.webhookMessagesDeleted)} webhook messages.`)
     })
 }
 

@@ -13,6 +13,8 @@ import * as webhooks from './0011-webhooks.js'
 import * as keyChangeTracking from './0012-key-change-tracking.js'
 import * as invitationLimits from './0013-invitation-limits.js'
 import * as auditNames from './0014-audit-names.js'
+import * as historyBounds from './0015-history-bounds.js'
+import * as jobRuns from './0016-job-runs.js'
 
 /** Every migration, in order. Names are permanent: they are recorded in the database. */
 export const migrations: Record<string, Migration> = {
@@ -30,4 +32,6 @@ export const migrations: Record<string, Migration> = {
   '0012-key-change-tracking': keyChangeTracking,
   '0013-invitation-limits': invitationLimits,
   '0014-audit-names': auditNames,
+  '0015-history-bounds': historyBounds,
+  '0016-job-runs': jobRuns,
 }

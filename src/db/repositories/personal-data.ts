@@ -132,34 +132,53 @@ export async function deleteMailsTo(db: Kysely<Database>, email: string, clubId:
   return Number((await query.executeTakeFirst()).numDeletedRows)
 }
 
-/** The ids of a club's bookings that ended before `cutoff` and still hold a guest's data (at most `limit`). */
-export async function bookingsToAnonymise(
-  db: Kysely<Database>,
-  clubId: string,
-  cutoff: number,
-  limit: number,
-): Promise<string[]> {
-  const rows = await db.selectFrom('bookings').select('id').where('club_id', '=', clubId).where('ends_at', '<', isoForDb(cutoff))
-    .where('anonymised_at', 'is', null).limit(limit).execute()
+/** The retention periods the clubs have chosen, in days: each is one pass of retention. */
+export async function retentionPeriods(db: Kysely<Database>): Promise<number[]> {
+  const rows = await db.selectFrom('clubs').select('booking_retention_days').distinct().execute()
+  return rows.map((row) => row.booking_retention_days).sort((a, b) => a - b)
+}
+
+/**
+ * The ids of bookings of the clubs that keep guest data `days` days that ended before `cutoff` and
+ * still hold a guest's data (at most `limit`): for each such club, one search of the index of its
+ * bookings not yet anonymised (bookings_to_anonymise_idx), however long its history.
+ */
+export async function bookingsToAnonymise(db: Kysely<Database>, days: number, cutoff: number, limit: number): Promise<string[]> {
+  const rows = await db.selectFrom('clubs').innerJoin('bookings', 'bookings.club_id', 'clubs.id').select('bookings.id')
+    .where('clubs.booking_retention_days', '=', days).where('bookings.anonymised_at', 'is', null)
+    .where('bookings.ends_at', '<', isoForDb(cutoff)).limit(limit).execute()
   return rows.map((row) => row.id)
 }
 
-/** Clubs with their retention period, for the retention job. */
-export async function retentionPeriods(db: Kysely<Database>): Promise<{ clubId: string, days: number }[]> {
-  const rows = await db.selectFrom('clubs').select(['id', 'booking_retention_days']).execute()
-  return rows.map((row) => ({ clubId: row.id, days: row.booking_retention_days }))
+/**
+ * Deletes at most `limit` delivered or given-up mails that belong to no booking (notices) created
+ * before `cutoff`: of the clubs that keep guest data `days` days, or (null) the dashboard's, which
+ * belong to no club. Through mail_outbox_notices_idx, which holds nothing else.
+ */
+export async function deleteOldNotices(
+  db: Kysely<Database>,
+  days: number | null,
+  cutoff: number,
+  limit: number,
+): Promise<number> {
+  const notices = days === null
+    ? db.selectFrom('mail_outbox').select('mail_outbox.id').where('mail_outbox.club_id', 'is', null)
+    : db.selectFrom('clubs').innerJoin('mail_outbox', 'mail_outbox.club_id', 'clubs.id').select('mail_outbox.id')
+        .where('clubs.booking_retention_days', '=', days)
+  const ids = await notices.where('mail_outbox.booking_id', 'is', null).where('mail_outbox.status', 'in', ['sent', 'failed'])
+    .where('mail_outbox.created_at', '<', isoForDb(cutoff)).limit(limit).execute()
+  if (ids.length === 0) return 0
+  const result = await db.deleteFrom('mail_outbox').where('id', 'in', ids.map((row) => row.id)).executeTakeFirst()
+  return Number(result.numDeletedRows)
 }
 
-/** Delivered or given-up mails of a club that belong to no booking (notices), created before `cutoff`. */
-export async function deleteOldNotices(db: Kysely<Database>, clubId: string | null, cutoff: number): Promise<number> {
-  let query = db.deleteFrom('mail_outbox').where('booking_id', 'is', null).where('status', 'in', ['sent', 'failed'])
-    .where('created_at', '<', isoForDb(cutoff))
-  query = clubId === null ? query.where('club_id', 'is', null) : query.where('club_id', '=', clubId)
-  return Number((await query.executeTakeFirst()).numDeletedRows)
-}
-
-/** Idempotency records created before `cutoff`. */
-export async function deleteIdempotencyRecords(db: Kysely<Database>, cutoff: number): Promise<number> {
-  const result = await db.deleteFrom('booking_requests').where('created_at', '<', isoForDb(cutoff)).executeTakeFirst()
+/** Deletes at most `limit` idempotency records created before `cutoff`, oldest first. */
+export async function deleteIdempotencyRecords(db: Kysely<Database>, cutoff: number, limit: number): Promise<number> {
+  const keys = await db.selectFrom('booking_requests').select(['club_id', 'idempotency_key'])
+    .where('created_at', '<', isoForDb(cutoff)).orderBy('created_at').limit(limit).execute()
+  if (keys.length === 0) return 0
+  const result = await db.deleteFrom('booking_requests')
+    .where((eb) => eb(eb.refTuple('club_id', 'idempotency_key'), 'in', keys.map((key) => eb.tuple(key.club_id, key.idempotency_key))))
+    .executeTakeFirst()
   return Number(result.numDeletedRows)
 }

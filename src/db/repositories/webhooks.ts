@@ -278,14 +278,47 @@ export async function insertDelivery(db: Kysely<Database>, input: NewDelivery, n
   return id
 }
 
-/** Removes finished deliveries older than `before`, and the messages left without any. */
-export async function pruneDeliveries(db: Kysely<Database>, before: number): Promise<void> {
-  await db.deleteFrom('webhook_deliveries').where('status', 'in', ['delivered', 'failed']).where('finished_at', '<', isoForDb(before))
-    .execute()
-  await db.deleteFrom('webhook_messages').where('created_at', '<', isoForDb(before))
-    .where((eb) => eb.not(eb.exists(eb.selectFrom('webhook_deliveries').select('id')
-      .whereRef('webhook_deliveries.message_id', '=', 'webhook_messages.id'))))
-    .execute()
+/** Deletes at most `limit` deliveries that finished (delivered or given up) before `before`, through their index by end. */
+export async function deleteFinishedDeliveries(db: Kysely<Database>, before: number, limit: number): Promise<number> {
+  const ids = await db.selectFrom('webhook_deliveries').select('id').where('finished_at', '<', isoForDb(before))
+    .where('status', 'in', ['delivered', 'failed']).limit(limit).execute()
+  if (ids.length === 0) return 0
+  const result = await db.deleteFrom('webhook_deliveries').where('id', 'in', ids.map((row) => row.id)).executeTakeFirst()
+  return Number(result.numDeletedRows)
+}
+
+/** Where a walk over old webhook messages goes on: after this message, in the order of creation. */
+export interface MessageCursor {
+  readonly createdAt: string
+  readonly id: string
+}
+
+/**
+ * Reads at most `limit` messages created before `before` (after `cursor`, oldest first) and deletes
+ * those that no delivery refers to any more. A message is referred to by its deliveries alone, and a
+ * delivery is made only of a message that has one (a replay) or is new: none can appear meanwhile.
+ */
+export async function deleteUndeliveredMessages(
+  db: Kysely<Database>,
+  before: number,
+  cursor: MessageCursor | null,
+  limit: number,
+): Promise<{ read: number, deleted: number, next: MessageCursor | null }> {
+  let query = db.selectFrom('webhook_messages').select(['id', 'created_at']).where('created_at', '<', isoForDb(before))
+  if (cursor !== null) {
+    query = query.where((eb) => eb(eb.refTuple('created_at', 'id'), '>', eb.tuple(cursor.createdAt, cursor.id)))
+  }
+  const rows = await query.orderBy('created_at').orderBy('id').limit(limit).execute()
+  const last = rows.at(-1)
+  if (last === undefined) return { read: 0, deleted: 0, next: null }
+  const ids = rows.map((row) => row.id)
+  const referred = new Set((await db.selectFrom('webhook_deliveries').select('message_id').distinct()
+    .where('message_id', 'in', ids).execute()).map((row) => row.message_id))
+  const unreferred = ids.filter((id) => !referred.has(id))
+  const deleted = unreferred.length === 0
+    ? 0
+    : Number((await db.deleteFrom('webhook_messages').where('id', 'in', unreferred).executeTakeFirst()).numDeletedRows)
+  return { read: rows.length, deleted, next: { createdAt: isoForDb(last.created_at), id: last.id } }
 }
 
 /** The club's owners' addresses, for the mail that an endpoint was disabled. */
