@@ -17,6 +17,13 @@ export interface Config {
   readonly host: string
   readonly dataDir: string
   readonly database: DatabaseSettings
+  /**
+   * PostgreSQL's connections in this process (DATABASE_POOL_SIZE, default 10); how long a request
+   * waits for one (DATABASE_POOL_WAIT_MS, default 2000); and how many may wait at once
+   * (DATABASE_POOL_QUEUE, default 100). Beyond either bound a request is refused with 503 and
+   * Retry-After. Connections per process × processes must stay within the server's max_connections.
+   */
+  readonly databasePool: { readonly size: number, readonly waitMs: number, readonly queue: number }
   readonly logLevel: LogLevel
   /** Addresses (CIDRs) that may call /healthz, /readyz and /metrics; everyone else gets 404. */
   readonly opsAllow: readonly string[]
@@ -143,6 +150,11 @@ export function readConfig(env: Env = process.env): Config {
     host: nonEmpty(env.HOST) ?? '127.0.0.1',
     dataDir,
     database: readDatabase(env.DATABASE_URL, dataDir),
+    databasePool: {
+      size: readInteger(env, 'DATABASE_POOL_SIZE', 10, 1, 1000),
+      waitMs: readInteger(env, 'DATABASE_POOL_WAIT_MS', 2000, 1, 60_000),
+      queue: readInteger(env, 'DATABASE_POOL_QUEUE', 100, 0, 100_000),
+    },
     logLevel: readLogLevel(env.LOG_LEVEL),
     opsAllow: readOpsAllow(env.OPS_ALLOW),
     shutdownGraceMs: readInteger(env, 'SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),

@@ -116,7 +116,8 @@ export async function createContext(config: Config, options: ContextOptions = {}
   const clock = options.clock ?? shiftedClock(config.clockOffsetMs)
   const threaded = options.walCheckpoints
   const checkpoints = threaded === undefined || threaded === false ? undefined : threaded === true ? {} : { module: threaded }
-  const database = openDatabase(config.database, { ...(options.onQuery ? { onQuery: options.onQuery } : {}),
+  const database = openDatabase(config.database, { pool: config.databasePool,
+    ...(options.onQuery ? { onQuery: options.onQuery } : {}),
     ...(checkpoints === undefined ? {} : { checkpoints: walCheckpoints(checkpoints) }) })
   try {
     if (options.migrate === true) await migrateToLatest(database.db)

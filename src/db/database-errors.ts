@@ -20,6 +20,19 @@ export function isUniqueViolation(error: unknown): boolean {
   return code === '23505' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY' || code === 'SQLITE_CONSTRAINT_UNIQUE'
 }
 
+/**
+ * Every connection of the pool is in use and as many requests as may wait for one are waiting
+ * (DATABASE_POOL_QUEUE), or a request waited for one longer than it may (DATABASE_POOL_WAIT_MS):
+ * the service is busy, and the request is refused for now (503, Retry-After), having changed nothing.
+ */
+export class DatabaseBusy extends Error {
+  readonly code = 'CLUB_PLATFORM_DATABASE_BUSY'
+}
+
+export function isDatabaseBusy(error: unknown): boolean {
+  return error instanceof DatabaseBusy
+}
+
 const PG_UNAVAILABLE_CODES = new Set([
   '57P01', // admin_shutdown
   '57P02', // crash_shutdown

@@ -9,6 +9,7 @@ import { Kysely, PostgresAdapter, PostgresDialect, sql } from 'kysely'
 import type { LogEvent, SelectQueryBuilder, Transaction } from 'kysely'
 import type pg from 'pg'
 import type { DatabaseSettings } from './settings.js'
+import { DatabaseBusy } from './database-errors.js'
 import { loadPostgresDriver } from './postgres-driver.js'
 import { loadSqliteDriver } from './sqlite-driver.js'
 import { declareJsonFunctions } from './json-pages.js'
@@ -45,7 +46,8 @@ export interface CheckpointerFactory<C extends Checkpointer> {
 export interface OpenDatabaseOptions<C extends Checkpointer = Checkpointer> {
   /** Called after every query; tests use it to prove that a request touched no table. */
   readonly onQuery?: (event: LogEvent) => void
-  readonly poolSize?: number
+  /** PostgreSQL: connections, how long a query waits for one, and how many may wait (Config.databasePool). */
+  readonly pool?: { readonly size: number, readonly waitMs: number, readonly queue: number }
   /** SQLite: open the file read-only, as it is (a reader thread's connection; the server's own connection set it up). */
   readonly readonly?: boolean
   /**
@@ -122,11 +124,12 @@ export function openDatabase<C extends Checkpointer = Checkpointer>(settings: Da
     }
   }
   const { Pool, types } = loadPostgresDriver()
+  const bounds = options.pool ?? { size: 10, waitMs: 2_000, queue: 100 }
   const pool = new Pool({
     connectionString: settings.url,
-    max: options.poolSize ?? 10,
-    // Fail fast instead of queueing requests behind a database that does not answer.
-    connectionTimeoutMillis: 2_000,
+    max: bounds.size,
+    // Fail fast instead of queueing requests behind a database that does not answer, or behind too many others.
+    connectionTimeoutMillis: bounds.waitMs,
     idleTimeoutMillis: 30_000,
     statement_timeout: 5_000,
     // The server-side timeout cannot help when the server or the network hangs; this one can.
@@ -139,7 +142,7 @@ export function openDatabase<C extends Checkpointer = Checkpointer>(settings: Da
   pool.on('connect', (client) => {
     client.on('error', () => undefined)
   })
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), ...(log ? { log } : {}) })
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: boundedQueue(pool, bounds) }), ...(log ? { log } : {}) })
   // Connects on first use: the command line never asks.
   const changes = new PostgresChangeFeed({ connectionString: settings.url })
   return {
@@ -154,6 +157,33 @@ export function openDatabase<C extends Checkpointer = Checkpointer>(settings: Da
       await changes.close()
       await db.destroy()
     },
+  }
+}
+
+/**
+ * The pool as Kysely takes connections from it: a request that would wait behind `queue` others, or
+ * waited `waitMs` while every connection was in use, is refused as DatabaseBusy (503 with
+ * Retry-After) rather than waiting without bound. A wait that timed out while connections were
+ * free was a connection the database did not answer: that stays the database's unavailability.
+ */
+function boundedQueue(pool: pg.Pool, bounds: { readonly size: number, readonly queue: number }) {
+  return {
+    async connect() {
+      // pg-pool counts a request that an idle client is about to take as waiting too (see poolStats).
+      if (pool.waitingCount - pool.idleCount >= bounds.queue && pool.totalCount >= bounds.size) {
+        throw new DatabaseBusy(`all ${String(bounds.size)} database connections are in use and ${String(bounds.queue)} requests wait`)
+      }
+      try {
+        return await pool.connect()
+      } catch (error) {
+        const timedOut = error instanceof Error && /timeout exceeded when trying to connect/.test(error.message)
+        if (timedOut && pool.totalCount >= bounds.size) {
+          throw new DatabaseBusy(`no database connection came free in time (all ${String(bounds.size)} in use)`, { cause: error })
+        }
+        throw error
+      }
+    },
+    end: () => pool.end(),
   }
 }
 
@@ -233,5 +263,5 @@ export function claiming<DB, TB extends keyof DB, O>(db: Kysely<Database>,
   return dialectOf(db) === 'postgres' ? query.forUpdate().skipLocked() : query
 }
 
-export { describeConnectionError, isDatabaseUnavailable, isExclusionViolation, isTransientConflict, isUniqueViolation }
-  from './database-errors.js'
+export { DatabaseBusy, describeConnectionError, isDatabaseBusy, isDatabaseUnavailable, isExclusionViolation, isTransientConflict,
+  isUniqueViolation } from './database-errors.js'

@@ -4,7 +4,7 @@
  * here, so clients never see Fastify's default error bodies, stack traces or driver messages.
  */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
-import { isDatabaseUnavailable, isTransientConflict } from '../db/dialect.js'
+import { isDatabaseBusy, isDatabaseUnavailable, isTransientConflict } from '../db/dialect.js'
 import { DomainError, EditConflict, InsufficientScope, StacklessError, InvalidApiKey, InvalidRequest, QuotaExceeded,
   RateLimited } from '../domain/errors.js'
 import { LimiterUnavailable } from '../limits/store.js'
@@ -103,6 +103,9 @@ export function toProblemError(error: unknown): ProblemError {
     // A deadlock or serialisation failure that outlasted its retries: the request itself was fine.
     return new ProblemError('service-unavailable', 'The database was busy with conflicting requests; retry shortly.',
       { 'retry-after': '1' })
+  }
+  if (isDatabaseBusy(error)) {
+    return new ProblemError('service-unavailable', 'The service is busy; retry shortly. Nothing was changed.', { 'retry-after': '1' })
   }
   if (isDatabaseUnavailable(error)) {
     return new ProblemError('service-unavailable', 'The database is temporarily unavailable.',
