@@ -23,7 +23,10 @@ import { testNow } from '../helpers/today.js'
 const DAY = 86_400_000
 const GRACE_MS = 5_000
 
-/** A club with `count` bookings (ten minutes each, one after the other) that ended more than 260 days ago and still hold their guests' data. */
+/**
+ * A club with `count` bookings (ten minutes each, one after the other) that ended more than 260 days
+ * ago and still hold their guests' data.
+ */
 async function seedBacklog(db: Kysely<Database>, context: AppContext, count: number): Promise<void> {
   const club = await createClub(db, context.clock, { slug: `backlog-${randomUUID().slice(0, 8)}`, name: 'Backlog', timezone: 'UTC' })
   const court = idFor(`backlog:${club.id}`)
