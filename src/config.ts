@@ -67,6 +67,11 @@ export interface Config {
     /** smtp:// or smtps:// URL of the relay; undefined: mails are written as .eml files under DATA_DIR/mail. */
     readonly smtpUrl: string | undefined
     readonly from: string
+    /**
+     * Mails sent at once (MAIL_CONNECTIONS, default 4): connections to the relay, and the files
+     * written side by side without one. A process that dies can send the mails in flight again.
+     */
+    readonly connections: number
   }
   readonly webhooks: {
     /**
@@ -174,6 +179,7 @@ export function readConfig(env: Env = process.env): Config {
     mail: {
       smtpUrl: readServiceUrl(env, 'SMTP_URL', /^smtps?:\/\/[^/]/i, 'an smtp:// or smtps:// URL, e.g. smtp://user:pass@relay:587'),
       from: nonEmpty(env.MAIL_FROM) ?? 'Club Platform <no-reply@club-platform.invalid>',
+      connections: readInteger(env, 'MAIL_CONNECTIONS', 4, 1, 50),
     },
     webhooks: {
       allowPrivateNetworks: readBoolean(env, 'WEBHOOKS_ALLOW_PRIVATE_NETWORKS'),

@@ -131,9 +131,10 @@ export async function createContext(config: Config, options: ContextOptions = {}
   const apiKeys = new ApiKeyAuthenticator(database.db, clock, database.changes, options.authenticator)
   const target: TransportTarget = config.mail.smtpUrl === undefined
     ? { kind: 'files', directory: path.join(config.dataDir, 'mail') }
-    : { kind: 'smtp', url: config.mail.smtpUrl }
+    : { kind: 'smtp', url: config.mail.smtpUrl, connections: config.mail.connections }
   const transport = options.mailThread === true ? threadedTransport(target) : transportFor(target)
-  const mail = new MailWorker(database.db, clock, transport, config.mail.from, options.mailWorker)
+  const mail = new MailWorker(database.db, clock, transport, config.mail.from,
+    { concurrency: config.mail.connections, ...options.mailWorker })
   const webhookTargets: TargetPolicy = { allowPrivateNetworks: config.webhooks.allowPrivateNetworks,
     resolve: options.webhookResolver ?? systemResolver }
   const webhooks = new WebhookWorker(database.db, clock, { ...webhookTargets, timeoutMs: config.webhooks.timeoutMs,

@@ -29,10 +29,12 @@ export interface OutgoingMail {
 }
 
 /** Where mail goes, as data: what a transport is made from, on this thread or on another. */
-export type TransportTarget = { readonly kind: 'smtp', readonly url: string } | { readonly kind: 'files', readonly directory: string }
+export type TransportTarget
+  = | { readonly kind: 'smtp', readonly url: string, readonly connections?: number }
+    | { readonly kind: 'files', readonly directory: string }
 
 export function transportFor(target: TransportTarget): MailTransport {
-  return target.kind === 'smtp' ? smtpTransport(target.url) : fileTransport(target.directory)
+  return target.kind === 'smtp' ? smtpTransport(target.url, target.connections) : fileTransport(target.directory)
 }
 
 export function describeTarget(target: TransportTarget): string {
@@ -78,7 +80,8 @@ function message(mail: OutgoingMail): SendMailOptions {
   }
 }
 
-export function smtpTransport(smtpUrl: string): MailTransport {
+/** An SMTP relay over a pool of up to `connections` connections, kept while mail flows. */
+export function smtpTransport(smtpUrl: string, connections = 1): MailTransport {
   const url = new URL(smtpUrl)
   const secure = url.protocol === 'smtps:'
   const transporter: Transporter = loadNodemailer().createTransport({
@@ -90,7 +93,7 @@ export function smtpTransport(smtpUrl: string): MailTransport {
     // SMTP greeting round trip (about 100 ms against a local relay), so a booking burst would
     // outrun delivery. The worker sends one mail at a time, so one connection is all it uses.
     pool: true,
-    maxConnections: 1,
+    maxConnections: connections,
     maxMessages: 100,
     // Closed after a second without mail, so an idle service holds no connection to the relay.
     idleTimeout: 1_000,

@@ -4,9 +4,11 @@
  * 1 min, 2 min … capped at 2 h, about 16 hours in all); or failed for good (a 5xx answer from the
  * relay, or attempts exhausted), visible in `club-platform mail list --failed`.
  *
- * Mails go out over one pooled SMTP connection while there are mails to send (see transport.ts). The
- * server composes and sends them on a thread of its own, which ends after ten seconds without mail
- * (transport-thread.ts).
+ * A batch goes out `concurrency` mails at a time (MAIL_CONNECTIONS: pooled SMTP connections kept
+ * while there are mails to send, see transport.ts). The server composes and sends them on a thread
+ * of its own, which ends after ten seconds without mail (transport-thread.ts). A mail is recorded as
+ * sent as soon as the relay took it; the mails taken while one such update runs are recorded
+ * together by the next, so that a burst costs an update per few mails, not one per mail.
  *
  * Leases are short (15 s) and renewed every third of that while the batch is in hand (a heartbeat),
  * so a slow relay never loses a live worker its mails, and the mails a killed process held are
@@ -25,6 +27,8 @@ import { PollingLoop } from '../polling.js'
 export interface MailWorkerOptions {
   readonly pollMs?: number
   readonly batchSize?: number
+  /** Mails sent at once (MAIL_CONNECTIONS). */
+  readonly concurrency?: number
   readonly leaseMs?: number
   readonly maxAttempts?: number
   readonly onError?: (error: unknown, context: string) => void
@@ -48,6 +52,8 @@ export function redactEmails(text: string): string {
 export class MailWorker {
   private readonly pollMs: number
   private readonly batchSize: number
+  private readonly concurrency: number
+  private readonly sentMarks: SentMarks
   private readonly leaseMs: number
   private readonly maxAttempts: number
   private onError: (error: unknown, context: string) => void
@@ -69,7 +75,9 @@ export class MailWorker {
     options: MailWorkerOptions = {},
   ) {
     this.pollMs = options.pollMs ?? 1_000
-    this.batchSize = options.batchSize ?? 10
+    this.concurrency = options.concurrency ?? 1
+    this.batchSize = options.batchSize ?? Math.max(10, 10 * this.concurrency)
+    this.sentMarks = new SentMarks(db, clock)
     this.leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS
     this.maxAttempts = options.maxAttempts ?? 15
     this.onError = options.onError ?? (() => undefined)
@@ -131,14 +139,20 @@ export class MailWorker {
     }, Math.max(1, Math.floor(this.leaseMs / 3)))
     heartbeat.unref()
     try {
-      for (const [i, mail] of claimed.entries()) {
-        if (this.stopRequested) {
-          await releaseMails(this.db, claimed.slice(i).map((unsent) => unsent.id), this.clock.now())
-          break
+      const queue = [...claimed]
+      const lane = async () => {
+        for (let mail = queue.shift(); mail !== undefined; mail = queue.shift()) {
+          if (this.stopRequested) {
+            queue.unshift(mail)
+            return
+          }
+          const { id: sent } = mail
+          await this.deliver(mail)
+          this.held = { ids: this.held.ids.filter((id) => id !== sent), until: this.held.until }
         }
-        await this.deliver(mail)
-        this.held = { ids: this.held.ids.filter((id) => id !== mail.id), until: this.held.until }
       }
+      await Promise.all(Array.from({ length: Math.min(this.concurrency, claimed.length) }, lane))
+      if (queue.length > 0) await releaseMails(this.db, queue.map((unsent) => unsent.id), this.clock.now())
     } finally {
       clearInterval(heartbeat)
       this.held = { ids: [], until: 0 }
@@ -182,9 +196,43 @@ export class MailWorker {
       return
     }
     try {
-      await markSent(this.db, mail.id, this.clock.now())
+      await this.sentMarks.mark(mail.id)
     } catch (error) {
       this.onError(error, 'recording a sent mail')
     }
+  }
+}
+
+/**
+ * Records mails as sent: at once when no such update runs; those sent meanwhile wait for it and go
+ * together in the next (one statement for all of them).
+ */
+class SentMarks {
+  private waiting: { readonly id: string, resolve(): void, reject(error: unknown): void }[] = []
+  private running = false
+
+  constructor(private readonly db: Kysely<Database>, private readonly clock: Clock) {}
+
+  mark(id: string): Promise<void> {
+    const marked = new Promise<void>((resolve, reject) => {
+      this.waiting.push({ id, resolve, reject })
+    })
+    if (!this.running) void this.drain()
+    return marked
+  }
+
+  private async drain(): Promise<void> {
+    this.running = true
+    while (this.waiting.length > 0) {
+      const batch = this.waiting
+      this.waiting = []
+      try {
+        await markSent(this.db, batch.map((entry) => entry.id), this.clock.now())
+        for (const entry of batch) entry.resolve()
+      } catch (error) {
+        for (const entry of batch) entry.reject(error)
+      }
+    }
+    this.running = false
   }
 }

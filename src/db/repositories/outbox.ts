@@ -4,7 +4,7 @@ import type { Kysely, Selectable } from 'kysely'
 import { compiledOnce } from '../compiled.js'
 import { claiming } from '../dialect.js'
 import type { Database, MailOutboxTable, MailStatus } from '../schema.js'
-import { isoForDb } from '../values.js'
+import { chunks, isoForDb } from '../values.js'
 
 export type OutboxRow = Selectable<MailOutboxTable>
 
@@ -78,8 +78,18 @@ export async function releaseMails(db: Kysely<Database>, ids: readonly string[],
 const markSentQuery = compiledOnce((db, id: string, at: string) => db.updateTable('mail_outbox')
   .set({ status: 'sent', sent_at: at, locked_until: null, last_error: null }).where('id', '=', id))
 
-export async function markSent(db: Kysely<Database>, id: string, now: number): Promise<void> {
-  await markSentQuery.execute(db, id, isoForDb(now))
+/** Records these mails as sent, in one statement (one that is compiled once, for one mail). */
+export async function markSent(db: Kysely<Database>, ids: readonly string[], now: number): Promise<void> {
+  const [first] = ids
+  if (first === undefined) return
+  if (ids.length === 1) {
+    await markSentQuery.execute(db, first, isoForDb(now))
+    return
+  }
+  for (const batch of chunks(ids)) {
+    await db.updateTable('mail_outbox').set({ status: 'sent', sent_at: isoForDb(now), locked_until: null, last_error: null })
+      .where('id', 'in', batch).execute()
+  }
 }
 
 export async function markRetry(db: Kysely<Database>, id: string, nextAttemptAt: number, error: string): Promise<void> {
