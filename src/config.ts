@@ -20,7 +20,7 @@ export interface Config {
   /**
    * PostgreSQL's connections in this process (DATABASE_POOL_SIZE, default 10); how long a request
    * waits for one (DATABASE_POOL_WAIT_MS, default 2000); and how many may wait at once
-   * (DATABASE_POOL_QUEUE, default 100). Beyond either bound a request is refused with 503 and
+   * (DATABASE_POOL_QUEUE, default 1000). Beyond either bound a request is refused with 503 and
    * Retry-After. Connections per process × processes must stay within the server's max_connections.
    */
   readonly databasePool: { readonly size: number, readonly waitMs: number, readonly queue: number }
@@ -158,7 +158,7 @@ export function readConfig(env: Env = process.env): Config {
     databasePool: {
       size: readInteger(env, 'DATABASE_POOL_SIZE', 10, 1, 1000),
       waitMs: readInteger(env, 'DATABASE_POOL_WAIT_MS', 2000, 1, 60_000),
-      queue: readInteger(env, 'DATABASE_POOL_QUEUE', 100, 0, 100_000),
+      queue: readInteger(env, 'DATABASE_POOL_QUEUE', 1000, 0, 100_000),
     },
     logLevel: readLogLevel(env.LOG_LEVEL),
     opsAllow: readOpsAllow(env.OPS_ALLOW),

@@ -10,11 +10,16 @@
  * parameters as passed (converted, say) is refused when the query is first compiled; a builder
  * that branches on a value is caught by `test/speed/compiled.test.ts`, which holds every such query's
  * SQL and parameters equal to Kysely's own with strings, nulls and numbers in each place.
+ *
+ * On PostgreSQL each such statement is also a named prepared statement (`preparedName`): parsed and
+ * planned once per connection, not on every call. They are a fixed set, the statements of this
+ * module's callers, so the server's prepared statements stay few whatever the traffic.
  */
 import { createQueryId } from 'kysely'
 import type { Compilable, CompiledQuery, Kysely } from 'kysely'
 import { dialectOf } from './dialect.js'
 import type { DialectName } from './dialect.js'
+import { namePrepared } from './prepared-names.js'
 import type { Database } from './schema.js'
 
 /** What a compiled query takes as an argument: values SQLite and PostgreSQL bind as they are. */
@@ -50,6 +55,7 @@ export function compiledOnce<Args extends readonly Argument[], Row>(
     if (template === undefined) {
       template = templateOf(args.length, (markers) => build(db, ...(markers as unknown as Args)).compile())
       templates.set(dialect, template)
+      if (dialect === 'postgres') namePrepared(template.query.sql)
     }
     const { query, slots } = template
     const parameters = slots.map((slot, i) => (slot === -1 ? query.parameters[i] : args[slot]))

@@ -9,6 +9,7 @@ import { Kysely, PostgresAdapter, PostgresDialect, sql } from 'kysely'
 import type { LogEvent, SelectQueryBuilder, Transaction } from 'kysely'
 import type pg from 'pg'
 import type { DatabaseSettings } from './settings.js'
+import { preparedName } from './prepared-names.js'
 import { DatabaseBusy } from './database-errors.js'
 import { loadPostgresDriver } from './postgres-driver.js'
 import { loadSqliteDriver } from './sqlite-driver.js'
@@ -124,7 +125,7 @@ export function openDatabase<C extends Checkpointer = Checkpointer>(settings: Da
     }
   }
   const { Pool, types } = loadPostgresDriver()
-  const bounds = options.pool ?? { size: 10, waitMs: 2_000, queue: 100 }
+  const bounds = options.pool ?? { size: 10, waitMs: 2_000, queue: 1_000 }
   const pool = new Pool({
     connectionString: settings.url,
     max: bounds.size,
@@ -141,6 +142,7 @@ export function openDatabase<C extends Checkpointer = Checkpointer>(settings: Da
   pool.on('error', () => undefined)
   pool.on('connect', (client) => {
     client.on('error', () => undefined)
+    preparing(client)
   })
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: boundedQueue(pool, bounds) }), ...(log ? { log } : {}) })
   // Connects on first use: the command line never asks.
@@ -158,6 +160,19 @@ export function openDatabase<C extends Checkpointer = Checkpointer>(settings: Da
       await db.destroy()
     },
   }
+}
+
+/**
+ * Runs the statements compiled once (compiled.ts) as named prepared statements on this connection:
+ * Kysely sends every statement as text with its values, which PostgreSQL would parse and plan anew.
+ */
+function preparing(client: pg.PoolClient): void {
+  const query = client.query.bind(client) as (...args: unknown[]) => unknown
+  client.query = ((text: unknown, values?: unknown, callback?: unknown) => {
+    const name = typeof text === 'string' ? preparedName(text) : undefined
+    if (name === undefined || !Array.isArray(values)) return query(text, values, callback)
+    return query({ name, text, values }, callback)
+  }) as typeof client.query
 }
 
 /**

@@ -11,10 +11,7 @@ import type { Club } from '../db/repositories/clubs.js'
 import { findCourt, listActiveCourts, occupancyOf } from '../db/repositories/courts.js'
 import type { Court } from '../db/repositories/courts.js'
 import { isExclusionViolation, isTransientConflict, isUniqueViolation, lockCourtForBooking } from '../db/dialect.js'
-import {
-  bookingRulesOf, countBookingsMadeSince, countOpenBookings, findBookingRequest, findMemberId, insertBooking,
-  insertBookingRequest,
-} from '../db/repositories/bookings.js'
+import { addressStanding, findBookingRequest, insertBooking, insertBookingRequest } from '../db/repositories/bookings.js'
 import { hasNoticeSince } from '../db/repositories/outbox.js'
 import type { Database } from '../db/schema.js'
 import { parseDateTime } from '../domain/date-time.js'
@@ -28,6 +25,7 @@ import { addressOf, renderBookingConfirmation, renderBookingRefusal } from '../m
 import { generateToken, hashToken } from '../domain/secret-token.js'
 import { cancellationDeadline, manageUrl } from './booking-cancellation.js'
 import { bookingData } from '../webhooks/booking-events.js'
+import { eventSubscribers } from '../webhooks/events.js'
 import { write } from './unit-of-work.js'
 
 /** Read as stored: a club's bookings and booking rules. */
@@ -145,12 +143,14 @@ export async function bookCourt(
   idempotencyKey?: string,
 ): Promise<BookingOutcome> {
   const requestHash = hashRequest(input)
-  if (idempotencyKey !== undefined) {
-    const earlier = await replay(db, club.id, idempotencyKey, requestHash)
-    if (earlier !== undefined) return earlier
-  }
+  // What needs no lock is read before the transaction, side by side (on PostgreSQL, over connections of their own).
+  const [earlier, court, endpoints] = await Promise.all([
+    idempotencyKey === undefined ? undefined : replay(db, club.id, idempotencyKey, requestHash),
+    findCourt(db, club.id, input.court_id.toLowerCase()),
+    eventSubscribers(db, club.id),
+  ])
+  if (earlier !== undefined) return earlier
   const now = clock.now()
-  const court = await findCourt(db, club.id, input.court_id.toLowerCase())
   if (court?.active !== true) throw new InvalidBooking(`court_id: ${input.court_id} is not an active court of this club.`)
   const interval = checkBookingTimes(court, club.timezone, input, now)
   const bookerName = input.booker_name.trim()
@@ -173,14 +173,13 @@ export async function bookCourt(
 
       // The address's checks come after the slot's, so that whether a taken slot answers slot-conflict never depends on
       // the address: only a free slot can tell an address's refusal from a booking, and that refusal says nothing more.
-      const rules = await bookingRulesOf(trx, club.id)
-      const memberId = await findMemberId(trx, club.id, email) ?? null
+      // The rules, the member record and the address's counts: one statement.
+      const standing = await addressStanding(trx, club.id, email, now, now - DAY)
+      const { rules, memberId, openBookings: open, bookingsMade: today } = standing
       if (!rules.guestsMayBook && memberId === null) throw new AddressAtLimit('members', 0, 0)
-      const open = await countOpenBookings(trx, club.id, email, now)
       const maxOpen = rules.maxOpenPerEmail ?? settings.maxOpenPerEmail
       if (open >= maxOpen) throw new AddressAtLimit('open', open, maxOpen)
       // Across all clubs: the endpoint must not become a way to mail one address again and again.
-      const today = await countBookingsMadeSince(trx, email, now - DAY)
       if (today >= settings.maxPerAddressPerDay) throw new AddressAtLimit('daily', today, settings.maxPerAddressPerDay)
 
       const notes = input.notes === undefined || input.notes.trim() === '' ? null : input.notes
@@ -193,7 +192,7 @@ export async function bookCourt(
         id: bookingId, courtId: court.id, courtName: court.name, timezone: club.timezone, start: interval.start,
         end: interval.end,
         createdAt: now, cancelledAt: null, cancelledBy: null,
-      }) }])
+      }) }], endpoints)
       if (idempotencyKey !== undefined) await insertBookingRequest(trx, club.id, idempotencyKey, { requestHash, bookingId }, now)
       const mail = renderBookingConfirmation({
         bookingId, clubName: club.name, timezone: club.timezone, courtName: court.name, start: interval.start, end: interval.end,

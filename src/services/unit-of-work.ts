@@ -18,7 +18,7 @@ import { insertMail } from '../db/repositories/outbox.js'
 import type { NewMail } from '../db/repositories/outbox.js'
 import type { Database } from '../db/schema.js'
 import { recordEvents } from '../webhooks/events.js'
-import type { NewEvent } from '../webhooks/events.js'
+import type { NewEvent, Subscribers } from '../webhooks/events.js'
 import type { Actor, AuditRecord } from './audit.js'
 
 /** What a committed unit of work changed, for the context to act on. */
@@ -71,9 +71,12 @@ export class UnitOfWork implements Committed {
     return id
   }
 
-  /** Records webhook events of the club; returns how many deliveries were queued. */
-  async events(clubId: string, events: readonly NewEvent[]): Promise<number> {
-    const queued = await recordEvents(this.db, this.now, clubId, events)
+  /**
+   * Records webhook events of the club; returns how many deliveries were queued. `endpoints`: the
+   * club's, read before the transaction (eventSubscribers), or read in it.
+   */
+  async events(clubId: string, events: readonly NewEvent[], endpoints?: Subscribers): Promise<number> {
+    const queued = await recordEvents(this.db, this.now, clubId, events, endpoints)
     this.deliveries += queued
     return queued
   }

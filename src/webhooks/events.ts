@@ -39,11 +39,22 @@ export async function anySubscriber(db: Kysely<Database>, clubId: string, types:
   return (await subscribers(db, clubId)).some((endpoint) => types.some((type) => endpoint.types.has(type)))
 }
 
-/** Records events in the caller's transaction; returns how many deliveries were queued. */
+/** A club's enabled endpoints and the types each receives. */
+export type Subscribers = Awaited<ReturnType<typeof subscribers>>
+
+/** The club's enabled endpoints, read before a change's transaction (a booking's, so that its lock is held for less). */
+export function eventSubscribers(db: Kysely<Database>, clubId: string): Promise<Subscribers> {
+  return subscribers(db, clubId)
+}
+
+/**
+ * Records events in the caller's transaction; returns how many deliveries were queued. `endpoints`:
+ * the club's, read before the transaction, or read here.
+ */
 export async function recordEvents(trx: Kysely<Database>, now: number, clubId: string,
-  events: readonly NewEvent[]): Promise<number> {
+  events: readonly NewEvent[], endpoints?: Subscribers): Promise<number> {
   if (events.length === 0) return 0
-  const endpoints = await subscribers(trx, clubId)
+  endpoints ??= await subscribers(trx, clubId)
   let queued = 0
   for (const event of events) {
     const targets = endpoints.filter((endpoint) => endpoint.types.has(event.type))

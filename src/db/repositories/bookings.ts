@@ -46,34 +46,44 @@ export async function updateBookingRules(db: Kysely<Database>, clubId: string, r
   await db.updateTable('clubs').set(changes).where('id', '=', clubId).execute()
 }
 
-const openBookingsQuery = compiledOnce((db, clubId: string, email: string, endsAfter: string) => db.selectFrom('bookings')
-  .select((eb) => eb.fn.countAll<number | string>().as('n'))
-  .where('club_id', '=', clubId).where('booker_email', '=', email).where('status', '=', 'confirmed').where('ends_at', '>', endsAfter))
-
-/** Confirmed bookings of an address at a club that have not ended yet. */
-export async function countOpenBookings(db: Kysely<Database>, clubId: string, email: string, now: number): Promise<number> {
-  const [row] = await openBookingsQuery.execute(db, clubId, email, isoForDb(now))
-  return Number(row?.n ?? 0)
+/** What a booking's checks read about the club and the address, under the court's lock. */
+export interface AddressStanding {
+  readonly rules: BookingRules
+  /** The club's member with this address, if any. */
+  readonly memberId: string | null
+  /** Confirmed bookings of the address at the club that have not ended yet. */
+  readonly openBookings: number
+  /** Bookings made with the address at any club since `since`, whatever became of them. */
+  readonly bookingsMade: number
 }
 
-const bookingsMadeQuery = compiledOnce((db, email: string, since: string) => db.selectFrom('bookings')
-  .select((eb) => eb.fn.countAll<number | string>().as('n')).where('booker_email', '=', email).where('created_at', '>', since))
+const standingQuery = compiledOnce((db, clubId: string, email: string, endsAfter: string, since: string) => db.selectFrom('clubs')
+  .select((eb) => ['cancellation_deadline_minutes', 'booking_retention_days', 'privacy_url', 'max_open_bookings_per_email',
+    'guests_may_book',
+    eb.selectFrom('members').select('members.id').where('members.club_id', '=', clubId).where('members.email', '=', email).limit(1)
+      .as('member_id'),
+    eb.selectFrom('bookings').select((count) => count.fn.countAll<number | string>().as('n')).where('bookings.club_id', '=', clubId)
+      .where('bookings.booker_email', '=', email).where('bookings.status', '=', 'confirmed').where('bookings.ends_at', '>', endsAfter)
+      .as('open_bookings'),
+    eb.selectFrom('bookings').select((count) => count.fn.countAll<number | string>().as('n')).where('bookings.booker_email', '=', email)
+      .where('bookings.created_at', '>', since).as('bookings_made'),
+  ]).where('clubs.id', '=', clubId))
 
 /**
- * Bookings made with an address since an instant, at any club and whatever became of them: a
- * booking cancelled at once still sent a mail.
+ * The club's booking rules, the address's member record, its open bookings at the club and the
+ * bookings made with it at any club since `since` (a booking cancelled at once still sent a mail),
+ * in one statement: one round trip of a booking's transaction, not four.
  */
-export async function countBookingsMadeSince(db: Kysely<Database>, email: string, since: number): Promise<number> {
-  const [row] = await bookingsMadeQuery.execute(db, email, isoForDb(since))
-  return Number(row?.n ?? 0)
-}
-
-const memberQuery = compiledOnce((db, clubId: string, email: string) => db.selectFrom('members').select('id')
-  .where('club_id', '=', clubId).where('email', '=', email))
-
-export async function findMemberId(db: Kysely<Database>, clubId: string, email: string): Promise<string | undefined> {
-  const [row] = await memberQuery.execute(db, clubId, email)
-  return row?.id
+export async function addressStanding(db: Kysely<Database>, clubId: string, email: string, now: number, since: number):
+Promise<AddressStanding> {
+  const [row] = await standingQuery.execute(db, clubId, email, isoForDb(now), isoForDb(since))
+  if (row === undefined) throw new Error(`no club ${clubId}`)
+  return {
+    rules: { cancellationDeadlineMinutes: row.cancellation_deadline_minutes, retentionDays: row.booking_retention_days,
+      privacyUrl: row.privacy_url, maxOpenPerEmail: row.max_open_bookings_per_email,
+      guestsMayBook: Boolean(row.guests_may_book) },
+    memberId: row.member_id ?? null, openBookings: Number(row.open_bookings ?? 0), bookingsMade: Number(row.bookings_made ?? 0),
+  }
 }
 
 export interface NewBooking {
