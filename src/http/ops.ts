@@ -55,6 +55,18 @@ export function createMetrics(context: AppContext): Metrics {
         this.inc({ outcome: 'failed' }, readers.counts.failed)
       } })
   }
+  const { responses } = context
+  new Counter({ name: 'response_cache_lookups_total', labelNames: ['outcome'], registers: [registry],
+    help: 'Cacheable answers (lists, courts) by outcome: hit (served from the response cache) or miss (read from the database).',
+    collect() {
+      this.reset()
+      this.inc({ outcome: 'hit' }, responses.counts.hits)
+      this.inc({ outcome: 'miss' }, responses.counts.misses)
+    } })
+  new Gauge({ name: 'response_cache_bytes', help: 'Bytes the response cache holds (RESPONSE_CACHE_MB bounds them).',
+    registers: [registry], collect() {
+      this.set(responses.size.bytes)
+    } })
   const { retention } = context
   const job = { job: retention.spec.name }
   new Counter({ name: 'job_runs_total', labelNames: ['job', 'outcome'], registers: [registry],

@@ -32,7 +32,9 @@ export interface CacheSlot {
  */
 export function cachedAnswer(context: AppContext, at: CacheSlot): CachedResponse | undefined {
   const version = context.responses.holds(at.key) ? context.changes.version(at.scope) : undefined
-  return version === undefined ? undefined : context.responses.get(at.key, version, at.now)
+  const entry = version === undefined ? undefined : context.responses.get(at.key, version, at.now)
+  if (entry !== undefined) context.responses.counts.hits += 1
+  return entry
 }
 
 /**
@@ -81,5 +83,6 @@ export async function readAndFile(
 export function fileAnswer(context: AppContext, at: CacheSlot, version: number | undefined, validUntil: number,
   body: string | TaggedBody): CachedResponse {
   const cache = context.responses
+  cache.counts.misses += 1
   return cache.set(at.key, cache.enabled ? version : undefined, validUntil, body)
 }

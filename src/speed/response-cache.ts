@@ -52,6 +52,8 @@ export class ResponseCache {
   /** Hashes of keys missed while the cache was full: the newer generation, and the one before it. */
   private missed = new Set<number>()
   private missedBefore = new Set<number>()
+  /** Answers served from the cache, and answers read because it had none to serve (src/speed/cached-read.ts counts them). */
+  readonly counts = { hits: 0, misses: 0 }
 
   constructor(private readonly maxBytes: number) {}
 

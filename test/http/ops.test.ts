@@ -49,6 +49,10 @@ describeEachDatabase('probes and metrics', (dialect) => {
     expect(text).toMatch(/^mail_outbox_pending 0$/m)
     expect(text).toMatch(/^mail_outbox_oldest_pending_age_seconds 0$/m)
     expect(text).toMatch(/^mail_failed 0$/m)
+    // The first list was read, the second served from the response cache (the third was refused before either).
+    expect(text).toMatch(/^response_cache_lookups_total\{outcome="miss"\} 1$/m)
+    expect(text).toMatch(/^response_cache_lookups_total\{outcome="hit"\} 1$/m)
+    expect(text).toMatch(/^response_cache_bytes [1-9]\d*$/m)
     if (dialect === 'postgres') expect(text).toMatch(/db_pool_connections\{state="total"\} \d+/)
     expect(text).toContain('process_resident_memory_bytes')
   })
