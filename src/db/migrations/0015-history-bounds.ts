@@ -13,7 +13,7 @@ import type { Kysely } from 'kysely'
  * - finished webhook deliveries by end, and webhook messages by age: what their log's retention
  *   removes next.
  * On PostgreSQL each is built under a lock that holds writes to its table for the time the build
- * takes (docs/operations.md, "Upgrading").
+ * takes (docs/operations.md, "Upgrades").
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema.createIndex('bookings_club_start_idx').on('bookings').columns(['club_id', 'starts_at']).execute()
