@@ -336,7 +336,8 @@ describeInBrowser('the club dashboard in a browser', 'the dashboard browser test
     await page.getByRole('button', { name: 'Save websites' }).click()
     // What the person typed is refused at the field, in the service's plain words.
     await page.locator('#websites-error').getByText('"ftp://files.example" is not an http or https address.').waitFor()
-    expect(await page.getByLabel('The club\'s websites (one address per line)').getAttribute('aria-invalid')).toBe('true')
+    // The field is marked wrong (and takes the focus) once the page has drawn the message.
+    await expect.poll(() => page.getByLabel('The club\'s websites (one address per line)').getAttribute('aria-invalid')).toBe('true')
     await page.getByLabel('The club\'s websites (one address per line)').fill('https://*.example')
     await page.getByRole('button', { name: 'Save websites' }).click()
     await page.locator('#websites-error').getByText('wildcards').waitFor()

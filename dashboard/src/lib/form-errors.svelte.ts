@@ -59,11 +59,10 @@ export class FormErrors {
     if ((problem.invalid_params ?? []).length === 0) {
       this.form = plainReason(problem.detail.replace(/^(Field|Query parameter|Path parameter|Header) "[^"]*" /, ''))
     } else if (unknown.length > 0) this.form = unknown.join(' ')
-    // Each wrong field says so (aria-invalid) and names its message (aria-describedby) at once, before the message is drawn,
-    // so that no one reads the message beside a field not yet marked; the first takes the keyboard focus once the page has
-    // drawn its message, so that the person hears and fixes it first.
-    for (const key of Object.keys(fields)) mark(key, true)
+    // Each wrong field says so (aria-invalid) and names its message (aria-describedby); the first takes the keyboard focus, so
+    // that the person hears and fixes it first. The message's element is there once the page has drawn it.
     requestAnimationFrame(() => {
+      for (const key of Object.keys(fields)) mark(key, true)
       const first = Object.keys(fields)[0]
       if (first !== undefined) document.getElementById(first)?.focus()
     })
