@@ -117,12 +117,12 @@ export class PeriodicJob {
       await endJobRun(this.db, name, this.holder, { now, durationMs, rows, complete })
       this.last = { durationMs, rows, finishedAt: complete ? now : this.last.finishedAt }
       if (outcome !== undefined) {
-        this.counts[complete ? 'complete' : 'stopped'] += 1
+        this.counts[outcomeOf(outcome)] += 1
         this.log?.info({ job: name, durationMs, rows, complete, ...outcome.detail },
           complete ? `${name} run finished` : `${name} run stopped before its work was done; the next run goes on`)
       }
     }
-    return complete(outcome)
+    return outcomeOf(outcome)
   }
 
   /** Schedules the next run at its time (the interval after the last finished run), but no sooner than `atLeastMs`. */
@@ -159,6 +159,7 @@ export class PeriodicJob {
   }
 }
 
-function complete(outcome: JobOutcome | undefined): RunOutcome {
+/** How a run went, from what it answered (none: it threw). */
+function outcomeOf(outcome: JobOutcome | undefined): RunOutcome {
   return outcome === undefined ? 'failed' : outcome.complete ? 'complete' : 'stopped'
 }
