@@ -15,6 +15,8 @@
  * --quick: 20 clubs, one 2 s round per scenario and a Node.js load generator, to prove the benchmark
  * works (CI). The full run: 1,000 clubs and one 10× club, the best of 3 × 5 s, and wrk (installed
  * from Debian's packages when missing), with Lua scripts for the scenarios whose requests vary.
+ *
+ * --scale: the same service at a platform's size against a small database (src/tools/bench/scale.ts).
  */
 import { execFileSync } from 'node:child_process'
 import { randomUUID } from 'node:crypto'
@@ -28,9 +30,14 @@ import { clubs, quick, values } from './bench/options.js'
 import { report } from './bench/report.js'
 import { listScenario, missScenario, scenarios } from './bench/scenarios.js'
 import { seedInto } from './bench/seed.js'
+import { runScale } from './bench/scale.js'
 import { reachable, settle, startBenchServer } from './bench/server.js'
 
 async function main(): Promise<void> {
+  if (values.scale) {
+    await runScale()
+    return
+  }
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'club-platform-bench-'))
   const env = { DATA_DIR: dataDir, DATABASE_URL: '', LOG_LEVEL: 'silent' }
   const now = Date.now()

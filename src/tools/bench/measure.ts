@@ -22,7 +22,7 @@ export interface Scenario {
   wrk?: 'fixed' | 'script'
   lua?: string
 }
-export interface Result { req_s: number, p50_ms: number, p99_ms: number, errors: number, gc?: Collections }
+export interface Result { req_s: number, p50_ms: number, p99_ms: number, errors: number, timeouts?: number, gc?: Collections }
 /** The service's garbage collections during a round, from its /metrics (V8's kinds: minor, major, incremental, weakcb). */
 interface Collections { ms: Record<string, number>, count: Record<string, number> }
 
@@ -63,7 +63,8 @@ export const WRK_THREADS = 2
  * One wrk run. A script gets the run's number within its scenario and the scenario's number of runs
  * (`-- run runs`): the bookings' script gives each run and thread a range of slots of its own.
  */
-function wrk(base: string, request: Request, duration: number, script?: { file: string, run: number, runs: number }): Result {
+export function wrk(base: string, request: Request, duration: number,
+  script?: { file: string, run: number, runs: number }): Result {
   const args = [`-t${String(WRK_THREADS)}`, `-c${String(connections)}`, `-d${String(duration)}s`, '--latency',
     ...(script === undefined
       ? Object.entries(request.headers).flatMap(([name, value]) => ['-H', `${name}: ${value}`])
@@ -76,8 +77,10 @@ function wrk(base: string, request: Request, duration: number, script?: { file: 
     return match === null ? 0 : unit(match[1] ?? '0', match[2] ?? 'ms')
   }
   const errors = /Non-2xx or 3xx responses: (\d+)/.exec(text)
+  // A request wrk gave up on (2 s) counts in no percentile: it is reported beside them.
+  const timeouts = /Socket errors: .*timeout (\d+)/.exec(text)
   return { req_s: Number(/Requests\/sec:\s+([\d.]+)/.exec(text)?.[1] ?? 0), p50_ms: latency('50'), p99_ms: latency('99'),
-    errors: errors === null ? 0 : Number(errors[1]) }
+    errors: errors === null ? 0 : Number(errors[1]), timeouts: timeouts === null ? 0 : Number(timeouts[1]) }
 }
 
 /** The baseline: a bare node:http process answering, for every request, the bytes the service gave. */

@@ -4,7 +4,7 @@ import { parseArgs } from 'node:util'
 export const { values } = parseArgs({ options: {
   quick: { type: 'boolean', default: false },
   seconds: { type: 'string' },
-  connections: { type: 'string', default: '50' },
+  connections: { type: 'string' },
   /** Service and baseline alternate this many times; the best round of each counts (the machine is shared). */
   rounds: { type: 'string' },
   out: { type: 'string', default: 'bench-results.json' },
@@ -13,9 +13,13 @@ export const { values } = parseArgs({ options: {
   /** Write the server's CPU profile (node --cpu-prof) to this directory. */
   profile: { type: 'string' },
   clubs: { type: 'string' },
+  /** The scale run (src/tools/bench/scale.ts): PostgreSQL at a platform's size (--clubs, 10,000) against a small database. */
+  scale: { type: 'boolean', default: false },
+  /** With --scale: SQLite too, with a fifth of the clubs and half as many bookings again per club. */
+  sqlite: { type: 'boolean', default: false },
 } })
 export const quick = values.quick
-export const seconds = Number(values.seconds ?? (quick ? '2' : '5'))
+export const seconds = Number(values.seconds ?? (quick ? '2' : values.scale ? '10' : '5'))
 export const rounds = Number(values.rounds ?? (quick ? '1' : '3'))
-export const connections = Number(values.connections)
-export const clubs = Number(values.clubs ?? (quick ? '20' : '1000'))
+export const connections = Number(values.connections ?? (values.scale ? '32' : '50'))
+export const clubs = Number(values.clubs ?? (quick ? '20' : values.scale ? '10000' : '1000'))

@@ -18,7 +18,8 @@ async function waitFor(url: string): Promise<void> {
 /** Limits raised so that the limiter runs on every request but never refuses one. */
 const RAISED_LIMITS = { RATE_LIMIT_CAPACITY: '1000000', RATE_LIMIT_PER_MINUTE: '60000000', DAILY_QUOTA: '1000000000',
   PUBLIC_RATE_CAPACITY: '1000000', PUBLIC_RATE_PER_MINUTE: '60000000', BOOKING_RATE_CAPACITY: '1000000',
-  BOOKING_RATE_PER_MINUTE: '60000000', BOOKING_MAX_OPEN_PER_EMAIL: '1000', BOOKING_MAX_PER_ADDRESS_PER_DAY: '100000' }
+  BOOKING_RATE_PER_MINUTE: '60000000', BOOKING_MAX_OPEN_PER_EMAIL: '1000', BOOKING_MAX_PER_ADDRESS_PER_DAY: '100000',
+  SIGN_IN_RATE_CAPACITY: '1000000', SIGN_IN_RATE_PER_HOUR: '3600000' }
 
 interface RunningServer { base: string, child: ChildProcess, stop(): Promise<void>, rssMiB(): number[] }
 
@@ -41,9 +42,10 @@ export async function startBenchServer(env: Record<string, string>): Promise<Run
   const port = await freePort()
   const profile = values.profile === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${values.profile}`]
   const start = startCommand()
-  const child = spawn(process.execPath, [...start.flags, ...profile, 'dist/server.js'], { stdio: ['ignore', 'ignore', 'inherit'],
-    env: { ...process.env, ...start.env, ...env, ...RAISED_LIMITS, PORT: String(port), LOG_LEVEL: 'warn' } })
   const base = `http://127.0.0.1:${String(port)}`
+  // The dashboard's origin is the address it is reached at: its sessions are made over it.
+  const child = spawn(process.execPath, [...start.flags, ...profile, 'dist/server.js'], { stdio: ['ignore', 'ignore', 'inherit'],
+    env: { ...process.env, ...start.env, PUBLIC_URL: base, ...env, ...RAISED_LIMITS, PORT: String(port), LOG_LEVEL: 'warn' } })
   await waitFor(`${base}/healthz`)
   return {
     base,

@@ -1,0 +1,131 @@
+/**
+ * The scale run's scenarios (`npm run bench -- --scale`): wrk Lua scripts over the clubs
+ * `scale-1` … `scale-N` of src/db/scale-seed.ts, the same for a small database and a large one.
+ */
+import fs from 'node:fs'
+import path from 'node:path'
+import { SCALE_COURTS_PER_CLUB, SCALE_HISTORY_HOUR, SCALE_LISTS } from '../../db/scale-seed.js'
+import { addDays, localDateOf } from '../../domain/zoned-time.js'
+import { WRK_THREADS } from './measure.js'
+
+export interface ScaleScenario {
+  readonly name: string
+  /** The Lua script's file. */
+  readonly lua: string
+  /** A user-facing figure: its p99 may grow at most 1.5× from the small run. */
+  readonly bounded: boolean
+}
+
+/** What the scripts need of a seeded database. */
+export interface ScaleTargets {
+  readonly clubs: number
+  /** API keys of the first clubs (read:*), in club order. */
+  readonly keys: readonly string[]
+  /** Dashboard sessions: a club's slug and its admin's session cookie. */
+  readonly sessions: readonly (readonly [string, string])[]
+  /** The courts of the first clubs, in club order: what the booking scenario books. */
+  readonly courts: readonly (readonly string[])[]
+  readonly now: number
+}
+
+/** wrk's setup hook: each thread learns its number (1, 2, …) and seeds its own random numbers. */
+const THREADS = `local threads = 0
+function setup(thread)
+  threads = threads + 1
+  thread:set("thread_number", threads)
+end
+function init()
+  math.randomseed(thread_number * 7919 + os.time())
+end`
+
+const list = (values: readonly string[]) => `{${values.map((value) => `"${value}"`).join(',')}}`
+
+/** The hours the booking scenario books, every day: the opening hours but the history's. */
+const BOOKED_HOURS = Array.from({ length: 14 }, (_, i) => 8 + i).filter((hour) => hour !== SCALE_HISTORY_HOUR)
+const BOOKED_DAYS = 13
+
+export function scaleScenarios(targets: ScaleTargets, dir: string, cookieName: string): ScaleScenario[] {
+  const today = localDateOf(targets.now, 'UTC')
+  const tomorrow = addDays(today, 1)
+  const ahead = Array.from({ length: 14 }, (_, d) => addDays(today, d))
+  const past = Array.from({ length: 730 }, (_, d) => addDays(today, -d))
+  const write = (name: string, text: string) => {
+    const file = path.join(dir, `${name}.lua`)
+    fs.writeFileSync(file, `${THREADS}\n${text}`)
+    return file
+  }
+  const clubs = String(targets.clubs)
+  return [
+    { name: 'courts, each club once (cache off: every request a miss)', bounded: true, lua: write('courts-cold', `local n = 0
+request = function()
+  local club = 1 + (n * ${String(WRK_THREADS)} + thread_number - 1) % ${clubs}
+  n = n + 1
+  return wrk.format("GET", "/api/v1/public/scale-" .. club .. "/courts?date=${tomorrow}")
+end`) },
+    { name: 'courts, random clubs and days (cache on)', bounded: true, lua: write('courts-warm', `local days = ${list(ahead)}
+request = function()
+  return wrk.format("GET", "/api/v1/public/scale-" .. math.random(${clubs}) .. "/courts?date=" .. days[math.random(#days)])
+end`) },
+    { name: 'read API lists, random clubs, lists and offsets', bounded: true, lua: write('lists', `local keys = ${list(targets.keys)}
+local lists = {${Object.entries(SCALE_LISTS).map(([name, size]) => `{"${name}", ${String(size)}}`).join(',')}}
+request = function()
+  local chosen = lists[math.random(#lists)]
+  return wrk.format("GET", "/api/v1/" .. chosen[1] .. "?limit=10&offset=" .. math.random(0, chosen[2] - 1),
+    { Authorization = "Bearer " .. keys[math.random(#keys)] })
+end`) },
+    ...dashboardScenarios(targets, write, cookieName, past),
+    { name: 'booking, distinct free slots', bounded: true, lua: write('book', bookingScript(targets, tomorrow)) },
+  ]
+}
+
+function dashboardScenarios(targets: ScaleTargets, write: (name: string, text: string) => string, cookieName: string,
+  past: readonly string[]): ScaleScenario[] {
+  const sessions = `local sessions = {${targets.sessions.map(([slug, cookie]) => `{"${slug}","${cookie}"}`).join(',')}}
+local days = ${list(past)}
+local function get(path)
+  local session = sessions[math.random(#sessions)]
+  return wrk.format("GET", "/api/admin/v1/clubs/" .. session[1] .. path, { Cookie = "${cookieName}=" .. session[2] })
+end`
+  return [
+    { name: 'dashboard, a day\'s bookings (random days of two years)', bounded: true, lua: write('dashboard-day', `${sessions}
+request = function()
+  return get("/bookings?date=" .. days[math.random(#days)])
+end`) },
+    { name: 'dashboard, search of 30 days by text', bounded: true, lua: write('dashboard-search', `${sessions}
+request = function()
+  local from = math.random(31, #days)
+  return get("/bookings/search?q=guest&from=" .. days[from] .. "&to=" .. days[from - 30])
+end`) },
+  ]
+}
+
+/**
+ * Distinct free one-hour slots: each request the next of the thread's own (threads interleave),
+ * spread over the clubs, their courts, 13 days from tomorrow and the hours the history leaves free.
+ */
+function bookingScript(targets: ScaleTargets, tomorrow: string): string {
+  const days = Array.from({ length: BOOKED_DAYS }, (_, d) => addDays(tomorrow, d))
+  const courts = targets.courts.map((ids, c) => `{"scale-${String(c + 1)}",${list(ids).slice(1, -1)}}`)
+  return `local courts = {${courts.join(',\n')}}
+local days = ${list(days)}
+local hours = {${BOOKED_HOURS.join(',')}}
+local n = 0
+request = function()
+  local k = n * ${String(WRK_THREADS)} + thread_number - 1
+  n = n + 1
+  local club = courts[1 + k % #courts]
+  local rest = math.floor(k / #courts)
+  local court = club[2 + rest % ${String(SCALE_COURTS_PER_CLUB)}]
+  local slot = math.floor(rest / ${String(SCALE_COURTS_PER_CLUB)})
+  local day = days[1 + slot % #days]
+  local hour = hours[1 + math.floor(slot / #days) % #hours]
+  local body = string.format('{"court_id":"%s","start_time":"%sT%02d:00:00Z","end_time":"%sT%02d:00:00Z",'
+    .. '"booker_name":"Bench","booker_email":"s%d@example.org"}', court, day, hour, day, hour + 1, k)
+  return wrk.format("POST", "/api/v1/public/" .. club[1] .. "/courts/book", { ["Content-Type"] = "application/json" }, body)
+end`
+}
+
+/** How many distinct slots the booking scenario has before it would ask for one a second time. */
+export function bookableSlots(targets: ScaleTargets): number {
+  return targets.courts.length * SCALE_COURTS_PER_CLUB * BOOKED_DAYS * BOOKED_HOURS.length
+}

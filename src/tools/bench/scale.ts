@@ -1,0 +1,171 @@
+/**
+ * The scale run: `npm run bench -- --scale [--scale-sqlite]` (docs/performance.md, "At a
+ * platform's size"). For each database, a small one (10 clubs) and a large one (PostgreSQL: 10,000
+ * clubs, 5 million bookings, 300,000 rows of each log; SQLite: 2,000 clubs, 1.5 million bookings)
+ * with the same data per club, and on each the same measurements: start-up until ready and the
+ * retention run with nothing to remove; courts listings with the response cache off (each club in
+ * turn) and on (random clubs and days); the read API's lists; the dashboard's day and search;
+ * bookings, then the mail they queued; the exit after SIGTERM, idle and during a retention backlog.
+ * Prints each figure's growth from the small database and the targets it meets.
+ */
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { performance } from 'node:perf_hooks'
+import { sessionCookieName } from '../../http/dashboard-access.js'
+import { wrk } from './measure.js'
+import type { Result } from './measure.js'
+import { clubs, connections, seconds, values } from './options.js'
+import { prepareScaleData } from './scale-data.js'
+import type { ScaleData, ScaleDatabase } from './scale-data.js'
+import { reportScale } from './scale-report.js'
+import type { SizeFigures } from './scale-report.js'
+import { bookableSlots, scaleScenarios } from './scale-scenarios.js'
+import type { ScaleScenario, ScaleTargets } from './scale-scenarios.js'
+import { startBenchServer } from './server.js'
+
+const SMALL_CLUBS = 10
+/** The clubs whose anonymised bookings get their guests back for the exit during a retention backlog. */
+const BACKLOG_CLUBS = 500
+
+async function metrics(base: string): Promise<string> {
+  return fetch(`${base}/metrics`).then((response) => response.text())
+}
+
+function metric(text: string, name: string, labels = ''): number | undefined {
+  const line = text.split('\n').find((candidate) => candidate.startsWith(`${name}${labels === '' ? ' ' : `{${labels}} `}`))
+  return line === undefined ? undefined : Number(line.slice(line.lastIndexOf(' ') + 1))
+}
+
+async function until<T>(what: string, probe: () => Promise<T | undefined>, limitMs = 600_000): Promise<T> {
+  const started = performance.now()
+  for (;;) {
+    const value = await probe()
+    if (value !== undefined) return value
+    if (performance.now() - started > limitMs) throw new Error(`${what}: not within ${String(limitMs / 1000)} s`)
+    await new Promise((resolve) => setTimeout(resolve, 100))
+  }
+}
+
+/** A server as `npm start` runs it, timed from its start until /readyz answers 200. */
+async function started(env: Record<string, string>) {
+  const began = performance.now()
+  const server = await startBenchServer(env)
+  await until('ready', async () => (await fetch(`${server.base}/readyz`)).ok || undefined)
+  return { server, readySeconds: (performance.now() - began) / 1000 }
+}
+
+async function stopped(server: { stop(): Promise<void> }): Promise<number> {
+  const began = performance.now()
+  await server.stop()
+  return (performance.now() - began) / 1000
+}
+
+async function sessionsOf(base: string, invitations: [string, string][]): Promise<[string, string][]> {
+  const cookie = sessionCookieName(new URL(base))
+  return Promise.all(invitations.map(async ([slug, token]) => {
+    const response = await fetch(`${base}/api/admin/v1/invitations/accept`, { method: 'POST', body: JSON.stringify({ token }),
+      headers: { 'content-type': 'application/json', 'origin': base } })
+    const value = response.headers.getSetCookie().map((line) => new RegExp(`^${cookie}=([^;]+)`).exec(line)?.[1]).find(Boolean)
+    if (value === undefined) throw new Error(`accepting the invitation of ${slug}: ${String(response.status)} ${await response.text()}`)
+    return [slug, value] as [string, string]
+  }))
+}
+
+/** The mail the bookings queued: due when the load ended, still due 10 s later, and when all had gone. */
+async function mailAfter(base: string) {
+  const pending = async () => metric(await metrics(base), 'mail_outbox_pending') ?? 0
+  const atEnd = await pending()
+  const began = performance.now()
+  let after10s: number | undefined
+  let left = atEnd
+  while (left > 0 && performance.now() - began < 300_000) {
+    await new Promise((resolve) => setTimeout(resolve, 200))
+    left = await pending()
+    if (after10s === undefined && performance.now() - began >= 10_000) after10s = left
+  }
+  const drainedSeconds = left === 0 ? (performance.now() - began) / 1000 : null
+  return { pendingAtEnd: atEnd, pendingAfter10s: after10s ?? 0, drainedSeconds }
+}
+
+async function measureSize(kind: ScaleDatabase, clubs: number, data: ScaleData, dir: string): Promise<SizeFigures> {
+  const run = (base: string, lua: string): Result => wrk(base, { method: 'GET', path: '/', headers: {} }, seconds,
+    { file: lua, run: 0, runs: 1 })
+  const figures: SizeFigures = { clubs, seedSeconds: data.seedSeconds, scenarios: {} }
+
+  // With the response cache off: start-up, the start-up retention run, every courts listing a miss.
+  const cold = await started({ ...data.env, RESPONSE_CACHE_MB: '0' })
+  let targets: ScaleTargets
+  let rest: ScaleScenario[]
+  try {
+    figures.readySeconds = cold.readySeconds
+    figures.retentionSeconds = await until('the start-up retention run', async () => {
+      const text = await metrics(cold.server.base)
+      return (metric(text, 'job_runs_total', 'job="retention",outcome="complete"') ?? 0) > 0
+        ? metric(text, 'job_last_run_duration_seconds', 'job="retention"')
+        : undefined
+    })
+    targets = { clubs, keys: data.keys, sessions: await sessionsOf(cold.server.base, data.invitations), courts: data.courts,
+      now: Date.now() }
+    const [coldCourts, ...others] = scaleScenarios(targets, dir, sessionCookieName(new URL(cold.server.base)))
+    if (coldCourts === undefined) throw new Error('no scenarios')
+    rest = others
+    process.stderr.write(`${kind}, ${String(clubs)} clubs: ${coldCourts.name}\n`)
+    figures.scenarios[coldCourts.name] = run(cold.server.base, coldCourts.lua)
+  } finally {
+    figures.exitSeconds = await stopped(cold.server)
+  }
+
+  const warm = await started(data.env)
+  try {
+    for (const scenario of rest) {
+      process.stderr.write(`${kind}, ${String(clubs)} clubs: ${scenario.name}\n`)
+      figures.scenarios[scenario.name] = run(warm.server.base, scenario.lua)
+    }
+    figures.bookableSlots = bookableSlots(targets)
+    figures.mail = await mailAfter(warm.server.base)
+  } finally {
+    await warm.server.stop()
+  }
+
+  const backlog = await data.backlog(Math.min(clubs, BACKLOG_CLUBS))
+  const busy = await started(data.env)
+  let running = false
+  try {
+    await new Promise((resolve) => setTimeout(resolve, 1_000))
+    running = (metric(await metrics(busy.server.base), 'job_runs_total', 'job="retention",outcome="complete"') ?? 0) === 0
+  } finally {
+    figures.backlogExit = { bookings: backlog, stillRunning: running, seconds: await stopped(busy.server) }
+  }
+  return figures
+}
+
+export async function runScale(): Promise<void> {
+  const postgresUrl = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres'
+  const large = { postgres: clubs, sqlite: Math.round(clubs / 5) }
+  const perClub = { postgres: 500, sqlite: 750 }
+  const kinds: ScaleDatabase[] = values.sqlite ? ['postgres', 'sqlite'] : ['postgres']
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'club-platform-scale-lua-'))
+  const figures: Partial<Record<ScaleDatabase, { small: SizeFigures, large: SizeFigures }>> = {}
+  try {
+    for (const kind of kinds) {
+      const sizes: SizeFigures[] = []
+      for (const count of [SMALL_CLUBS, large[kind]]) {
+        process.stderr.write(`${kind}: seeding ${String(count)} clubs, ${String(perClub[kind])} bookings each…\n`)
+        const shape = { clubs: count, bookingsPerClub: perClub[kind], logRowsPerClub: 30, now: Date.now() }
+        const data = await prepareScaleData(kind, shape, postgresUrl)
+        process.stderr.write(`${kind}: seeded in ${data.seedSeconds.toFixed(0)} s\n`)
+        try {
+          sizes.push(await measureSize(kind, count, data, dir))
+        } finally {
+          await data.drop()
+        }
+      }
+      const [small, big] = sizes
+      if (small !== undefined && big !== undefined) figures[kind] = { small, large: big }
+    }
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true })
+  }
+  reportScale(figures, { seconds, connections })
+}
