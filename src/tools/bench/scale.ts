@@ -156,7 +156,9 @@ export async function runScale(): Promise<void> {
         const data = await prepareScaleData(kind, shape, postgresUrl)
         process.stderr.write(`${kind}: seeded in ${data.seedSeconds.toFixed(0)} s\n`)
         try {
-          sizes.push(await measureSize(kind, count, data, dir))
+          const measured = await measureSize(kind, count, data, dir)
+          process.stderr.write(`${kind}, ${String(count)} clubs: ${JSON.stringify(measured)}\n`)
+          sizes.push(measured)
         } finally {
           await data.drop()
         }
