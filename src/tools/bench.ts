@@ -34,6 +34,7 @@ import { runScale } from './bench/scale.js'
 import { reachable, settle, startBenchServer } from './bench/server.js'
 
 async function main(): Promise<void> {
+  if (values.scale || !quick) ensureWrk()
   if (values.scale) {
     await runScale()
     return
@@ -43,13 +44,6 @@ async function main(): Promise<void> {
   const now = Date.now()
   process.stderr.write(`seeding ${String(clubs)} clubs and one 10× club…\n`)
   const seeded = await seedInto(env, clubs, now)
-  if (!quick) {
-    try {
-      execFileSync('wrk', ['--version'], { stdio: 'ignore' })
-    } catch {
-      execFileSync('sh', ['-c', 'apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk'], { stdio: 'inherit' })
-    }
-  }
   const only = values.only
   const wanted = only?.split('|')
   const selected = (list: Scenario[]) => list.filter((scenario) => wanted === undefined
@@ -98,6 +92,15 @@ async function main(): Promise<void> {
   fs.rmSync(dataDir, { recursive: true, force: true })
 
   report(rows, rss)
+}
+
+/** wrk, installed from Debian's packages when missing. */
+function ensureWrk(): void {
+  try {
+    execFileSync('wrk', ['--version'], { stdio: 'ignore' })
+  } catch {
+    execFileSync('sh', ['-c', 'apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk'], { stdio: 'inherit' })
+  }
 }
 
 /** PostgreSQL + Redis, two workers: a database of its own (dropped afterwards), a key prefix of its own. */

@@ -15,8 +15,8 @@ export const { values } = parseArgs({ options: {
   clubs: { type: 'string' },
   /** The scale run (src/tools/bench/scale.ts): PostgreSQL at a platform's size (--clubs, 10,000) against a small database. */
   scale: { type: 'boolean', default: false },
-  /** With --scale: SQLite too, with a fifth of the clubs and half as many bookings again per club. */
-  sqlite: { type: 'boolean', default: false },
+  /** With --scale: the databases measured, `postgres`, `sqlite` or both (SQLite with a fifth of the clubs). */
+  databases: { type: 'string' },
 } })
 export const quick = values.quick
 export const seconds = Number(values.seconds ?? (quick ? '2' : values.scale ? '10' : '5'))

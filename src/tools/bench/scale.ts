@@ -14,7 +14,6 @@ import path from 'node:path'
 import { performance } from 'node:perf_hooks'
 import { sessionCookieName } from '../../http/dashboard-access.js'
 import { wrk } from './measure.js'
-import type { Result } from './measure.js'
 import { clubs, connections, seconds, values } from './options.js'
 import { prepareScaleData } from './scale-data.js'
 import type { ScaleData, ScaleDatabase } from './scale-data.js'
@@ -88,15 +87,32 @@ async function mailAfter(base: string) {
   return { pendingAtEnd: atEnd, pendingAfter10s: after10s ?? 0, drainedSeconds }
 }
 
+/** --only: the scenarios whose name contains its text (or one of several, separated by `|`). */
+const wanted = (scenario: ScaleScenario) => values.only === undefined || values.only.split('|').some((part) => scenario.name.includes(part))
+
+/** One scenario's wrk run, with the response cache's hit rate over it. */
+async function measureOne(kind: ScaleDatabase, clubs: number, base: string, scenario: ScaleScenario, figures: SizeFigures) {
+  process.stderr.write(`${kind}, ${String(clubs)} clubs: ${scenario.name}\n`)
+  const lookups = async () => {
+    const text = await metrics(base)
+    return { hit: metric(text, 'response_cache_lookups_total', 'outcome="hit"') ?? 0,
+      miss: metric(text, 'response_cache_lookups_total', 'outcome="miss"') ?? 0 }
+  }
+  const before = await lookups()
+  const result = wrk(base, { method: 'GET', path: '/', headers: {} }, seconds, { file: scenario.lua, run: 0, runs: 1 })
+  const after = await lookups()
+  const hits = after.hit - before.hit
+  const all = hits + after.miss - before.miss
+  figures.scenarios[scenario.name] = { ...result, bounded: scenario.bounded, ...(all === 0 ? {} : { hit_rate: hits / all }) }
+}
+
 async function measureSize(kind: ScaleDatabase, clubs: number, data: ScaleData, dir: string): Promise<SizeFigures> {
-  const run = (base: string, lua: string): Result => wrk(base, { method: 'GET', path: '/', headers: {} }, seconds,
-    { file: lua, run: 0, runs: 1 })
   const figures: SizeFigures = { clubs, seedSeconds: data.seedSeconds, scenarios: {} }
 
-  // With the response cache off: start-up, the start-up retention run, every courts listing a miss.
+  // With the response cache off: start-up, the start-up retention run, every listing a miss.
   const cold = await started({ ...data.env, RESPONSE_CACHE_MB: '0' })
   let targets: ScaleTargets
-  let rest: ScaleScenario[]
+  let warmScenarios: ScaleScenario[]
   try {
     figures.readySeconds = cold.readySeconds
     figures.retentionSeconds = await until('the start-up retention run', async () => {
@@ -107,21 +123,16 @@ async function measureSize(kind: ScaleDatabase, clubs: number, data: ScaleData, 
     })
     targets = { clubs, keys: data.keys, sessions: await sessionsOf(cold.server.base, data.invitations), courts: data.courts,
       now: Date.now() }
-    const [coldCourts, ...others] = scaleScenarios(targets, dir, sessionCookieName(new URL(cold.server.base)))
-    if (coldCourts === undefined) throw new Error('no scenarios')
-    rest = others
-    process.stderr.write(`${kind}, ${String(clubs)} clubs: ${coldCourts.name}\n`)
-    figures.scenarios[coldCourts.name] = run(cold.server.base, coldCourts.lua)
+    const scenarios = scaleScenarios(targets, dir, sessionCookieName(new URL(cold.server.base)))
+    warmScenarios = scenarios.warm.filter(wanted)
+    for (const scenario of scenarios.cold.filter(wanted)) await measureOne(kind, clubs, cold.server.base, scenario, figures)
   } finally {
     figures.exitSeconds = await stopped(cold.server)
   }
 
   const warm = await started(data.env)
   try {
-    for (const scenario of rest) {
-      process.stderr.write(`${kind}, ${String(clubs)} clubs: ${scenario.name}\n`)
-      figures.scenarios[scenario.name] = run(warm.server.base, scenario.lua)
-    }
+    for (const scenario of warmScenarios) await measureOne(kind, clubs, warm.server.base, scenario, figures)
     figures.bookableSlots = bookableSlots(targets)
     figures.mail = await mailAfter(warm.server.base)
   } finally {
@@ -144,11 +155,14 @@ export async function runScale(): Promise<void> {
   const postgresUrl = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres'
   const large = { postgres: clubs, sqlite: Math.round(clubs / 5) }
   const perClub = { postgres: 500, sqlite: 750 }
-  const kinds: ScaleDatabase[] = values.sqlite ? ['postgres', 'sqlite'] : ['postgres']
+  const kinds = (values.databases ?? 'postgres').split(',').map((name) => name.trim())
+  if (kinds.length === 0 || kinds.some((name) => name !== 'postgres' && name !== 'sqlite')) {
+    throw new Error(`--databases: postgres, sqlite or both (postgres,sqlite), not ${String(values.databases)}`)
+  }
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'club-platform-scale-lua-'))
   const figures: Partial<Record<ScaleDatabase, { small: SizeFigures, large: SizeFigures }>> = {}
   try {
-    for (const kind of kinds) {
+    for (const kind of kinds as ScaleDatabase[]) {
       const sizes: SizeFigures[] = []
       for (const count of [SMALL_CLUBS, large[kind]]) {
         process.stderr.write(`${kind}: seeding ${String(count)} clubs, ${String(perClub[kind])} bookings each…\n`)
