@@ -25,7 +25,9 @@ export interface ScaleShape {
 }
 
 export const SCALE_COURTS_PER_CLUB = 6
-/** Bookings of the history start at this UTC hour: the benchmark books the hours after it. */
+/** How far ahead the courts take bookings: room for a booking scenario of thousands a second on 10 clubs. */
+export const SCALE_HORIZON_DAYS = 60
+/** Bookings of the history start at this UTC hour: the benchmark books the other hours. */
 export const SCALE_HISTORY_HOUR = 10
 /** The read API's lists of every club: how many items each holds. */
 export const SCALE_LISTS = { 'groups': 10, 'events': 20, 'news': 20, 'competition-results': 40 } as const
@@ -62,7 +64,8 @@ export function postgresScaleSeed(shape: ScaleShape): string[] {
       select gen_random_uuid(), 'scale-' || i, 'Club ' || i, 'UTC', ${now} from generate_series(1, ${String(shape.clubs)}) i`,
     `insert into courts (id, club_id, name, name_key, sport, active, slot_minutes, opening_hours, booking_horizon_days,
       max_slots_per_booking, created_at)
-      select gen_random_uuid(), c.id, 'Court ' || k, 'court ' || k, 'tennis', true, 60, '${hours}', 14, 2, ${now}
+      select gen_random_uuid(), c.id, 'Court ' || k, 'court ' || k, 'tennis', true, 60, '${hours}', ${String(SCALE_HORIZON_DAYS)}, 2,
+        ${now}
       from clubs c, generate_series(1, ${String(SCALE_COURTS_PER_CLUB)}) k`,
     `insert into bookings (id, club_id, court_id, starts_at, ends_at, booker_name, booker_email, created_at, status, cancelled_at,
       cancelled_by, anonymised_at)
@@ -124,7 +127,8 @@ export function sqliteScaleSeed(shape: ScaleShape): string[] {
       select scale_uuid(), 'scale-' || (i + 1), 'Club ' || (i + 1), 'UTC', ${now} from ${series(shape.clubs)}`,
     `insert into courts (id, club_id, name, name_key, sport, active, slot_minutes, opening_hours, booking_horizon_days,
       max_slots_per_booking, created_at)
-      select scale_uuid(), c.id, 'Court ' || (k.i + 1), 'court ' || (k.i + 1), 'tennis', 1, 60, '${hours}', 14, 2, ${now}
+      select scale_uuid(), c.id, 'Court ' || (k.i + 1), 'court ' || (k.i + 1), 'tennis', 1, 60, '${hours}', ${String(SCALE_HORIZON_DAYS)},
+        2, ${now}
       from clubs c, ${series(SCALE_COURTS_PER_CLUB)} k`,
     `insert into bookings (id, club_id, court_id, starts_at, ends_at, booker_name, booker_email, created_at, status, cancelled_at,
       cancelled_by, anonymised_at)

@@ -4,7 +4,7 @@
  */
 import fs from 'node:fs'
 import path from 'node:path'
-import { SCALE_COURTS_PER_CLUB, SCALE_HISTORY_HOUR, SCALE_LISTS } from '../../db/scale-seed.js'
+import { SCALE_COURTS_PER_CLUB, SCALE_HISTORY_HOUR, SCALE_HORIZON_DAYS, SCALE_LISTS } from '../../db/scale-seed.js'
 import { addDays, localDateOf } from '../../domain/zoned-time.js'
 import { WRK_THREADS } from './measure.js'
 
@@ -42,7 +42,7 @@ const list = (values: readonly string[]) => `{${values.map((value) => `"${value}
 
 /** The hours the booking scenario books, every day: the opening hours but the history's. */
 const BOOKED_HOURS = Array.from({ length: 14 }, (_, i) => 8 + i).filter((hour) => hour !== SCALE_HISTORY_HOUR)
-const BOOKED_DAYS = 13
+const BOOKED_DAYS = SCALE_HORIZON_DAYS - 1
 
 /** The clubs whose courts pages the "cache hits" scenario asks for: 100 × 14 days, pages the response cache holds. */
 const HELD_CLUBS = 100
@@ -120,7 +120,7 @@ end`) },
 
 /**
  * Distinct free one-hour slots: each request the next of the thread's own (threads interleave),
- * spread over the clubs, their courts, 13 days from tomorrow and the hours the history leaves free.
+ * spread over the clubs, their courts, the days from tomorrow to the horizon and the hours the history leaves free.
  */
 function bookingScript(targets: ScaleTargets, tomorrow: string): string {
   const days = Array.from({ length: BOOKED_DAYS }, (_, d) => addDays(tomorrow, d))
