@@ -17,12 +17,15 @@ export interface SizeFigures {
 }
 
 /** A scenario's wrk figures; `bounded`: its p99 may grow 1.5× at most; the response cache's hit rate when it was asked. */
-export type ScenarioFigures = Result & { bounded: boolean, hit_rate?: number }
+export type ScenarioFigures = Result & { bounded: boolean, hit_rate?: number, cpu?: { service_ms: number, database_ms: number } }
 
 type Sizes = Partial<Record<'postgres' | 'sqlite', { small: SizeFigures, large: SizeFigures }>>
 
 const BOOKING = 'booking, distinct free slots'
 const ms = (value: number) => value.toFixed(value < 10 ? 1 : 0)
+const cpu = (result: ScenarioFigures | undefined) => (result?.cpu === undefined
+  ? '–'
+  : `${result.cpu.service_ms.toFixed(2)} ms; ${result.cpu.database_ms.toFixed(2)} ms`)
 const s = (value: number | undefined) => (value === undefined ? '–' : value.toFixed(1))
 
 function growthTable(small: SizeFigures, large: SizeFigures): string[] {
@@ -43,6 +46,7 @@ function growthTable(small: SizeFigures, large: SizeFigures): string[] {
   `| retention run, nothing to remove | ${s(small.retentionSeconds)} s | ${s(large.retentionSeconds)} s |`,
   `| mail due when the bookings ended, 10 s later | ${String(small.mail?.pendingAtEnd)}, ${String(small.mail?.pendingAfter10s)} `
   + `| ${String(large.mail?.pendingAtEnd)}, ${String(large.mail?.pendingAfter10s)} |`,
+  `| CPU per booking: the server; PostgreSQL | ${cpu(small.scenarios[BOOKING])} | ${cpu(large.scenarios[BOOKING])} |`,
   `| exit after SIGTERM, idle | ${s(small.exitSeconds)} s | ${s(large.exitSeconds)} s |`,
   `| exit after SIGTERM, retention backlog (bookings; run under way) | ${s(small.backlogExit?.seconds)} s `
   + `(${String(small.backlogExit?.bookings)}; ${small.backlogExit?.stillRunning === true ? 'yes' : 'no'}) `

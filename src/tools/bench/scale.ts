@@ -54,6 +54,9 @@ async function started(env: Record<string, string>) {
   return { server, readySeconds: (performance.now() - began) / 1000 }
 }
 
+const serving = (running: Awaited<ReturnType<typeof started>>) => ({ base: running.server.base,
+  pid: running.server.child.pid ?? 0 })
+
 async function stopped(server: { stop(): Promise<void> }): Promise<number> {
   const began = performance.now()
   await server.stop()
@@ -90,8 +93,33 @@ async function mailAfter(base: string) {
 /** --only: the scenarios whose name contains its text (or one of several, separated by `|`). */
 const wanted = (scenario: ScaleScenario) => values.only === undefined || values.only.split('|').some((part) => scenario.name.includes(part))
 
-/** One scenario's wrk run, with the response cache's hit rate over it. */
-async function measureOne(kind: ScaleDatabase, clubs: number, base: string, scenario: ScaleScenario, figures: SizeFigures) {
+/** CPU time so far (ms) of a process, and of every PostgreSQL process (its backends included), from /proc. */
+function cpuMs(pid: number): { service: number, database: number } {
+  const ticks = (stat: string) => {
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+    return Number(fields[11]) + Number(fields[12])
+  }
+  const read = (file: string) => {
+    try {
+      return fs.readFileSync(file, 'utf8')
+    } catch {
+      return ''
+    }
+  }
+  let database = 0
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue
+    const stat = read(`/proc/${entry}/stat`)
+    if (stat.includes('(postgres)')) database += ticks(stat)
+  }
+  // Clock ticks of 10 ms (USER_HZ, 100 on Linux).
+  return { service: ticks(read(`/proc/${String(pid)}/stat`)) * 10, database: database * 10 }
+}
+
+/** One scenario's wrk run, with the response cache's hit rate and the CPU per request of the server and of PostgreSQL. */
+async function measureOne(kind: ScaleDatabase, clubs: number, server: { base: string, pid: number }, scenario: ScaleScenario,
+  figures: SizeFigures) {
+  const { base } = server
   process.stderr.write(`${kind}, ${String(clubs)} clubs: ${scenario.name}\n`)
   const lookups = async () => {
     const text = await metrics(base)
@@ -99,11 +127,16 @@ async function measureOne(kind: ScaleDatabase, clubs: number, base: string, scen
       miss: metric(text, 'response_cache_lookups_total', 'outcome="miss"') ?? 0 }
   }
   const before = await lookups()
+  const cpuBefore = cpuMs(server.pid)
   const result = wrk(base, { method: 'GET', path: '/', headers: {} }, seconds, { file: scenario.lua, run: 0, runs: 1 })
+  const cpuAfter = cpuMs(server.pid)
   const after = await lookups()
   const hits = after.hit - before.hit
   const all = hits + after.miss - before.miss
-  figures.scenarios[scenario.name] = { ...result, bounded: scenario.bounded, ...(all === 0 ? {} : { hit_rate: hits / all }) }
+  const requests = Math.max(1, result.req_s * seconds)
+  const cpu = { service_ms: (cpuAfter.service - cpuBefore.service) / requests,
+    database_ms: kind === 'postgres' ? (cpuAfter.database - cpuBefore.database) / requests : 0 }
+  figures.scenarios[scenario.name] = { ...result, bounded: scenario.bounded, cpu, ...(all === 0 ? {} : { hit_rate: hits / all }) }
 }
 
 async function measureSize(kind: ScaleDatabase, clubs: number, data: ScaleData, dir: string): Promise<SizeFigures> {
@@ -125,14 +158,14 @@ async function measureSize(kind: ScaleDatabase, clubs: number, data: ScaleData, 
       now: Date.now() }
     const scenarios = scaleScenarios(targets, dir, sessionCookieName(new URL(cold.server.base)))
     warmScenarios = scenarios.warm.filter(wanted)
-    for (const scenario of scenarios.cold.filter(wanted)) await measureOne(kind, clubs, cold.server.base, scenario, figures)
+    for (const scenario of scenarios.cold.filter(wanted)) await measureOne(kind, clubs, serving(cold), scenario, figures)
   } finally {
     figures.exitSeconds = await stopped(cold.server)
   }
 
   const warm = await started(data.env)
   try {
-    for (const scenario of warmScenarios) await measureOne(kind, clubs, warm.server.base, scenario, figures)
+    for (const scenario of warmScenarios) await measureOne(kind, clubs, serving(warm), scenario, figures)
     figures.bookableSlots = bookableSlots(targets)
     figures.mail = await mailAfter(warm.server.base)
   } finally {
