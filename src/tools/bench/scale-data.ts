@@ -99,6 +99,7 @@ export async function prepareScaleData(kind: ScaleDatabase, shape: ScaleShape, p
     fs.rmSync(dataDir, { recursive: true, force: true })
   }
   try {
+    // Opening a context migrates the new database; the seed fills its tables.
     await withContext(env, () => Promise.resolve())
     const started = performance.now()
     await seedScaleDatabase(kind === 'postgres' ? { kind, url: url.toString() } : { kind, file: path.join(dataDir, 'club-platform.sqlite') },
