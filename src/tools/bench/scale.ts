@@ -1,12 +1,12 @@
 /**
- * The scale run: `npm run bench -- --scale [--scale-sqlite]` (docs/performance.md, "At a
- * platform's size"). For each database, a small one (10 clubs) and a large one (PostgreSQL: 10,000
+ * The scale run: `npm run bench -- --scale [--databases postgres,sqlite]` (docs/performance.md,
+ * "The scale run"). For each database, a small one (10 clubs) and a large one (PostgreSQL: 10,000
  * clubs, 5 million bookings, 300,000 rows of each log; SQLite: 2,000 clubs, 1.5 million bookings)
  * with the same data per club, and on each the same measurements: start-up until ready and the
- * retention run with nothing to remove; courts listings with the response cache off (each club in
- * turn) and on (random clubs and days); the read API's lists; the dashboard's day and search;
- * bookings, then the mail they queued; the exit after SIGTERM, idle and during a retention backlog.
- * Prints each figure's growth from the small database and the targets it meets.
+ * retention run with nothing to remove; courts listings and the read API's lists with the response
+ * cache off, then with it on (pages it holds, and every club with its hit rate); the dashboard's day
+ * and search; bookings, then the mail they queued; the exit after SIGTERM, idle and during a
+ * retention backlog. Prints each figure's growth from the small database and the targets it meets.
  */
 import fs from 'node:fs'
 import os from 'node:os'
@@ -50,7 +50,12 @@ async function until<T>(what: string, probe: () => Promise<T | undefined>, limit
 async function started(env: Record<string, string>) {
   const began = performance.now()
   const server = await startBenchServer(env)
-  await until('ready', async () => (await fetch(`${server.base}/readyz`)).ok || undefined)
+  try {
+    await until('ready', async () => (await fetch(`${server.base}/readyz`)).ok || undefined)
+  } catch (error) {
+    await server.stop()
+    throw error
+  }
   return { server, readySeconds: (performance.now() - began) / 1000 }
 }
 
@@ -117,10 +122,10 @@ function cpuMs(pid: number): { service: number, database: number } {
 }
 
 /** One scenario's wrk run, with the response cache's hit rate and the CPU per request of the server and of PostgreSQL. */
-async function measureOne(kind: ScaleDatabase, clubs: number, server: { base: string, pid: number }, scenario: ScaleScenario,
+async function measureOne(kind: ScaleDatabase, server: { base: string, pid: number }, scenario: ScaleScenario,
   figures: SizeFigures) {
   const { base } = server
-  process.stderr.write(`${kind}, ${String(clubs)} clubs: ${scenario.name}\n`)
+  process.stderr.write(`${kind}, ${String(figures.clubs)} clubs: ${scenario.name}\n`)
   const lookups = async () => {
     const text = await metrics(base)
     return { hit: metric(text, 'response_cache_lookups_total', 'outcome="hit"') ?? 0,
@@ -139,8 +144,8 @@ async function measureOne(kind: ScaleDatabase, clubs: number, server: { base: st
   figures.scenarios[scenario.name] = { ...result, bounded: scenario.bounded, cpu, ...(all === 0 ? {} : { hit_rate: hits / all }) }
 }
 
-async function measureSize(kind: ScaleDatabase, clubs: number, data: ScaleData, dir: string): Promise<SizeFigures> {
-  const figures: SizeFigures = { clubs, seedSeconds: data.seedSeconds, scenarios: {} }
+async function measureSize(kind: ScaleDatabase, count: number, data: ScaleData, dir: string): Promise<SizeFigures> {
+  const figures: SizeFigures = { clubs: count, seedSeconds: data.seedSeconds, scenarios: {} }
 
   // With the response cache off: start-up, the start-up retention run, every listing a miss.
   const cold = await started({ ...data.env, RESPONSE_CACHE_MB: '0' })
@@ -154,25 +159,25 @@ async function measureSize(kind: ScaleDatabase, clubs: number, data: ScaleData, 
         ? metric(text, 'job_last_run_duration_seconds', 'job="retention"')
         : undefined
     })
-    targets = { clubs, keys: data.keys, sessions: await sessionsOf(cold.server.base, data.invitations), courts: data.courts,
-      now: Date.now() }
+    const sessions = await sessionsOf(cold.server.base, data.invitations)
+    targets = { clubs: count, keys: data.keys, sessions, courts: data.courts, now: Date.now() }
     const scenarios = scaleScenarios(targets, dir, sessionCookieName(new URL(cold.server.base)))
     warmScenarios = scenarios.warm.filter(wanted)
-    for (const scenario of scenarios.cold.filter(wanted)) await measureOne(kind, clubs, serving(cold), scenario, figures)
+    for (const scenario of scenarios.cold.filter(wanted)) await measureOne(kind, serving(cold), scenario, figures)
   } finally {
     figures.exitSeconds = await stopped(cold.server)
   }
 
   const warm = await started(data.env)
   try {
-    for (const scenario of warmScenarios) await measureOne(kind, clubs, serving(warm), scenario, figures)
+    for (const scenario of warmScenarios) await measureOne(kind, serving(warm), scenario, figures)
     figures.bookableSlots = bookableSlots(targets)
     figures.mail = await mailAfter(warm.server.base)
   } finally {
     await warm.server.stop()
   }
 
-  const backlog = await data.backlog(Math.min(clubs, BACKLOG_CLUBS))
+  const backlog = await data.backlog(Math.min(count, BACKLOG_CLUBS))
   const busy = await started(data.env)
   let running = false
   try {
