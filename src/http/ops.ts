@@ -24,6 +24,24 @@ export interface Metrics {
   scrape(): Promise<string>
 }
 
+/** A counter of counts kept elsewhere, by outcome, read at each scrape (with `labels` on every series). */
+function countsByOutcome(registry: Registry, name: string, help: string, read: () => Readonly<Record<string, number>>,
+  labels: Readonly<Record<string, string>> = {}): void {
+  new Counter({ name, help, labelNames: [...Object.keys(labels), 'outcome'], registers: [registry], collect() {
+    this.reset()
+    for (const [outcome, count] of Object.entries(read())) this.inc({ ...labels, outcome }, count)
+  } })
+}
+
+/** A gauge read at each scrape; absent (no series) while it reads null. */
+function readGauge(registry: Registry, name: string, help: string, read: () => number | null,
+  labels: Readonly<Record<string, string>> = {}): void {
+  new Gauge({ name, help, labelNames: Object.keys(labels), registers: [registry], collect() {
+    const value = read()
+    if (value !== null) this.set(labels, value)
+  } })
+}
+
 export function createMetrics(context: AppContext): Metrics {
   const registry = new Registry()
   collectDefaultMetrics({ register: registry })
@@ -43,64 +61,38 @@ export function createMetrics(context: AppContext): Metrics {
       + 'can take).' })
   const { readers } = context
   if (readers !== undefined) {
-    new Gauge({ name: 'list_reader_threads', help: 'Threads ready to read list pages missing from the response cache.',
-      registers: [registry], collect() {
-        this.set(readers.ready)
-      } })
-    new Counter({ name: 'list_reader_reads_total', labelNames: ['outcome'], registers: [registry],
-      help: 'List pages read on the reader threads, by outcome: read, or failed (the route read it on the event loop).',
-      collect() {
-        this.reset()
-        this.inc({ outcome: 'read' }, readers.counts.read)
-        this.inc({ outcome: 'failed' }, readers.counts.failed)
-      } })
+    readGauge(registry, 'list_reader_threads', 'Threads ready to read list pages missing from the response cache.',
+      () => readers.ready)
+    countsByOutcome(registry, 'list_reader_reads_total',
+      'List pages read on the reader threads, by outcome: read, or failed (the route read it on the event loop).',
+      () => ({ read: readers.counts.read, failed: readers.counts.failed }))
   }
   const { responses } = context
-  new Counter({ name: 'response_cache_lookups_total', labelNames: ['outcome'], registers: [registry],
-    help: 'Cacheable answers (lists, courts) by outcome: hit (served from the response cache) or miss (read from the database).',
-    collect() {
-      this.reset()
-      this.inc({ outcome: 'hit' }, responses.counts.hits)
-      this.inc({ outcome: 'miss' }, responses.counts.misses)
-    } })
-  new Gauge({ name: 'response_cache_bytes', help: 'Bytes the response cache holds (RESPONSE_CACHE_MB bounds them).',
-    registers: [registry], collect() {
-      this.set(responses.size.bytes)
-    } })
+  countsByOutcome(registry, 'response_cache_lookups_total',
+    'Cacheable answers (lists, courts) by outcome: hit (served from the response cache) or miss (read from the database).',
+    () => ({ hit: responses.counts.hits, miss: responses.counts.misses }))
+  readGauge(registry, 'response_cache_bytes', 'Bytes the response cache holds (RESPONSE_CACHE_MB bounds them).',
+    () => responses.size.bytes)
   const { retention } = context
   const job = { job: retention.spec.name }
-  new Counter({ name: 'job_runs_total', labelNames: ['job', 'outcome'], registers: [registry],
-    help: 'Runs of a periodic job in this process, by outcome: complete, stopped (by a stop of the server, the rest left for '
-      + 'the next run), failed, skipped (another process\'s run was under way or had just finished).',
-    collect() {
-      this.reset()
-      for (const [outcome, count] of Object.entries(retention.figures.runs)) this.inc({ ...job, outcome }, count)
-    } })
-  new Gauge({ name: 'job_last_run_duration_seconds', labelNames: ['job'], registers: [registry],
-    help: 'How long the last run of a periodic job took, in any process.', collect() {
-      const { lastDurationMs } = retention.figures
-      if (lastDurationMs !== null) this.set(job, lastDurationMs / 1000)
-    } })
-  new Gauge({ name: 'job_last_run_rows', labelNames: ['job'], registers: [registry],
-    help: 'Rows the last run of a periodic job removed or changed, in any process.', collect() {
-      const { lastRows } = retention.figures
-      if (lastRows !== null) this.set(job, lastRows)
-    } })
-  new Gauge({ name: 'job_last_finished_timestamp_seconds', labelNames: ['job'], registers: [registry],
-    help: 'When the last complete run of a periodic job finished (Unix time), in any process.', collect() {
-      const { lastFinishedAt } = retention.figures
-      if (lastFinishedAt !== null) this.set(job, lastFinishedAt / 1000)
-    } })
+  countsByOutcome(registry, 'job_runs_total',
+    'Runs of a periodic job in this process, by outcome: complete, stopped (by a stop of the server, the rest left for '
+    + 'the next run), failed, skipped (another process\'s run was under way or had just finished).',
+    () => retention.figures.runs, job)
+  const seconds = (ms: number | null) => (ms === null ? null : ms / 1000)
+  readGauge(registry, 'job_last_run_duration_seconds', 'How long the last run of a periodic job took, in any process.',
+    () => seconds(retention.figures.lastDurationMs), job)
+  readGauge(registry, 'job_last_run_rows', 'Rows the last run of a periodic job removed or changed, in any process.',
+    () => retention.figures.lastRows, job)
+  readGauge(registry, 'job_last_finished_timestamp_seconds',
+    'When the last complete run of a periodic job finished (Unix time), in any process.',
+    () => seconds(retention.figures.lastFinishedAt), job)
   const { checkpoints } = context
   if (checkpoints !== undefined) {
-    new Counter({ name: 'sqlite_wal_checkpoints_total', labelNames: ['outcome'], registers: [registry],
-      help: 'Checkpoints of the SQLite write-ahead log run on their thread, by outcome: done, or failed (the connection '
-        + 'checkpoints itself once the log is large).',
-      collect() {
-        this.reset()
-        this.inc({ outcome: 'done' }, checkpoints.counts.checkpoints)
-        this.inc({ outcome: 'failed' }, checkpoints.counts.failed)
-      } })
+    countsByOutcome(registry, 'sqlite_wal_checkpoints_total',
+      'Checkpoints of the SQLite write-ahead log run on their thread, by outcome: done, or failed (the connection '
+      + 'checkpoints itself once the log is large).',
+      () => ({ done: checkpoints.counts.checkpoints, failed: checkpoints.counts.failed }))
   }
   return {
     registry,
