@@ -21,7 +21,7 @@ import { reportScale } from './scale-report.js'
 import type { SizeFigures } from './scale-report.js'
 import { bookableSlots, scaleScenarios } from './scale-scenarios.js'
 import type { ScaleScenario, ScaleTargets } from './scale-scenarios.js'
-import { startBenchServer } from './server.js'
+import { startBenchServer, waitFor } from './server.js'
 
 const SMALL_CLUBS = 10
 /** The clubs whose anonymised bookings get their guests back for the exit during a retention backlog. */
@@ -51,7 +51,7 @@ async function started(env: Record<string, string>) {
   const began = performance.now()
   const server = await startBenchServer(env)
   try {
-    await until('ready', async () => (await fetch(`${server.base}/readyz`)).ok || undefined)
+    await waitFor(`${server.base}/readyz`)
   } catch (error) {
     await server.stop()
     throw error

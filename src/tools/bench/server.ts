@@ -7,7 +7,8 @@ import { loadSqliteDriver } from '../../db/sqlite-driver.js'
 import { freePort } from '../free-port.js'
 import { values } from './options.js'
 
-async function waitFor(url: string): Promise<void> {
+/** Waits until `url` answers 2xx (30 s at most). */
+export async function waitFor(url: string): Promise<void> {
   for (let i = 0; i < 300; i++) {
     if (await fetch(url).then((response) => response.ok, () => false)) return
     await new Promise((resolve) => setTimeout(resolve, 100))
