@@ -250,6 +250,14 @@ export function descNullsLast(dialect: DialectName) {
 }
 
 /**
+ * Whether a change's inserts are sent as one statement (src/db/insert-batch.ts): on PostgreSQL each
+ * statement is a round trip over the network; SQLite runs in the process, a statement costs no trip.
+ */
+export function insertsTogether(db: Kysely<Database>): boolean {
+  return dialectOf(db) === 'postgres'
+}
+
+/**
  * Serialises the bookings of one court, so that the overlap check and the insert see the same
  * state. PostgreSQL locks the court's row (other courts book in parallel; the exclusion constraint
  * bookings_no_overlap is the guarantee beneath). On SQLite the transaction holds the database's

@@ -11,7 +11,7 @@ import type { Club } from '../db/repositories/clubs.js'
 import { findCourt, listActiveCourts, occupancyOf } from '../db/repositories/courts.js'
 import type { Court } from '../db/repositories/courts.js'
 import { isExclusionViolation, isTransientConflict, isUniqueViolation, lockCourtForBooking } from '../db/dialect.js'
-import { addressStanding, findBookingRequest, insertBooking, insertBookingRequest } from '../db/repositories/bookings.js'
+import { addressStanding, bookingInsert, bookingRequestInsert, findBookingRequest } from '../db/repositories/bookings.js'
 import { hasNoticeSince } from '../db/repositories/outbox.js'
 import type { Database } from '../db/schema.js'
 import { parseDateTime } from '../domain/date-time.js'
@@ -183,17 +183,20 @@ export async function bookCourt(
       if (today >= settings.maxPerAddressPerDay) throw new AddressAtLimit('daily', today, settings.maxPerAddressPerDay)
 
       const notes = input.notes === undefined || input.notes.trim() === '' ? null : input.notes
-      await insertBooking(trx, {
+      // The booking, its event, its idempotency record and its mail: written together when the change ends.
+      work.insert(bookingInsert(trx, {
         id: bookingId, clubId: club.id, courtId: court.id, start: interval.start, end: interval.end, bookerName,
         bookerEmail: email, memberId, notes,
         manageTokenHash: hashToken(manageToken),
-      }, now)
+      }, now))
       await work.events(club.id, [{ type: 'booking.created', subjectId: bookingId, data: bookingData({
         id: bookingId, courtId: court.id, courtName: court.name, timezone: club.timezone, start: interval.start,
         end: interval.end,
         createdAt: now, cancelledAt: null, cancelledBy: null,
       }) }], endpoints)
-      if (idempotencyKey !== undefined) await insertBookingRequest(trx, club.id, idempotencyKey, { requestHash, bookingId }, now)
+      if (idempotencyKey !== undefined) {
+        work.insert(bookingRequestInsert(trx, club.id, idempotencyKey, { requestHash, bookingId }, now))
+      }
       const mail = renderBookingConfirmation({
         bookingId, clubName: club.name, timezone: club.timezone, courtName: court.name, start: interval.start, end: interval.end,
         bookerName, notes, createdAt: now, organizer: addressOf(settings.mailFrom),

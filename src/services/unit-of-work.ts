@@ -2,7 +2,9 @@
  * The one way a change reaches the database. `write` runs a change in one transaction and hands it
  * a unit of work, through which the change queues its mails, records its webhook events and audit
  * entries, and names the cached answers it makes stale (`courts:<club id>`, `news:<club id>`, …).
- * Once the transaction has committed, and only then, the unit of work acts on what it collected:
+ * The rows it appends (mails, events, audit entries, and what a service adds with `insert`) are
+ * written together when the change ends, before the commit: on PostgreSQL one statement for all of
+ * them (src/db/insert-batch.ts). Once the transaction has committed, and only then, the unit of work acts on what it collected:
  * it wakes the mail worker when mails were queued, the webhook worker when deliveries were, and
  * marks the changed scopes in this process's change feed so that its next answer is fresh before
  * the database's notification arrives. A change that rolls back leaves nothing to act on.
@@ -11,13 +13,14 @@
  * server's workers and change feed, or nothing at all for a bare database in a test. No route or
  * service wakes a worker or marks the change feed itself.
  */
-import type { Kysely, Transaction } from 'kysely'
+import type { CompiledQuery, Kysely, Transaction } from 'kysely'
+import { insertTogether } from '../db/insert-batch.js'
 import { membershipsOf } from '../db/repositories/admins.js'
-import { insertAudit } from '../db/repositories/audit.js'
-import { insertMail } from '../db/repositories/outbox.js'
+import { auditInsert } from '../db/repositories/audit.js'
+import { mailInsert } from '../db/repositories/outbox.js'
 import type { NewMail } from '../db/repositories/outbox.js'
 import type { Database } from '../db/schema.js'
-import { recordEvents } from '../webhooks/events.js'
+import { eventInserts } from '../webhooks/events.js'
 import type { NewEvent, Subscribers } from '../webhooks/events.js'
 import type { Actor, AuditRecord } from './audit.js'
 
@@ -60,15 +63,32 @@ export class UnitOfWork implements Committed {
   deliveries = 0
   audits = 0
   readonly scopes = new Set<string>()
+  /** The rows the change appends, written together at its end (src/db/insert-batch.ts). */
+  private readonly inserts: CompiledQuery[] = []
 
   /** `db`: the transaction; `now`: the instant the change happens at, as every row it writes records it. */
   constructor(readonly db: Transaction<Database>, readonly now: number) {}
 
+  /**
+   * Appends a row with the change's other inserts, written when the change ends (before its commit)
+   * or at `flush`: a row nothing in the change reads back, in the order the inserts were made.
+   */
+  insert(query: CompiledQuery): void {
+    this.inserts.push(query)
+  }
+
+  /** Writes the inserts collected so far: before a statement of the change that must see them. */
+  async flush(): Promise<void> {
+    if (this.inserts.length === 0) return
+    await insertTogether(this.db, this.inserts.splice(0))
+  }
+
   /** Queues a mail in the outbox; returns its id. */
-  async mail(mail: NewMail, from: string): Promise<string> {
-    const id = await insertMail(this.db, mail, from, this.now)
+  mail(mail: NewMail, from: string): Promise<string> {
+    const { id, query } = mailInsert(this.db, mail, from, this.now)
+    this.insert(query)
     this.mails += 1
-    return id
+    return Promise.resolve(id)
   }
 
   /**
@@ -76,9 +96,10 @@ export class UnitOfWork implements Committed {
    * club's, read before the transaction (eventSubscribers), or read in it.
    */
   async events(clubId: string, events: readonly NewEvent[], endpoints?: Subscribers): Promise<number> {
-    const queued = await recordEvents(this.db, this.now, clubId, events, endpoints)
-    this.deliveries += queued
-    return queued
+    const rows = await eventInserts(this.db, this.now, clubId, events, endpoints)
+    for (const insert of rows.inserts) this.insert(insert)
+    this.deliveries += rows.deliveries
+    return rows.deliveries
   }
 
   /** Counts deliveries the change queued itself rather than through events (a test event, a replay). */
@@ -87,12 +108,13 @@ export class UnitOfWork implements Committed {
   }
 
   /** Records an action in a club's audit log (`clubId` null: in no club's). */
-  async audit(actor: Actor, clubId: string | null, record: AuditRecord): Promise<void> {
-    await insertAudit(this.db, { clubId, actorAdminId: actor.adminId, actor: actor.label, action: record.action,
+  audit(actor: Actor, clubId: string | null, record: AuditRecord): Promise<void> {
+    this.insert(auditInsert(this.db, { clubId, actorAdminId: actor.adminId, actor: actor.label, action: record.action,
       target: record.target ?? null, targetName: record.targetName ?? null,
       fields: record.fields === undefined || record.fields === null ? null : [...record.fields], detail: record.detail ?? null,
-      address: actor.address }, this.now)
+      address: actor.address }, this.now))
     this.audits += 1
+    return Promise.resolve()
   }
 
   /** Records a person's own action in the log of every club they administer (in no club's when they administer none). */
@@ -114,9 +136,12 @@ export class UnitOfWork implements Committed {
  */
 export async function write<T>(db: Kysely<Database>, now: number, change: (work: UnitOfWork) => Promise<T>): Promise<T> {
   let work: UnitOfWork | undefined
-  const result = await db.transaction().execute((trx) => {
-    work = new UnitOfWork(trx, now)
-    return change(work)
+  const result = await db.transaction().execute(async (trx) => {
+    const unit = new UnitOfWork(trx, now)
+    work = unit
+    const value = await change(unit)
+    await unit.flush()
+    return value
   })
   if (work !== undefined) acted(targetsOf.get(db), work)
   return result

@@ -21,6 +21,8 @@ export interface EventRecorder {
   readonly db: Kysely<Database>
   readonly now: number
   events(clubId: string, events: readonly NewEvent[]): Promise<number>
+  /** Writes the rows recorded so far (a unit of work writes its inserts together when it ends). */
+  flush(): Promise<void>
 }
 
 export type Resource = 'groups' | 'events' | 'news' | 'competition_results'
@@ -118,6 +120,8 @@ export async function recordContentEvents(work: EventRecorder, clubId: string, s
   before: Snapshot | undefined): Promise<void> {
   if (before === undefined) return
   const { db: trx, now } = work
+  // Events recorded earlier in the change are written first, so that a withdrawal sees them.
+  await work.flush()
   for (const id of subjects.news ?? []) await withdrawScheduled(trx, now, clubId, id.toLowerCase(), 'news.published')
   const after = await snapshot(trx, clubId, subjects)
   await work.events(clubId, differences(before, after ?? new Map(), now))

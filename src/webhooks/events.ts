@@ -6,9 +6,9 @@
  * the type records nothing.
  */
 import { randomUUID } from 'node:crypto'
-import type { Kysely } from 'kysely'
+import type { CompiledQuery, Kysely } from 'kysely'
 import type { EventType } from '../domain/webhook-events.js'
-import { insertEventDeliveries, insertMessage, subscribers, withdrawDueLater } from '../db/repositories/webhook-messages.js'
+import { eventDeliveryInserts, messageInsert, subscribers, withdrawDueLater } from '../db/repositories/webhook-messages.js'
 import type { Database } from '../db/schema.js'
 import { isoForDb } from '../db/values.js'
 
@@ -47,26 +47,33 @@ export function eventSubscribers(db: Kysely<Database>, clubId: string): Promise<
   return subscribers(db, clubId)
 }
 
+/** The rows that record events: their messages and deliveries, and how many deliveries those are. */
+export interface EventRows {
+  readonly inserts: CompiledQuery[]
+  readonly deliveries: number
+}
+
 /**
- * Records events in the caller's transaction; returns how many deliveries were queued. `endpoints`:
- * the club's, read before the transaction, or read here.
+ * The inserts that record events in the caller's transaction (a unit of work sends them with its
+ * other inserts). `endpoints`: the club's, read before the transaction, or read here.
  */
-export async function recordEvents(trx: Kysely<Database>, now: number, clubId: string,
-  events: readonly NewEvent[], endpoints?: Subscribers): Promise<number> {
-  if (events.length === 0) return 0
+export async function eventInserts(trx: Kysely<Database>, now: number, clubId: string,
+  events: readonly NewEvent[], endpoints?: Subscribers): Promise<EventRows> {
+  if (events.length === 0) return { inserts: [], deliveries: 0 }
   endpoints ??= await subscribers(trx, clubId)
-  let queued = 0
+  const inserts: CompiledQuery[] = []
+  let deliveries = 0
   for (const event of events) {
     const targets = endpoints.filter((endpoint) => endpoint.types.has(event.type))
     if (targets.length === 0) continue
     const at = Math.max(now, event.at ?? now)
     const id = messageId()
-    await insertMessage(trx, { id, clubId, type: event.type, subjectId: event.subjectId,
-      payload: envelope(event.type, at, event.data) }, now)
-    await insertEventDeliveries(trx, id, clubId, targets.map((endpoint) => endpoint.id), at, now)
-    queued += targets.length
+    inserts.push(messageInsert(trx, { id, clubId, type: event.type, subjectId: event.subjectId,
+      payload: envelope(event.type, at, event.data) }, now))
+    inserts.push(...eventDeliveryInserts(trx, id, clubId, targets.map((endpoint) => endpoint.id), at, now))
+    deliveries += targets.length
   }
-  return queued
+  return { inserts, deliveries }
 }
 
 /**

@@ -147,7 +147,8 @@ describeEachDatabase('the plans of the service\'s work', (dialect) => {
   it('reads a court\'s bookings of the requested days alone, and a club\'s bookings by their start', async () => {
     const h = harness.current
     const statements = planned(work)
-    const courtDays = /^select "court_id", "starts_at", "ends_at" from "bookings"/
+    // The bookings' part of a court's occupancy (its holds and bookings, one statement).
+    const courtDays = /union all select "court_id", 'booking' as "kind", "starts_at", "ends_at"[\s\S]* from "bookings"/
     const clubDays = /from "bookings" inner join "courts"[\s\S]*"bookings"\."starts_at" >= /
     const occupancy = statements.filter((statement) => courtDays.test(statement.sql))
     const byStart = statements.filter((statement) => clubDays.test(statement.sql))

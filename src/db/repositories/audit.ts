@@ -1,6 +1,6 @@
 /** The audit log: who did what in a club, when, from where, to what. */
 import { randomUUID } from 'node:crypto'
-import type { Kysely } from 'kysely'
+import type { CompiledQuery, Kysely } from 'kysely'
 import type { Database } from '../schema.js'
 import { isoForDb, isoFromDb } from '../values.js'
 
@@ -28,11 +28,12 @@ export function kindOf(action: string): string {
   return action.split('.', 1)[0] ?? action
 }
 
-export async function insertAudit(db: Kysely<Database>, entry: NewAuditEntry, now: number): Promise<void> {
-  await db.insertInto('audit_log').values({ id: randomUUID(), club_id: entry.clubId, actor_admin_id: entry.actorAdminId,
+/** The insert of an entry (a unit of work sends it with its other inserts). */
+export function auditInsert(db: Kysely<Database>, entry: NewAuditEntry, now: number): CompiledQuery {
+  return db.insertInto('audit_log').values({ id: randomUUID(), club_id: entry.clubId, actor_admin_id: entry.actorAdminId,
     actor: entry.actor, action: entry.action, kind: kindOf(entry.action), target: entry.target, target_name: entry.targetName,
     detail: entry.detail, address: entry.address, fields: entry.fields === null ? null : JSON.stringify(entry.fields),
-    created_at: isoForDb(now) }).execute()
+    created_at: isoForDb(now) }).compile()
 }
 
 /** Which entries of a club's log: by whom (the actor as recorded), what kind, and from and before which instants. */

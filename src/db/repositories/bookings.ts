@@ -3,7 +3,7 @@
  * club's data takes the club id; a booking found by its guest's link carries its club.
  */
 import { sql } from 'kysely'
-import type { Kysely } from 'kysely'
+import type { CompiledQuery, Kysely } from 'kysely'
 import { compiledOnce } from '../compiled.js'
 import type { BookingStatus, CancelledBy, Database } from '../schema.js'
 import { chunks, isoForDb, isoFromDb, isoFromDbOrNull } from '../values.js'
@@ -106,8 +106,9 @@ const insertBookingQuery = compiledOnce((db, id: string, clubId: string, courtId
   member_id: memberId, notes, created_at: createdAt, manage_token_hash: manageTokenHash,
 }))
 
-export async function insertBooking(db: Kysely<Database>, booking: NewBooking, now: number): Promise<void> {
-  await insertBookingQuery.execute(db, booking.id, booking.clubId, booking.courtId, isoForDb(booking.start),
+/** The insert of a booking (its unit of work sends it with the booking's other rows). */
+export function bookingInsert(db: Kysely<Database>, booking: NewBooking, now: number): CompiledQuery {
+  return insertBookingQuery.compile(db, booking.id, booking.clubId, booking.courtId, isoForDb(booking.start),
     isoForDb(booking.end), booking.bookerName, booking.bookerEmail, booking.memberId, booking.notes, isoForDb(now),
     booking.manageTokenHash)
 }
@@ -117,27 +118,31 @@ export interface BookingRequestRecord {
   readonly bookingId: string
 }
 
+const findRequestQuery = compiledOnce((db, clubId: string, key: string) => db.selectFrom('booking_requests')
+  .select(['request_hash', 'booking_id']).where('club_id', '=', clubId).where('idempotency_key', '=', key))
+
 export async function findBookingRequest(
   db: Kysely<Database>,
   clubId: string,
   key: string,
 ): Promise<BookingRequestRecord | undefined> {
-  const row = await db.selectFrom('booking_requests').select(['request_hash', 'booking_id'])
-    .where('club_id', '=', clubId).where('idempotency_key', '=', key).executeTakeFirst()
+  const [row] = await findRequestQuery.execute(db, clubId, key)
   return row === undefined ? undefined : { requestHash: row.request_hash, bookingId: row.booking_id }
 }
 
-export async function insertBookingRequest(
+const insertRequestQuery = compiledOnce((db, clubId: string, key: string, requestHash: string, bookingId: string,
+  createdAt: string) => db.insertInto('booking_requests').values({ club_id: clubId, idempotency_key: key, request_hash: requestHash,
+  booking_id: bookingId, created_at: createdAt }))
+
+/** The insert of a booking's idempotency record. */
+export function bookingRequestInsert(
   db: Kysely<Database>,
   clubId: string,
   key: string,
   record: BookingRequestRecord,
   now: number,
-): Promise<void> {
-  await db.insertInto('booking_requests').values({
-    club_id: clubId, idempotency_key: key, request_hash: record.requestHash, booking_id: record.bookingId,
-    created_at: isoForDb(now),
-  }).execute()
+): CompiledQuery {
+  return insertRequestQuery.compile(db, clubId, key, record.requestHash, record.bookingId, isoForDb(now))
 }
 
 /** A booking with what a page or a mail about it shows: its club, court, guest and state. */

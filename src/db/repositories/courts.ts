@@ -129,35 +129,37 @@ const interval = (row: { starts_at: Date | string | null, ends_at: Date | string
   end: Date.parse(isoFromDb(row.ends_at ?? '')),
 })
 
-function holdsQuery(db: Kysely<Database>, clubId: string, courtIds: string[], to: string, from: string) {
+type OccupancyKind = 'block' | 'reservation' | 'booking'
+
+/**
+ * What occupies the courts during a window, in one statement: their holds — one-off ones that overlap
+ * the window and every weekly one — and, as rows of kind `booking`, the confirmed bookings that overlap
+ * it: those that start in it or at most the longest a booking can be before it, a range of
+ * bookings_court_idx, whatever the court's history.
+ */
+function occupancyQuery(db: Kysely<Database>, clubId: string, courtIds: string[], to: string, from: string, startsAfter: string) {
   return db.selectFrom('court_holds')
-    .select(['court_id', 'kind', 'starts_at', 'ends_at', 'weekday', 'start_time', 'end_time', 'valid_from', 'valid_until'])
+    .select((eb) => ['court_id', eb.ref('kind').$castTo<OccupancyKind>().as('kind'), 'starts_at', 'ends_at', 'weekday', 'start_time',
+      'end_time', 'valid_from', 'valid_until'])
     .where('club_id', '=', clubId).where('court_id', 'in', courtIds)
     .where((eb) => eb.or([
       eb('weekday', 'is not', null),
       eb.and([eb('starts_at', '<', to), eb('ends_at', '>', from)]),
     ]))
+    .unionAll(db.selectFrom('bookings').select(['court_id', sql.lit('booking').$castTo<OccupancyKind>().as('kind'), 'starts_at', 'ends_at',
+      sql<number | null>`null`.as('weekday'), sql<string | null>`null`.as('start_time'), sql<string | null>`null`.as('end_time'),
+      sql<string | null>`null`.as('valid_from'), sql<string | null>`null`.as('valid_until')])
+      .where('club_id', '=', clubId).where('court_id', 'in', courtIds)
+      .where('starts_at', '>', startsAfter).where('starts_at', '<', to)
+      .where('ends_at', '>', from).where('status', '=', 'confirmed'))
 }
 
-/**
- * The confirmed bookings that overlap the window: those that start in it or at most the longest a booking can be
- * before it, a range of bookings_court_idx, whatever the court's history.
- */
-function bookingsQuery(db: Kysely<Database>, clubId: string, courtIds: string[], to: string, from: string, startsAfter: string) {
-  return db.selectFrom('bookings').select(['court_id', 'starts_at', 'ends_at'])
-    .where('club_id', '=', clubId).where('court_id', 'in', courtIds)
-    .where('starts_at', '>', startsAfter).where('starts_at', '<', to)
-    .where('ends_at', '>', from).where('status', '=', 'confirmed')
-}
-
-const courtHoldsQuery = compiledOnce((db, clubId: string, courtId: string, to: string, from: string) =>
-  holdsQuery(db, clubId, [courtId], to, from))
-const courtBookingsQuery = compiledOnce((db, clubId: string, courtId: string, to: string, from: string, startsAfter: string) =>
-  bookingsQuery(db, clubId, [courtId], to, from, startsAfter))
+const courtOccupancyQuery = compiledOnce((db, clubId: string, courtId: string, to: string, from: string, startsAfter: string) =>
+  occupancyQuery(db, clubId, [courtId], to, from, startsAfter))
 
 /**
  * What occupies each of the courts during a window: one-off holds and confirmed bookings that overlap it,
- * and every weekly hold (the caller decides on which dates those apply).
+ * and every weekly hold (the caller decides on which dates those apply). One statement.
  */
 export async function occupancyOf(
   db: Kysely<Database>,
@@ -173,25 +175,24 @@ export async function occupancyOf(
   const to = isoForDb(window.end)
   const startsAfter = isoForDb(window.start - LONGEST_BOOKING_MS)
   const [courtId] = courtIds
-  // One court (a booking's check) runs the statements compiled once; a day of all courts builds them for its list.
-  const [holds, bookings] = courtIds.length === 1 && courtId !== undefined
-    ? await Promise.all([courtHoldsQuery.execute(db, clubId, courtId, to, from),
-        courtBookingsQuery.execute(db, clubId, courtId, to, from, startsAfter)])
-    : await Promise.all([holdsQuery(db, clubId, [...courtIds], to, from).execute(),
-        bookingsQuery(db, clubId, [...courtIds], to, from, startsAfter).execute()])
-  for (const hold of holds) {
-    const entry = result.get(hold.court_id)
+  // One court (a booking's check) runs the statement compiled once; a day of all courts builds it for its list.
+  const rows = courtIds.length === 1 && courtId !== undefined
+    ? await courtOccupancyQuery.execute(db, clubId, courtId, to, from, startsAfter)
+    : await occupancyQuery(db, clubId, [...courtIds], to, from, startsAfter).execute()
+  for (const row of rows) {
+    const entry = result.get(row.court_id)
     if (entry === undefined) continue
-    if (hold.weekday === null) {
-      (hold.kind === 'block' ? entry.blocks : entry.reservations).push(interval(hold))
+    if (row.kind === 'booking') {
+      entry.bookings.push(interval(row))
+    } else if (row.weekday === null) {
+      (row.kind === 'block' ? entry.blocks : entry.reservations).push(interval(row))
     } else {
-      (hold.kind === 'block' ? entry.weeklyBlocks : entry.weeklyReservations).push({
-        weekday: hold.weekday, startTime: hold.start_time ?? '', endTime: hold.end_time ?? '',
-        validFrom: hold.valid_from, validUntil: hold.valid_until,
+      (row.kind === 'block' ? entry.weeklyBlocks : entry.weeklyReservations).push({
+        weekday: row.weekday, startTime: row.start_time ?? '', endTime: row.end_time ?? '',
+        validFrom: row.valid_from, validUntil: row.valid_until,
       })
     }
   }
-  for (const booking of bookings) result.get(booking.court_id)?.bookings.push(interval(booking))
   return result
 }
 

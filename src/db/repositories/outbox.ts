@@ -1,6 +1,6 @@
 /** The mail outbox: claiming due mails (safely across instances), recording outcomes, and listing. */
 import { randomUUID } from 'node:crypto'
-import type { Kysely, Selectable } from 'kysely'
+import type { CompiledQuery, Kysely, Selectable } from 'kysely'
 import { compiledOnce } from '../compiled.js'
 import { claiming } from '../dialect.js'
 import type { Database, MailOutboxTable, MailStatus } from '../schema.js'
@@ -189,12 +189,12 @@ const insertMailQuery = compiledOnce((db, id: string, clubId: string | null, boo
     next_attempt_at: at, created_at: at,
   }))
 
-/** Queues a mail for the worker, in the caller's transaction if it passes one; returns its id. */
-export async function insertMail(db: Kysely<Database>, mail: NewMail, from: string, now: number): Promise<string> {
+/** The insert that queues a mail for the worker (a unit of work sends it with its other inserts), and the mail's id. */
+export function mailInsert(db: Kysely<Database>, mail: NewMail, from: string, now: number): { id: string, query: CompiledQuery } {
   const id = randomUUID()
-  await insertMailQuery.execute(db, id, mail.clubId, mail.bookingId, `<${id}@${senderDomain(from)}>`, mail.recipientName,
+  const query = insertMailQuery.compile(db, id, mail.clubId, mail.bookingId, `<${id}@${senderDomain(from)}>`, mail.recipientName,
     mail.recipientEmail, mail.subject.replace(/[\r\n\t]+/g, ' '), mail.text, mail.html, mail.ics, isoForDb(now))
-  return id
+  return { id, query }
 }
 
 /** Whether a mail that belongs to no booking (a notice) went to the address since an instant. */

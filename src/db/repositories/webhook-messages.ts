@@ -1,6 +1,6 @@
 /** The messages of webhook events and their deliveries as a change queues them, in its transaction. */
 import { randomUUID } from 'node:crypto'
-import type { Kysely } from 'kysely'
+import type { CompiledQuery, Kysely } from 'kysely'
 import { compiledOnce } from '../compiled.js'
 import type { Database } from '../schema.js'
 import { isoForDb } from '../values.js'
@@ -23,18 +23,30 @@ export interface NewMessage {
   readonly payload: string
 }
 
-export async function insertMessage(db: Kysely<Database>, message: NewMessage, now: number): Promise<void> {
-  await db.insertInto('webhook_messages').values({ id: message.id, club_id: message.clubId, type: message.type,
-    subject_id: message.subjectId, payload: message.payload, created_at: isoForDb(now) }).execute()
+// Compiled once (compiled.ts): a unit of work sends them with its other inserts (src/db/insert-batch.ts).
+const insertMessageQuery = compiledOnce((db, id: string, clubId: string, type: string, subjectId: string, payload: string,
+  createdAt: string) => db.insertInto('webhook_messages').values({ id, club_id: clubId, type, subject_id: subjectId, payload,
+  created_at: createdAt }))
+
+const insertDeliveryQuery = compiledOnce((db, id: string, messageId: string, endpointId: string, clubId: string, at: string,
+  createdAt: string) => db.insertInto('webhook_deliveries').values({ id, message_id: messageId, endpoint_id: endpointId,
+  club_id: clubId, trigger: 'event', status: 'pending', attempts: 0, next_attempt_at: at, created_at: createdAt }))
+
+/** The insert of an event's message. */
+export function messageInsert(db: Kysely<Database>, message: NewMessage, now: number): CompiledQuery {
+  return insertMessageQuery.compile(db, message.id, message.clubId, message.type, message.subjectId, message.payload,
+    isoForDb(now))
 }
 
-/** One pending delivery of an event's message to each endpoint, due at `at`. */
-export async function insertEventDeliveries(db: Kysely<Database>, messageId: string, clubId: string,
-  endpointIds: readonly string[], at: number, now: number): Promise<void> {
-  await db.insertInto('webhook_deliveries').values(endpointIds.map((endpointId) => ({
-    id: randomUUID(), message_id: messageId, endpoint_id: endpointId, club_id: clubId, trigger: 'event' as const,
-    status: 'pending' as const, attempts: 0, next_attempt_at: isoForDb(at), created_at: isoForDb(now),
-  }))).execute()
+export async function insertMessage(db: Kysely<Database>, message: NewMessage, now: number): Promise<void> {
+  await db.executeQuery(messageInsert(db, message, now))
+}
+
+/** The inserts of one pending delivery of an event's message to each endpoint, due at `at`. */
+export function eventDeliveryInserts(db: Kysely<Database>, messageId: string, clubId: string,
+  endpointIds: readonly string[], at: number, now: number): CompiledQuery[] {
+  return endpointIds.map((endpointId) => insertDeliveryQuery.compile(db, randomUUID(), messageId, endpointId, clubId,
+    isoForDb(at), isoForDb(now)))
 }
 
 /** Deletes the deliveries of a record's messages of `type` that are due after `now` and not yet tried. */
