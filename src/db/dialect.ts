@@ -6,7 +6,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { Kysely, PostgresAdapter, PostgresDialect, sql } from 'kysely'
-import type { LogEvent, SelectQueryBuilder, Transaction } from 'kysely'
+import type { LogEvent, RawBuilder, SelectQueryBuilder, Transaction } from 'kysely'
 import type pg from 'pg'
 import type { DatabaseSettings } from './settings.js'
 import { preparedName } from './prepared-names.js'
@@ -267,6 +267,21 @@ export async function lockCourtForBooking(trx: Transaction<Database>, courtId: s
   if (dialectOf<Database>(trx) === 'postgres') {
     await trx.selectFrom('courts').select('id').where('id', '=', courtId).forUpdate().execute()
   }
+}
+
+/**
+ * A court's row read for a booking: on PostgreSQL locked until the transaction ends, so that the
+ * court's bookings and holds are checked and written one transaction at a time (as
+ * lockCourtForBooking); SQLite has one writer.
+ */
+export function lockedForBooking<DB, TB extends keyof DB, O>(db: Kysely<Database>,
+  query: SelectQueryBuilder<DB, TB, O>): SelectQueryBuilder<DB, TB, O> {
+  return dialectOf(db) === 'postgres' ? query.forUpdate() : query
+}
+
+/** The aggregate of text values joined by line breaks (null for no rows): `string_agg` or `group_concat`. */
+export function joinedLines(db: Kysely<Database>, value: RawBuilder<string>): RawBuilder<string | null> {
+  return dialectOf(db) === 'postgres' ? sql<string | null>`string_agg(${value}, chr(10))` : sql<string | null>`group_concat(${value}, char(10))`
 }
 
 /**

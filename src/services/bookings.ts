@@ -1,16 +1,17 @@
 /**
- * Court availability and booking. The rules (grid, hours, horizon, length, fair use) are checked
- * first; then, in one transaction that holds the court's lock, the overlap check, the booking,
- * its idempotency record, its confirmation mail and its webhook event are written together — no
- * booking without its mail, no mail without its booking.
+ * Court availability and booking. An Idempotency-Key's earlier request is answered as it was; then,
+ * in one transaction that holds the court's lock, the court's rules (grid, hours, horizon, length)
+ * and the overlap and fair-use checks are read and the booking, its idempotency record, its
+ * confirmation mail and its webhook event are written together — no booking without its mail, no
+ * mail without its booking.
  */
 import { createHash, randomUUID } from 'node:crypto'
 import type { Kysely } from 'kysely'
 import type { Clock } from '../clock.js'
 import type { Club } from '../db/repositories/clubs.js'
-import { findCourt, listActiveCourts, occupancyOf } from '../db/repositories/courts.js'
+import { courtForBooking, listActiveCourts, occupancyOf } from '../db/repositories/courts.js'
 import type { Court } from '../db/repositories/courts.js'
-import { isExclusionViolation, isTransientConflict, isUniqueViolation, lockCourtForBooking } from '../db/dialect.js'
+import { isExclusionViolation, isTransientConflict, isUniqueViolation } from '../db/dialect.js'
 import { addressStanding, bookingInsert, bookingRequestInsert, findBookingRequest } from '../db/repositories/bookings.js'
 import { hasNoticeSince } from '../db/repositories/outbox.js'
 import type { Database } from '../db/schema.js'
@@ -25,7 +26,6 @@ import { addressOf, renderBookingConfirmation, renderBookingRefusal } from '../m
 import { generateToken, hashToken } from '../domain/secret-token.js'
 import { cancellationDeadline, manageUrl } from './booking-cancellation.js'
 import { bookingData } from '../webhooks/booking-events.js'
-import { eventSubscribers } from '../webhooks/events.js'
 import { write } from './unit-of-work.js'
 
 /** Read as stored: a club's bookings and booking rules. */
@@ -143,27 +143,27 @@ export async function bookCourt(
   idempotencyKey?: string,
 ): Promise<BookingOutcome> {
   const requestHash = hashRequest(input)
-  // What needs no lock is read before the transaction, side by side (on PostgreSQL, over connections of their own).
-  const [earlier, court, endpoints] = await Promise.all([
-    idempotencyKey === undefined ? undefined : replay(db, club.id, idempotencyKey, requestHash),
-    findCourt(db, club.id, input.court_id.toLowerCase()),
-    eventSubscribers(db, club.id),
-  ])
-  if (earlier !== undefined) return earlier
-  const now = clock.now()
-  if (court?.active !== true) throw new InvalidBooking(`court_id: ${input.court_id} is not an active court of this club.`)
-  const interval = checkBookingTimes(court, club.timezone, input, now)
-  const bookerName = input.booker_name.trim()
-  if (containsLink(bookerName)) {
-    throw new InvalidBooking('booker_name: give a name without web or e-mail addresses (write "St. Pauli", not "St.Pauli").')
+  if (idempotencyKey !== undefined) {
+    const earlier = await replay(db, club.id, idempotencyKey, requestHash)
+    if (earlier !== undefined) return earlier
   }
+  const now = clock.now()
+  const bookerName = input.booker_name.trim()
   const email = input.booker_email.trim().toLowerCase()
   const bookingId = randomUUID()
   const manageToken = generateToken('manage')
+  let courtName = ''
   try {
     await withRetries(() => write(db, now, async (work) => {
       const trx = work.db
-      await lockCourtForBooking(trx, court.id)
+      // The court, locked on PostgreSQL until the booking commits: its bookings are checked and written one at a time.
+      const court = await courtForBooking(trx, club.id, input.court_id.toLowerCase())
+      if (court?.active !== true) throw new InvalidBooking(`court_id: ${input.court_id} is not an active court of this club.`)
+      courtName = court.name
+      const interval = checkBookingTimes(court, club.timezone, input, now)
+      if (containsLink(bookerName)) {
+        throw new InvalidBooking('booker_name: give a name without web or e-mail addresses (write "St. Pauli", not "St.Pauli").')
+      }
       const stored = (await occupancyOf(trx, club.id, [court.id], interval)).get(court.id)
       // A booking across midnight meets the weekly holds of every date it touches.
       const occupancy = occupancyOn(stored, localDatesOf(interval, club.timezone), club.timezone)
@@ -173,9 +173,9 @@ export async function bookCourt(
 
       // The address's checks come after the slot's, so that whether a taken slot answers slot-conflict never depends on
       // the address: only a free slot can tell an address's refusal from a booking, and that refusal says nothing more.
-      // The rules, the member record and the address's counts: one statement.
+      // The rules, the member record, the address's counts and the club's webhook endpoints: one statement.
       const standing = await addressStanding(trx, club.id, email, now, now - DAY)
-      const { rules, memberId, openBookings: open, bookingsMade: today } = standing
+      const { rules, memberId, openBookings: open, bookingsMade: today, endpoints } = standing
       if (!rules.guestsMayBook && memberId === null) throw new AddressAtLimit('members', 0, 0)
       const maxOpen = rules.maxOpenPerEmail ?? settings.maxOpenPerEmail
       if (open >= maxOpen) throw new AddressAtLimit('open', open, maxOpen)
@@ -220,7 +220,7 @@ export async function bookCourt(
       const earlier = await replay(db, club.id, idempotencyKey, requestHash)
       if (earlier !== undefined) return earlier
     }
-    if (isExclusionViolation(error)) throw new SlotConflict(`The requested time on ${court.name} is already booked.`)
+    if (isExclusionViolation(error)) throw new SlotConflict(`The requested time on ${courtName} is already booked.`)
     throw error
   }
   return { bookingId, replayed: false }

@@ -93,7 +93,7 @@ export class UnitOfWork implements Committed {
 
   /**
    * Records webhook events of the club; returns how many deliveries were queued. `endpoints`: the
-   * club's, read before the transaction (eventSubscribers), or read in it.
+   * club's, if the change read them with its other reads, or read here.
    */
   async events(clubId: string, events: readonly NewEvent[], endpoints?: Subscribers): Promise<number> {
     const rows = await eventInserts(this.db, this.now, clubId, events, endpoints)

@@ -42,11 +42,6 @@ export async function anySubscriber(db: Kysely<Database>, clubId: string, types:
 /** A club's enabled endpoints and the types each receives. */
 export type Subscribers = Awaited<ReturnType<typeof subscribers>>
 
-/** The club's enabled endpoints, read before a change's transaction (a booking's, so that its lock is held for less). */
-export function eventSubscribers(db: Kysely<Database>, clubId: string): Promise<Subscribers> {
-  return subscribers(db, clubId)
-}
-
 /** The rows that record events: their messages and deliveries, and how many deliveries those are. */
 export interface EventRows {
   readonly inserts: CompiledQuery[]
@@ -55,7 +50,7 @@ export interface EventRows {
 
 /**
  * The inserts that record events in the caller's transaction (a unit of work sends them with its
- * other inserts). `endpoints`: the club's, read before the transaction, or read here.
+ * other inserts). `endpoints`: the club's, if the change read them with its other reads, or read here.
  */
 export async function eventInserts(trx: Kysely<Database>, now: number, clubId: string,
   events: readonly NewEvent[], endpoints?: Subscribers): Promise<EventRows> {

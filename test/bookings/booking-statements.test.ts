@@ -1,10 +1,11 @@
 /**
  * The statements one booking sends, counted on each database, against the numbers the design
- * states (docs/bookings.md, "A booking's statements"): what needs no lock is read before the
- * transaction; in it, the court's lock (PostgreSQL), one statement for its holds and bookings, one
- * for the club's rules and the address's standing, and the writes — on PostgreSQL one statement for
- * all the rows (src/db/insert-batch.ts). On PostgreSQL the statements compiled once run as named
- * prepared statements.
+ * states (docs/bookings.md, "A booking's statements"): before the transaction, the
+ * Idempotency-Key's record; in it, the court (on PostgreSQL with its row lock), one statement for
+ * its holds and bookings, one for the club's rules, the address's standing and the webhook
+ * endpoints, and the writes — on PostgreSQL one statement for all the rows
+ * (src/db/insert-batch.ts). On PostgreSQL the statements compiled once run as named prepared
+ * statements.
  */
 import { randomUUID } from 'node:crypto'
 import { sql } from 'kysely'
@@ -14,10 +15,14 @@ import { COURT, TUESDAY, setUpCourts } from '../helpers/courts.js'
 import { describeEachDatabase } from '../helpers/databases.js'
 import { useHarness } from '../helpers/harness.js'
 
-/** Before the transaction: the club by its slug, the Idempotency-Key's record, the court, the club's webhook endpoints. */
-const BEFORE = 4
-/** In it, begin and commit included: SQLite, an insert a row; PostgreSQL, the court's row lock and one insert of every row. */
-const IN_TRANSACTION = { sqlite: 9, postgres: 6 }
+/** Before the transaction: the club by its slug, the Idempotency-Key's record. */
+const BEFORE = 2
+/**
+ * In it, begin and commit included: the court (on PostgreSQL locked), its holds and bookings, the
+ * rules, the address's standing and the club's webhook endpoints, and the rows — on SQLite an
+ * insert each, on PostgreSQL one insert of all of them.
+ */
+const IN_TRANSACTION = { sqlite: 10, postgres: 6 }
 
 describeEachDatabase('the statements of a booking', (dialect) => {
   let clubId = ''

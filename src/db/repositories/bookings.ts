@@ -5,6 +5,7 @@
 import { sql } from 'kysely'
 import type { CompiledQuery, Kysely } from 'kysely'
 import { compiledOnce } from '../compiled.js'
+import { joinedLines } from '../dialect.js'
 import type { BookingStatus, CancelledBy, Database } from '../schema.js'
 import { chunks, isoForDb, isoFromDb, isoFromDbOrNull } from '../values.js'
 
@@ -55,6 +56,8 @@ export interface AddressStanding {
   readonly openBookings: number
   /** Bookings made with the address at any club since `since`, whatever became of them. */
   readonly bookingsMade: number
+  /** The club's enabled webhook endpoints, with the event types each receives. */
+  readonly endpoints: { readonly id: string, readonly types: ReadonlySet<string> }[]
 }
 
 const standingQuery = compiledOnce((db, clubId: string, email: string, endsAfter: string, since: string) => db.selectFrom('clubs')
@@ -67,12 +70,17 @@ const standingQuery = compiledOnce((db, clubId: string, email: string, endsAfter
       .as('open_bookings'),
     eb.selectFrom('bookings').select((count) => count.fn.countAll<number | string>().as('n')).where('bookings.booker_email', '=', email)
       .where('bookings.created_at', '>', since).as('bookings_made'),
+    // One line per endpoint: its id, a space, its event types (a JSON array, which has no line break).
+    eb.selectFrom('webhook_endpoints')
+      .select(joinedLines(db, sql<string>`${sql.ref('webhook_endpoints.id')} || ' ' || ${sql.ref('webhook_endpoints.event_types')}`)
+        .as('lines'))
+      .where('webhook_endpoints.club_id', '=', clubId).where('webhook_endpoints.enabled', '=', true).as('endpoints'),
   ]).where('clubs.id', '=', clubId))
 
 /**
- * The club's booking rules, the address's member record, its open bookings at the club and the
- * bookings made with it at any club since `since` (a booking cancelled at once still sent a mail),
- * in one statement: one round trip of a booking's transaction, not four.
+ * The club's booking rules, the address's member record, its open bookings at the club, the
+ * bookings made with it at any club since `since` (a booking cancelled at once still sent a mail)
+ * and the club's webhook endpoints, in one statement: one round trip of a booking's transaction, not five.
  */
 export async function addressStanding(db: Kysely<Database>, clubId: string, email: string, now: number, since: number):
 Promise<AddressStanding> {
@@ -83,6 +91,10 @@ Promise<AddressStanding> {
       privacyUrl: row.privacy_url, maxOpenPerEmail: row.max_open_bookings_per_email,
       guestsMayBook: Boolean(row.guests_may_book) },
     memberId: row.member_id ?? null, openBookings: Number(row.open_bookings ?? 0), bookingsMade: Number(row.bookings_made ?? 0),
+    endpoints: (row.endpoints ?? '').split('\n').filter((line) => line !== '').map((line) => {
+      const space = line.indexOf(' ')
+      return { id: line.slice(0, space), types: new Set(JSON.parse(line.slice(space + 1)) as string[]) }
+    }),
   }
 }
 

@@ -5,6 +5,7 @@ import { LONGEST_BOOKING_MS, courtNameKey } from '../../domain/court.js'
 import type { StoredOccupancy } from '../../domain/booking-rules.js'
 import type { Interval, OpeningHours } from '../../domain/slots.js'
 import { compiledOnce } from '../compiled.js'
+import { lockedForBooking } from '../dialect.js'
 import type { CourtHoldsTable, CourtsTable, Database } from '../schema.js'
 import { chunks, isoForDb, isoFromDb } from '../values.js'
 
@@ -53,6 +54,18 @@ const courtQuery = compiledOnce((db, clubId: string, courtId: string) => db.sele
 
 export async function findCourt(db: Kysely<Database>, clubId: string, courtId: string): Promise<Court | undefined> {
   const [row] = await courtQuery.execute(db, clubId, courtId)
+  return row === undefined ? undefined : toCourt(row)
+}
+
+const bookingCourtQuery = compiledOnce((db, clubId: string, courtId: string) => lockedForBooking(db, db.selectFrom('courts')
+  .select(COURT_COLUMNS).where('club_id', '=', clubId).where('id', '=', courtId)))
+
+/**
+ * The court a booking is for, read in the booking's transaction: on PostgreSQL its row stays locked
+ * until the transaction ends, so that the court's bookings are checked and written one at a time.
+ */
+export async function courtForBooking(trx: Kysely<Database>, clubId: string, courtId: string): Promise<Court | undefined> {
+  const [row] = await bookingCourtQuery.execute(trx, clubId, courtId)
   return row === undefined ? undefined : toCourt(row)
 }
 
