@@ -163,6 +163,8 @@ export interface BookingsTable {
   cancel_reason: string | null
   manage_token_hash: string | null
   anonymised_at: Timestamp | null
+  /** Changes of the booking's calendar event since its confirmation (0): each move and the cancellation raise it. */
+  calendar_sequence: Generated<number>
 }
 
 export type BookingStatus = 'confirmed' | 'cancelled'

@@ -50,7 +50,8 @@ export function occupancyOn(stored: StoredOccupancy | undefined, dates: readonly
 }
 
 /** The rules a booking's times must meet; returns the interval or throws InvalidBooking saying what is wrong. */
-export function checkBookingTimes(court: BookableCourt, timeZone: string, input: RequestedTimes, now: number): Interval {
+export function checkBookingTimes(court: BookableCourt, timeZone: string, input: RequestedTimes, now: number,
+  options: { readonly horizon: boolean } = { horizon: true }): Interval {
   const start = parseDateTime(input.start_time)
   const end = parseDateTime(input.end_time)
   // Validation checks the same format; this keeps the rules safe when called without it.
@@ -58,7 +59,7 @@ export function checkBookingTimes(court: BookableCourt, timeZone: string, input:
   if (end === undefined) throw new InvalidBooking('end_time must be an RFC 3339 date-time with an offset.')
   if (end <= start) throw new InvalidBooking('end_time must be after start_time.')
   if (start <= now) throw new InvalidBooking('start_time is in the past; book a slot that has not started yet.')
-  if (start >= now + court.bookingHorizonDays * DAY) {
+  if (options.horizon && start >= now + court.bookingHorizonDays * DAY) {
     throw new InvalidBooking(`start_time is beyond the booking horizon: ${court.name} can be booked at most `
       + `${String(court.bookingHorizonDays)} days ahead.`)
   }

@@ -1,5 +1,5 @@
 /**
- * The mails about a booking — its confirmation and its cancellation — rendered when the booking
+ * The mails about a booking — its confirmation, its move and its cancellation — rendered when the booking
  * is made or cancelled and stored in the outbox, so that delivery never depends on data that may
  * change later. Booker input (name, notes) only ever
  * appears in bodies — HTML-escaped in the HTML part, escaped per RFC 5545 in the calendar file —
@@ -35,6 +35,8 @@ export interface ConfirmationInput extends BookingFacts {
 }
 
 export interface CancellationInput extends BookingFacts {
+  /** The event's SEQUENCE after the cancellation: one more than its last mail's. */
+  readonly sequence: number
   readonly cancelledAt: number
   readonly by: 'guest' | 'club' | 'hold'
   /** The club's reason, shown to the guest as written (escaped). */
@@ -105,7 +107,8 @@ export function renderBookingConfirmation(confirmation: ConfirmationInput): Rend
         + `${escapeHtml(input.clubName)} handles your data</a></p>`)
       + '</body></html>'
   const description = [`Booking id: ${input.bookingId}`, ...(input.notes === null ? [] : [`Notes: ${input.notes}`])].join('\n')
-  return { subject, text: lines.join('\n'), html, ics: bookingIcs(input, 'PUBLISH', input.createdAt, description) }
+  return { subject, text: lines.join('\n'), html, ics: bookingIcs(input, { method: 'PUBLISH', sequence: 0 }, input.createdAt,
+    description) }
 }
 
 const CANCELLED_BY: Readonly<Record<CancellationInput['by'], string>> = {
@@ -145,7 +148,60 @@ export function renderBookingCancellation(input: CancellationInput): RenderedMai
     + '</table>'
     + '<p>The slot is free again. The attached calendar file removes the booking from your calendar.</p></body></html>'
   const description = [`Booking id: ${input.bookingId}`, ...(reason === null ? [] : [`Reason: ${reason}`])].join('\n')
-  return { subject, text: lines.join('\n'), html, ics: bookingIcs(input, 'CANCEL', input.cancelledAt, description) }
+  return { subject, text: lines.join('\n'), html, ics: bookingIcs(input, { method: 'CANCEL', sequence: input.sequence },
+    input.cancelledAt, description) }
+}
+
+export interface MoveInput extends BookingFacts {
+  /** Where and when the booking was before the move. */
+  readonly previous: { readonly courtName: string, readonly start: number, readonly end: number }
+  /** The event's SEQUENCE after the move: one more than its last mail's. */
+  readonly sequence: number
+  readonly movedAt: number
+  /** Who moved it: the guest (the booking's page) or the club. */
+  readonly by: 'guest' | 'club'
+  /** The guest's address: the event's attendee. */
+  readonly attendee: string
+}
+
+/**
+ * The move of a booking to another time or court: the same calendar event (same UID) with a
+ * higher SEQUENCE and METHOD:REQUEST (RFC 5546 §3.2.2), so that calendars update the event the
+ * confirmation added instead of adding a second one.
+ */
+export function renderBookingMove(input: MoveInput): RenderedMail {
+  const { when, short } = timeOf(input)
+  const before = timeOf({ ...input, ...input.previous })
+  const subject = oneLine(`Booking moved: ${input.courtName}, ${short} — ${input.clubName}`)
+  const moved = input.by === 'guest' ? 'has been moved as you asked' : 'has been moved by the club'
+  const lines = [
+    `Hello ${input.bookerName},`,
+    '',
+    `your booking at ${input.clubName} ${moved}.`,
+    '',
+    `Court:      ${input.courtName}`,
+    `When:       ${when}`,
+    `Booking id: ${input.bookingId}`,
+    '',
+    `It was: ${input.previous.courtName}, ${before.when}.`,
+    '',
+    'The link in your confirmation mail still leads to your booking\'s page. The attached calendar file moves the booking '
+    + 'in your calendar.',
+  ]
+  const html = '<!doctype html><html><body style="font-family:sans-serif">'
+    + `<p>Hello ${escapeHtml(input.bookerName)},</p>`
+    + `<p>your booking at <strong>${escapeHtml(input.clubName)}</strong> ${escapeHtml(moved)}.</p>`
+    + '<table>'
+    + `<tr><th align="left">Court</th><td>${escapeHtml(input.courtName)}</td></tr>`
+    + `<tr><th align="left">When</th><td>${escapeHtml(when)}</td></tr>`
+    + `<tr><th align="left">Booking id</th><td>${escapeHtml(input.bookingId)}</td></tr>`
+    + '</table>'
+    + `<p>It was: ${escapeHtml(`${input.previous.courtName}, ${before.when}`)}.</p>`
+    + '<p>The link in your confirmation mail still leads to your booking\'s page. The attached calendar file moves the booking '
+    + 'in your calendar.</p></body></html>'
+  const description = `Booking id: ${input.bookingId}`
+  return { subject, text: lines.join('\n'), html, ics: bookingIcs(input, { method: 'REQUEST', sequence: input.sequence,
+    attendee: { name: input.bookerName, address: input.attendee } }, input.movedAt, description) }
 }
 
 /** Why a booking was refused for its address (the kind of limit it met and the count it reached). */
@@ -203,10 +259,19 @@ function fold(line: string): string {
   return out.join('\r\n ')
 }
 
-/** Each change of the event raises its SEQUENCE (RFC 5545 §3.8.7.4): the confirmation is 0, the cancellation 1. */
-const SEQUENCE = { PUBLISH: 0, CANCEL: 1 } as const
+/**
+ * What an iCalendar part says of its event: published (the confirmation), requested anew (a move)
+ * or cancelled. Each change of the event raises its SEQUENCE (RFC 5545 §3.8.7.4): the confirmation
+ * is 0, each move and the cancellation one more than the mail before.
+ */
+interface IcsChange {
+  readonly method: 'PUBLISH' | 'REQUEST' | 'CANCEL'
+  readonly sequence: number
+  readonly attendee?: { readonly name: string, readonly address: string }
+}
 
-function bookingIcs(input: BookingFacts, method: keyof typeof SEQUENCE, stamp: number, description: string): string {
+function bookingIcs(input: BookingFacts, change: IcsChange, stamp: number, description: string): string {
+  const { method, attendee } = change
   return [
     'BEGIN:VCALENDAR',
     'VERSION:2.0',
@@ -214,11 +279,15 @@ function bookingIcs(input: BookingFacts, method: keyof typeof SEQUENCE, stamp: n
     `METHOD:${method}`,
     'BEGIN:VEVENT',
     `UID:${input.bookingId}@club-platform`,
-    `SEQUENCE:${String(SEQUENCE[method])}`,
+    `SEQUENCE:${String(change.sequence)}`,
     `DTSTAMP:${icsInstant(stamp)}`,
     `DTSTART:${icsInstant(input.start)}`,
     `DTEND:${icsInstant(input.end)}`,
     `ORGANIZER;CN=${icsParam(input.clubName)}:mailto:${input.organizer}`,
+    ...attendee === undefined
+      ? []
+      : [`ATTENDEE;CN=${icsParam(attendee.name)};ROLE=REQ-PARTICIPANT;PARTSTAT=ACCEPTED:mailto:${
+          attendee.address.replace(/[\r\n]/g, '')}`],
     `SUMMARY:${icsText(`${input.courtName} — ${input.clubName}`)}`,
     `LOCATION:${icsText(`${input.clubName}, ${input.courtName}`)}`,
     `DESCRIPTION:${icsText(description)}`,

@@ -105,7 +105,7 @@ export const WEBHOOK_ADMIN_SCHEMAS = [WebhookEndpoint, WebhookEndpointList, Webh
 
 /* The payloads. */
 
-export const WebhookBooking = Type.Object({
+const BOOKING_FIELDS = {
   id: Uuid('The booking.'),
   court_id: Uuid(),
   court_name: Type.String(),
@@ -116,8 +116,23 @@ export const WebhookBooking = Type.Object({
   cancelled_at: Nullable(DateTime('When it was cancelled, in the club\'s offset.')),
   cancelled_by: Type.Unsafe<'guest' | 'club' | 'hold' | null>({ type: ['string', 'null'], enum: ['guest', 'club', 'hold', null],
     description: 'Who cancelled: the guest (with the link of the confirmation mail), the club, or a block laid over the booking.' }),
-}, { $id: 'WebhookBooking', additionalProperties: false,
+}
+
+export const WebhookBooking = Type.Object(BOOKING_FIELDS, { $id: 'WebhookBooking', additionalProperties: false,
   description: 'A booking as the public courts listing knows it: court and times, never the guest\'s name or address.' })
+
+export const WebhookBookingMove = Type.Object({
+  ...BOOKING_FIELDS,
+  previous: Type.Object({
+    court_id: Uuid(),
+    court_name: Type.String(),
+    start_time: DateTime('Start before the move, in the club\'s offset.'),
+    end_time: DateTime('End before the move, in the club\'s offset.'),
+  }, { additionalProperties: false, description: 'Where and when the booking was before the move.' }),
+  moved_by: Type.Unsafe<'guest' | 'club'>({ type: 'string', enum: ['guest', 'club'],
+    description: 'Who moved it: the guest (from the booking\'s page) or the club.' }),
+}, { $id: 'WebhookBookingMove', additionalProperties: false,
+  description: 'A booking after a move, and where it was before: court and times, never the guest\'s name or address.' })
 
 export const WebhookTest = Type.Object({
   endpoint_id: Uuid('The endpoint the test was sent to.'),
@@ -125,12 +140,15 @@ export const WebhookTest = Type.Object({
 }, { $id: 'WebhookTest', additionalProperties: false, description: 'The data of a test event.' })
 
 const DATA: Readonly<Record<string, TSchema>> = {
-  booking: WebhookBooking, group: Group, event: Event, news: News, competition_result: CompetitionResult,
+  'booking.rescheduled': WebhookBookingMove,
+  'booking': WebhookBooking, 'group': Group, 'event': Event, 'news': News, 'competition_result': CompetitionResult,
 }
 
 const MEANING: Readonly<Record<EventType, string>> = {
   'booking.created': 'A court was booked (on the public endpoint, the widget or the booking page).',
   'booking.cancelled': 'A booking was cancelled: by its guest, by the club, or by a block laid over it.',
+  'booking.rescheduled': 'A booking was moved to another time or court: by its guest (from the booking\'s page) or by the club. '
+    + 'The same booking (same id); `previous` says where it was.',
   'group.created': 'A training group appeared in GET /api/v1/groups: added, or made active again.',
   'group.updated': 'A listed training group changed.',
   'group.deleted': 'A training group left GET /api/v1/groups: made inactive. `data` is the group as it was listed.',
@@ -159,8 +177,8 @@ function payload(type: string, data: TSchema, description: string) {
 
 /** One schema per event type (and the test event), by type. */
 export const WEBHOOK_PAYLOADS: ReadonlyMap<string, TSchema> = new Map([
-  ...EVENT_TYPES.map((type) => [type, payload(type, DATA[type.split('.')[0] ?? ''] ?? WebhookTest, MEANING[type])] as const),
+  ...EVENT_TYPES.map((type) => [type, payload(type, DATA[type] ?? DATA[type.split('.')[0] ?? ''] ?? WebhookTest, MEANING[type])] as const),
   [TEST_EVENT, payload(TEST_EVENT, WebhookTest, 'Sent by "send test event" to one endpoint, whatever types it receives.')],
 ])
 
-export const WEBHOOK_PAYLOAD_SCHEMAS = [WebhookBooking, WebhookTest, ...WEBHOOK_PAYLOADS.values()]
+export const WEBHOOK_PAYLOAD_SCHEMAS = [WebhookBooking, WebhookBookingMove, WebhookTest, ...WEBHOOK_PAYLOADS.values()]

@@ -139,7 +139,8 @@ export async function cancelIn(
   cause?: string,
 ): Promise<boolean> {
   const { now } = work
-  if (!await markCancelled(work.db, booking.clubId, booking.id, cancellation, now)) return false
+  const sequence = await markCancelled(work.db, booking.clubId, booking.id, cancellation, now)
+  if (sequence === undefined) return false
   if (actor !== undefined) {
     const detail = [cause, cancellation.reason].filter((part) => part !== undefined && part !== null && part !== '').join(': ')
     await work.audit(actor, booking.clubId, { action: 'booking.cancelled', target: booking.id,
@@ -150,7 +151,7 @@ export async function cancelIn(
   const mail = renderBookingCancellation({
     bookingId: booking.id, clubName: booking.clubName, timezone: booking.timezone, courtName: booking.courtName,
     start: booking.start, end: booking.end, bookerName: booking.bookerName, organizer: addressOf(settings.mailFrom),
-    cancelledAt: now, by: cancellation.by, reason: cancellation.reason,
+    cancelledAt: now, by: cancellation.by, reason: cancellation.reason, sequence,
   })
   await work.mail({
     clubId: booking.clubId, bookingId: booking.id, recipientName: booking.bookerName, recipientEmail: booking.bookerEmail,

@@ -172,7 +172,7 @@ describeEachDatabase('club-platform command line', (dialect) => {
         expect(result.stderr).toContain('No such member of this club.')
         continue
       }
-      if (args[0] === 'bookings' && args[1] === 'cancel') {
+      if (args[0] === 'bookings' && (args[1] === 'cancel' || args[1] === 'move')) {
         // No booking has this id here: a clean refusal.
         expect(result.code, line).toBe(1)
         expect(result.stderr).toContain('no booking 00000000-0000-4000-8000-000000000002 at tc-riverside')

@@ -304,7 +304,9 @@ describeEachDatabase('dashboard API', (dialect) => {
     const hold = { kind: 'block', starts_at: '2027-01-01T10:00:00Z', ends_at: '2027-01-01T11:00:00Z', cancel_displaced_bookings: true }
     const bodies: Record<string, unknown> = { 'api-keys': { name: 'x', scopes: ['read:groups'] }, 'invitations': { email: 'm@example.org',
       role: 'owner' }, 'role': { role: 'owner' }, 'booking-rules': { cancellation_deadline_minutes: 60, retention_days: 30,
-      privacy_url: null, max_open_bookings_per_email: null, guests_may_book: true }, 'cancel': { reason: 'x' }, 'export': { email: 'hilde@example.org' }, 'erase': { email: 'hilde@example.org' },
+      privacy_url: null, max_open_bookings_per_email: null, guests_may_book: true }, 'cancel': { reason: 'x' },
+    'move': { court_id: idFor('court:hillside'), start_time: '2027-01-01T12:00:00+01:00', end_time: '2027-01-01T13:00:00+01:00' },
+    'export': { email: 'hilde@example.org' }, 'erase': { email: 'hilde@example.org' },
     'website': { websites: ['https://www.example.org'] }, 'courts': court, '{court}': { ...court, cancel_displaced_bookings: true }, 'holds': hold, '{hold}': hold,
     ...contentBodies(content), 'webhook-endpoints': { url: 'https://hooks.example/in', event_types: ['booking.created'] },
     '{endpoint}': { url: 'https://hooks.example/in', event_types: ['news.published'], enabled: false }, 'secret': { overlap_hours: 1 } }

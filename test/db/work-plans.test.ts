@@ -148,7 +148,7 @@ describeEachDatabase('the plans of the service\'s work', (dialect) => {
     const h = harness.current
     const statements = planned(work)
     // The bookings' part of a court's occupancy (its holds and bookings, one statement).
-    const courtDays = /union all select "court_id", 'booking' as "kind", "starts_at", "ends_at"[\s\S]* from "bookings"/
+    const courtDays = /union all select "id", "court_id", 'booking' as "kind", "starts_at", "ends_at"[\s\S]* from "bookings"/
     const clubDays = /from "bookings" inner join "courts"[\s\S]*"bookings"\."starts_at" >= /
     const occupancy = statements.filter((statement) => courtDays.test(statement.sql))
     const byStart = statements.filter((statement) => clubDays.test(statement.sql))

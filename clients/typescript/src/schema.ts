@@ -251,6 +251,26 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "booking.rescheduled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * booking.rescheduled
+         * @description A booking was moved to another time or court: by its guest (from the booking's page) or by the club. The same booking (same id); `previous` says where it was.
+         */
+        post: operations["webhook_booking_rescheduled"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "competition_result.created": {
         parameters: {
             query?: never;
@@ -588,6 +608,17 @@ export interface components {
              * @description Start of the first slot, RFC 3339 with an offset.
              */
             start_time: string;
+        };
+        /** @description A booking was moved to another time or court: by its guest (from the booking's page) or by the club. The same booking (same id); `previous` says where it was. */
+        BookingRescheduledEvent: {
+            data: components["schemas"]["WebhookBookingMove"];
+            /**
+             * Format: date-time
+             * @description When the event happened, in UTC. RFC 3339 with an explicit offset.
+             */
+            timestamp: string;
+            /** @enum {string} */
+            type: "booking.rescheduled";
         };
         /**
          * @description A competition result of a member.
@@ -1115,6 +1146,65 @@ export interface components {
              * @description The booking.
              */
             id: string;
+            /**
+             * Format: date-time
+             * @description Start, in the club's offset. RFC 3339 with an explicit offset.
+             */
+            start_time: string;
+            /** @enum {string} */
+            status: "confirmed" | "cancelled";
+        };
+        /** @description A booking after a move, and where it was before: court and times, never the guest's name or address. */
+        WebhookBookingMove: {
+            /**
+             * Format: date-time
+             * @description When it was cancelled, in the club's offset. RFC 3339 with an explicit offset.
+             */
+            cancelled_at: string | null;
+            /**
+             * @description Who cancelled: the guest (with the link of the confirmation mail), the club, or a block laid over the booking.
+             * @enum {string|null}
+             */
+            cancelled_by: "guest" | "club" | "hold" | null;
+            /** Format: uuid */
+            court_id: string;
+            court_name: string;
+            /**
+             * Format: date-time
+             * @description When it was booked, in the club's offset. RFC 3339 with an explicit offset.
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description End, in the club's offset. RFC 3339 with an explicit offset.
+             */
+            end_time: string;
+            /**
+             * Format: uuid
+             * @description The booking.
+             */
+            id: string;
+            /**
+             * @description Who moved it: the guest (from the booking's page) or the club.
+             * @enum {string}
+             */
+            moved_by: "guest" | "club";
+            /** @description Where and when the booking was before the move. */
+            previous: {
+                /** Format: uuid */
+                court_id: string;
+                court_name: string;
+                /**
+                 * Format: date-time
+                 * @description End before the move, in the club's offset. RFC 3339 with an explicit offset.
+                 */
+                end_time: string;
+                /**
+                 * Format: date-time
+                 * @description Start before the move, in the club's offset. RFC 3339 with an explicit offset.
+                 */
+                start_time: string;
+            };
             /**
              * Format: date-time
              * @description Start, in the club's offset. RFC 3339 with an explicit offset.
@@ -2469,6 +2559,56 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["BookingCreatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. A redirect is not followed: any other answer, or none within 15 s, is retried. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Retried with back-off for about three days (429 and others: after Retry-After, when given). */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Retried with back-off for about three days (after Retry-After, when given). */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the endpoint is disabled and the club's owners are told. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_booking_rescheduled: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id (`msg_…`), the same for every attempt and replay of it. */
+                "webhook-id": string;
+                /** @description `v1,` and the base64 HMAC-SHA256 of `id.timestamp.body`, one per valid secret, space-separated. */
+                "webhook-signature": string;
+                /** @description When this attempt was signed, in Unix seconds. */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BookingRescheduledEvent"];
             };
         };
         responses: {

@@ -186,6 +186,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/v1/clubs/{club}/bookings/{booking}/move": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Move a booking
+         * @description Moves the booking to another time or court of the club: the same booking (id, guest, manage link), checked and locked as a new booking's slot is, so a move racing another booking of the target never leaves two. The guest is mailed the change with a calendar REQUEST of the same event (same UID, higher SEQUENCE) unless `notify_guest` is false; a `booking.rescheduled` webhook event is sent, and the audit log records `booking.moved`. Moving a booking to where it is changes nothing.
+         */
+        post: operations["moveBooking"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/v1/clubs/{club}/bookings/export": {
         parameters: {
             query?: never;
@@ -1403,6 +1423,36 @@ export interface components {
             /** @description Why; the guest reads it in the cancellation mail. */
             reason?: string;
         };
+        /**
+         * @description A move of a booking to another time or court of the club, on the court's slot grid and within its opening hours; the booking horizon does not bind the club.
+         * @example {
+         *       "court_id": "0190a3b4-7c2d-7e5f-8a9b-0c1d2e3f4a5b",
+         *       "start_time": "2026-06-16T19:00:00+02:00",
+         *       "end_time": "2026-06-16T20:00:00+02:00"
+         *     }
+         */
+        BookingMove: {
+            /**
+             * Format: uuid
+             * @description The court to move it to (the same one for a new time alone).
+             */
+            court_id: string;
+            /**
+             * Format: date-time
+             * @description End of the last slot, RFC 3339 with an offset.
+             */
+            end_time: string;
+            /**
+             * @description Mail the guest the change (with a calendar update of the same event). Default true.
+             * @default true
+             */
+            notify_guest: boolean;
+            /**
+             * Format: date-time
+             * @description Start of the first slot, RFC 3339 with an offset.
+             */
+            start_time: string;
+        };
         /** @description The club's booking rules (docs/bookings.md). */
         BookingRules: {
             /** @description Guests may cancel until this many minutes before the start (0: until the start). */
@@ -2463,7 +2513,7 @@ export interface components {
             disabled_reason: "gone" | "failing" | null;
             enabled: boolean;
             /** @description The event types it receives. */
-            event_types: ("booking.created" | "booking.cancelled" | "group.created" | "group.updated" | "group.deleted" | "event.created" | "event.updated" | "event.deleted" | "news.published" | "news.updated" | "news.unpublished" | "competition_result.created" | "competition_result.updated" | "competition_result.deleted")[];
+            event_types: ("booking.created" | "booking.cancelled" | "booking.rescheduled" | "group.created" | "group.updated" | "group.deleted" | "event.created" | "event.updated" | "event.deleted" | "news.published" | "news.updated" | "news.unpublished" | "competition_result.created" | "competition_result.updated" | "competition_result.deleted")[];
             /**
              * Format: date-time
              * @description Since when every delivery has failed; null while it works.
@@ -2503,7 +2553,7 @@ export interface components {
              * @default true
              */
             enabled: boolean;
-            event_types: ("booking.created" | "booking.cancelled" | "group.created" | "group.updated" | "group.deleted" | "event.created" | "event.updated" | "event.deleted" | "news.published" | "news.updated" | "news.unpublished" | "competition_result.created" | "competition_result.updated" | "competition_result.deleted")[];
+            event_types: ("booking.created" | "booking.cancelled" | "booking.rescheduled" | "group.created" | "group.updated" | "group.deleted" | "event.created" | "event.updated" | "event.deleted" | "news.published" | "news.updated" | "news.unpublished" | "competition_result.created" | "competition_result.updated" | "competition_result.deleted")[];
             /** @description An https:// URL whose host resolves to public addresses only (the operator may allow http and private networks for testing). */
             url: string;
         };
@@ -3297,6 +3347,92 @@ export interface operations {
                 };
             };
             /** @description The booking has ended: it stays as it was. */
+            409: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    moveBooking: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A booking id. */
+                booking: string;
+                /** @description The club's slug. */
+                club: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BookingMove"];
+            };
+        };
+        responses: {
+            /** @description The booking as it is now. */
+            200: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClubBooking"];
+                };
+            };
+            /** @description `invalid-booking`: the target is no active court of the club or not a bookable slot (off the grid, outside opening hours, in the past, too long); `slot-conflict`: the target is booked, reserved or blocked. */
+            400: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No session, or the session has ended. */
+            401: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Cross-site request, or a role that does not allow this. */
+            403: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such club among those the signed-in person administers (or no such record in it). */
+            404: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `conflict`: the booking is cancelled or has ended: it stays as it is. */
             409: {
                 headers: {
                     /** @description Identifies the request; the same value is in error bodies and logs. */

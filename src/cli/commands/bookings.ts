@@ -1,20 +1,22 @@
-/** bookings: a club's bookings of a day, and cancelling one for the club (the guest is mailed). */
+/** bookings: a club's bookings of a day, and cancelling or moving one for the club (the guest is mailed). */
 import type { Command } from 'commander'
-import { listBookings } from '../../db/repositories/bookings.js'
+import type { AppContext } from '../../context.js'
+import { findClubBooking, listBookings } from '../../db/repositories/bookings.js'
 import type { ClubBooking } from '../../db/repositories/bookings.js'
 import { InvalidInput } from '../../domain/errors.js'
 import { formatInZone, localDateOf, localToInstant } from '../../domain/zoned-time.js'
 import { OPERATOR } from '../../services/audit.js'
 import { cancelByClub } from '../../services/booking-cancellation.js'
+import { moveBooking } from '../../services/booking-moves.js'
 import { requireClub } from '../../services/clubs.js'
-import { dateOption, idArgument, optional, textOption } from '../options.js'
+import { dateOption, idArgument, instantOption, optional, textOption } from '../options.js'
 import { jsonOption, table } from '../session.js'
 import type { CliSession } from '../session.js'
 
-/** bookings list and cancel. */
+/** bookings list, cancel and move. */
 export function registerBookings(program: Command, cli: CliSession): void {
   const { clock, migrated, print } = cli
-  const bookings = program.command('bookings').description('list a club\'s bookings and cancel them (the guest is mailed)')
+  const bookings = program.command('bookings').description('list a club\'s bookings, cancel and move them (the guest is mailed)')
   bookings.command('list').description('list the bookings of a club that start on a date (club-local), cancelled ones too')
     .requiredOption('--club <slug>', 'the club')
     .option('--date <date>', 'the local date YYYY-MM-DD (default: today at the club)')
@@ -49,6 +51,49 @@ export function registerBookings(program: Command, cli: CliSession): void {
       print(options.json === true, { id, status: result.booking.status, already_cancelled: result.outcome === 'already-cancelled' },
         result.outcome === 'cancelled' ? `Cancelled booking ${id}; the guest is mailed.` : `Booking ${id} was already cancelled.`)
     })
+  bookings.command('move').description('move a booking to another time or court of the club; the guest gets the change with a '
+    + 'calendar update of the same event')
+    .argument('<booking-id>', 'the id shown by bookings list')
+    .requiredOption('--club <slug>', 'the club')
+    .requiredOption('--start <date-time>', 'the new start, RFC 3339 with an offset (e.g. 2027-05-04T18:00:00+02:00)')
+    .requiredOption('--end <date-time>', 'the new end, RFC 3339 with an offset')
+    .option('--court <court-id>', 'the court to move it to (default: the one it is on)')
+    .option('--no-mail', 'do not mail the guest')
+    .addOption(jsonOption())
+    .action(async (bookingId: string, options: MoveOptions) => {
+      const id = idArgument(bookingId, 'booking', 'bookings list')
+      instantOption('--start', options.start)
+      instantOption('--end', options.end)
+      const courtId = optional(options.court, (value) => idArgument(value, 'court', 'courts list', '--court'))
+      const ctx = await migrated()
+      const club = await requireClub(ctx.db, options.club)
+      const current = await bookingToMove(ctx.db, club, id)
+      const moved = await moveBooking(ctx.db, clock, { mailFrom: ctx.config.mail.from }, { clubId: club.id, bookingId: id,
+        target: { court_id: courtId ?? current.courtId, start_time: options.start, end_time: options.end },
+        mover: { by: 'club', actor: OPERATOR, notifyGuest: options.mail } })
+      const { booking } = moved
+      print(options.json === true, { id, court_id: booking.courtId, court_name: booking.courtName,
+        start_time: formatInZone(booking.start, club.timezone), end_time: formatInZone(booking.end, club.timezone) },
+      `Moved booking ${id} to ${booking.courtName}, ${formatInZone(booking.start, club.timezone)}–`
+      + `${formatInZone(booking.end, club.timezone).slice(11)}${options.mail ? '; the guest is mailed' : ''}.`)
+    })
+}
+
+interface MoveOptions {
+  readonly club: string
+  readonly start: string
+  readonly end: string
+  readonly court?: string
+  /** False with --no-mail. */
+  readonly mail: boolean
+  readonly json?: boolean
+}
+
+/** The booking to move, for its current court; a booking of another club or none is not found. */
+async function bookingToMove(db: AppContext['db'], club: { id: string, slug: string }, id: string): Promise<ClubBooking> {
+  const booking = await findClubBooking(db, club.id, id)
+  if (booking === undefined) throw new InvalidInput(`no booking ${id} at ${club.slug}`)
+  return booking
 }
 
 function bookingJson(booking: ClubBooking) {

@@ -15,6 +15,7 @@ import * as invitationLimits from './0013-invitation-limits.js'
 import * as auditNames from './0014-audit-names.js'
 import * as historyBounds from './0015-history-bounds.js'
 import * as jobRuns from './0016-job-runs.js'
+import * as bookingMoves from './0017-booking-moves.js'
 
 /** Every migration, in order. Names are permanent: they are recorded in the database. */
 export const migrations: Record<string, Migration> = {
@@ -34,4 +35,5 @@ export const migrations: Record<string, Migration> = {
   '0014-audit-names': auditNames,
   '0015-history-bounds': historyBounds,
   '0016-job-runs': jobRuns,
+  '0017-booking-moves': bookingMoves,
 }

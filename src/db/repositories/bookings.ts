@@ -219,8 +219,9 @@ export interface Cancellation {
 }
 
 /**
- * Cancels a confirmed booking; false when it was no longer confirmed (cancelled meanwhile), so of
- * two concurrent cancellations exactly one succeeds.
+ * Cancels a confirmed booking and raises its calendar sequence; answers the new sequence, or
+ * undefined when it was no longer confirmed (cancelled meanwhile), so of two concurrent
+ * cancellations exactly one succeeds.
  */
 export async function markCancelled(
   db: Kysely<Database>,
@@ -228,12 +229,35 @@ export async function markCancelled(
   bookingId: string,
   cancellation: Cancellation,
   now: number,
-): Promise<boolean> {
-  const result = await db.updateTable('bookings')
-    .set({ status: 'cancelled', cancelled_at: isoForDb(now), cancelled_by: cancellation.by, cancel_reason: cancellation.reason })
+): Promise<number | undefined> {
+  const row = await db.updateTable('bookings')
+    .set((eb) => ({ status: 'cancelled', cancelled_at: isoForDb(now), cancelled_by: cancellation.by,
+      cancel_reason: cancellation.reason, calendar_sequence: eb('calendar_sequence', '+', 1) }))
     .where('club_id', '=', clubId).where('id', '=', bookingId).where('status', '=', 'confirmed')
-    .executeTakeFirst()
-  return Number(result.numUpdatedRows) === 1
+    .returning('calendar_sequence').executeTakeFirst()
+  return row?.calendar_sequence
+}
+
+/** Where and when a booking is to be after a move. */
+export interface BookingPlace {
+  readonly courtId: string
+  readonly start: number
+  readonly end: number
+}
+
+/**
+ * Moves a confirmed booking to another court or time of its club and raises its calendar
+ * sequence; answers the new sequence, or undefined when it was no longer confirmed. On
+ * PostgreSQL an overlap with another confirmed booking of the court fails as an exclusion violation.
+ */
+export async function markMoved(db: Kysely<Database>, clubId: string, bookingId: string, place: BookingPlace):
+Promise<number | undefined> {
+  const row = await db.updateTable('bookings')
+    .set((eb) => ({ court_id: place.courtId, starts_at: isoForDb(place.start), ends_at: isoForDb(place.end),
+      calendar_sequence: eb('calendar_sequence', '+', 1) }))
+    .where('club_id', '=', clubId).where('id', '=', bookingId).where('status', '=', 'confirmed')
+    .returning('calendar_sequence').executeTakeFirst()
+  return row?.calendar_sequence
 }
 
 /** A booking as the club sees it in a list: with its guest, its state and the court's name. */

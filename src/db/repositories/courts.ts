@@ -152,14 +152,14 @@ type OccupancyKind = 'block' | 'reservation' | 'booking'
  */
 function occupancyQuery(db: Kysely<Database>, clubId: string, courtIds: string[], to: string, from: string, startsAfter: string) {
   return db.selectFrom('court_holds')
-    .select((eb) => ['court_id', eb.ref('kind').$castTo<OccupancyKind>().as('kind'), 'starts_at', 'ends_at', 'weekday', 'start_time',
+    .select((eb) => ['id', 'court_id', eb.ref('kind').$castTo<OccupancyKind>().as('kind'), 'starts_at', 'ends_at', 'weekday', 'start_time',
       'end_time', 'valid_from', 'valid_until'])
     .where('club_id', '=', clubId).where('court_id', 'in', courtIds)
     .where((eb) => eb.or([
       eb('weekday', 'is not', null),
       eb.and([eb('starts_at', '<', to), eb('ends_at', '>', from)]),
     ]))
-    .unionAll(db.selectFrom('bookings').select(['court_id', sql.lit('booking').$castTo<OccupancyKind>().as('kind'), 'starts_at', 'ends_at',
+    .unionAll(db.selectFrom('bookings').select(['id', 'court_id', sql.lit('booking').$castTo<OccupancyKind>().as('kind'), 'starts_at', 'ends_at',
       sql<number | null>`null`.as('weekday'), sql<string | null>`null`.as('start_time'), sql<string | null>`null`.as('end_time'),
       sql<string | null>`null`.as('valid_from'), sql<string | null>`null`.as('valid_until')])
       .where('club_id', '=', clubId).where('court_id', 'in', courtIds)
@@ -172,13 +172,15 @@ const courtOccupancyQuery = compiledOnce((db, clubId: string, courtId: string, t
 
 /**
  * What occupies each of the courts during a window: one-off holds and confirmed bookings that overlap it,
- * and every weekly hold (the caller decides on which dates those apply). One statement.
+ * and every weekly hold (the caller decides on which dates those apply). One statement. `except`: a
+ * booking that does not count (the one being moved).
  */
 export async function occupancyOf(
   db: Kysely<Database>,
   clubId: string,
   courtIds: readonly string[],
   window: Interval,
+  except?: string,
 ): Promise<Map<string, StoredOccupancy>> {
   const result = new Map<string, StoredOccupancy>(courtIds.map((id) => [id, {
     blocks: [], reservations: [], weeklyBlocks: [], weeklyReservations: [], bookings: [],
@@ -196,7 +198,7 @@ export async function occupancyOf(
     const entry = result.get(row.court_id)
     if (entry === undefined) continue
     if (row.kind === 'booking') {
-      entry.bookings.push(interval(row))
+      if (row.id !== except) entry.bookings.push(interval(row))
     } else if (row.weekday === null) {
       (row.kind === 'block' ? entry.blocks : entry.reservations).push(interval(row))
     } else {

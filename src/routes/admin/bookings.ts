@@ -18,11 +18,13 @@ import { CLUB, FORBIDDEN, INVALID, NO_CLUB, NOT_SIGNED_IN, actorOf, clubOf } fro
 import { jsonResponse, problemResponse } from '../../http/responses.js'
 import { csvDocument } from '../../http/csv.js'
 import { Reference } from '../../schemas/common.js'
-import { BookingCancel, BookingExportQuery, BookingRules, BookingSearch, BookingSearchQuery, BookingsQuery, ClubBooking,
+import { BookingCancel, BookingExportQuery, BookingMove, BookingRules, BookingSearch, BookingSearchQuery, BookingsQuery,
+  ClubBooking,
   ClubBookingList, ClubBookingParams, ClubParams, Erasure,
   PersonalDataExport, PersonalDataRequest } from '../../schemas/admin.js'
 import { checkEmail } from '../../services/admins.js'
 import { cancelByClub } from '../../services/booking-cancellation.js'
+import { moveBooking } from '../../services/booking-moves.js'
 import { changeBookingRules } from '../../services/booking-rules.js'
 import { erasePersonalData, exportPersonalData } from '../../services/personal-data.js'
 
@@ -69,6 +71,7 @@ export function bookingRoutes(app: FastifyInstance, context: AppContext): void {
   registerBookingRules(app, context)
   registerBookingLists(app, context)
   registerCancellation(app, context)
+  registerMove(app, context)
   registerPersonalData(app, context)
 }
 
@@ -192,6 +195,40 @@ function registerCancellation(parent: FastifyInstance, context: AppContext): voi
     if (result === undefined) throw new NotFound(`No booking with the id ${request.params.booking}.`)
     if (result.outcome === 'ended') throw new Conflict('The booking has ended: it stays as it was.')
     const booking = await findClubBooking(context.db, club.id, result.booking.id)
+    if (booking === undefined) throw new NotFound(`No booking with the id ${request.params.booking}.`)
+    return bookingBody(booking, club.timezone)
+  })
+}
+
+const MOVE_REFUSED = problemResponse('`invalid-booking`: the target is no active court of the club or not a bookable slot '
+  + '(off the grid, outside opening hours, in the past, too long); `slot-conflict`: the target is booked, reserved or blocked.')
+const MOVE_CONFLICT = problemResponse('`conflict`: the booking is cancelled or has ended: it stays as it is.')
+
+/** The club moves a booking to another time or court; the guest is mailed the change. */
+function registerMove(parent: FastifyInstance, context: AppContext): void {
+  const app = parent.withTypeProvider<TypeBoxTypeProvider>()
+
+  app.post(`${CLUB}/bookings/:booking/move`, {
+    config: { access: { dashboard: 'admin' } },
+    schema: {
+      operationId: 'moveBooking', summary: 'Move a booking', tags: ['Bookings'],
+      description: 'Moves the booking to another time or court of the club: the same booking (id, guest, manage link), checked '
+        + 'and locked as a new booking\'s slot is, so a move racing another booking of the target never leaves two. The guest '
+        + 'is mailed the change with a calendar REQUEST of the same event (same UID, higher SEQUENCE) unless `notify_guest` is '
+        + 'false; a `booking.rescheduled` webhook event is sent, and the audit log records `booking.moved`. Moving a booking to '
+        + 'where it is changes nothing.',
+      params: ClubBookingParams,
+      body: Reference(BookingMove),
+      response: { 200: jsonResponse('The booking as it is now.', Reference(ClubBooking)), 400: MOVE_REFUSED, 401: NOT_SIGNED_IN,
+        403: FORBIDDEN, 404: NO_CLUB, 409: MOVE_CONFLICT },
+    },
+  }, async (request) => {
+    const club = await clubOf(context, request)
+    const { court_id, start_time, end_time, notify_guest } = request.body
+    await moveBooking(context.db, context.clock, { mailFrom: context.config.mail.from }, { clubId: club.id,
+      bookingId: request.params.booking, target: { court_id, start_time, end_time },
+      mover: { by: 'club', actor: actorOf(request), notifyGuest: notify_guest ?? true } })
+    const booking = await findClubBooking(context.db, club.id, request.params.booking)
     if (booking === undefined) throw new NotFound(`No booking with the id ${request.params.booking}.`)
     return bookingBody(booking, club.timezone)
   })

@@ -55,6 +55,17 @@ export const BookingCancel = Type.Object({
   reason: Type.Optional(Type.String({ maxLength: 500, description: 'Why; the guest reads it in the cancellation mail.' })),
 }, { $id: 'BookingCancel', additionalProperties: false, description: 'A cancellation by the club.' })
 
+export const BookingMove = Type.Object({
+  court_id: Uuid('The court to move it to (the same one for a new time alone).'),
+  start_time: Type.String({ format: 'date-time', description: 'Start of the first slot, RFC 3339 with an offset.' }),
+  end_time: Type.String({ format: 'date-time', description: 'End of the last slot, RFC 3339 with an offset.' }),
+  notify_guest: Type.Optional(Type.Boolean({ default: true, description: 'Mail the guest the change (with a calendar update of '
+    + 'the same event). Default true.' })),
+}, { $id: 'BookingMove', additionalProperties: false, description: 'A move of a booking to another time or court of the club, '
+  + 'on the court\'s slot grid and within its opening hours; the booking horizon does not bind the club.',
+examples: [{ court_id: '0190a3b4-7c2d-7e5f-8a9b-0c1d2e3f4a5b', start_time: '2026-06-16T19:00:00+02:00',
+  end_time: '2026-06-16T20:00:00+02:00' }] })
+
 export const PersonalDataRequest = Type.Object({ email: Email() }, {
   $id: 'PersonalDataRequest', additionalProperties: false, description: 'The address whose data is meant.',
 })

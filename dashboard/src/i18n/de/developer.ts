@@ -49,6 +49,7 @@ export const developer: Record<keyof typeof english, string> = {
   'hooks.group.results': 'Wettkampfergebnisse',
   'hooks.type.booking.created': 'Ein Platz wurde gebucht',
   'hooks.type.booking.cancelled': 'Eine Buchung wurde storniert (vom Gast, vom Verein oder durch eine Sperre)',
+  'hooks.type.booking.rescheduled': 'Eine Buchung wurde auf eine andere Zeit oder einen anderen Platz verlegt (vom Gast oder vom Verein)',
   'hooks.type.group.created': 'Eine Gruppe wurde sichtbar (neu oder wieder aktiv)',
   'hooks.type.group.updated': 'Eine sichtbare Gruppe wurde geändert',
   'hooks.type.group.deleted': 'Eine Gruppe wurde deaktiviert',

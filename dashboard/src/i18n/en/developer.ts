@@ -47,6 +47,7 @@ export const developer = {
   'hooks.group.results': 'Competition results',
   'hooks.type.booking.created': 'A court was booked',
   'hooks.type.booking.cancelled': 'A booking was cancelled (by the guest, the club, or a block)',
+  'hooks.type.booking.rescheduled': 'A booking was moved to another time or court (by the guest or the club)',
   'hooks.type.group.created': 'A group became visible (added or reactivated)',
   'hooks.type.group.updated': 'A visible group changed',
   'hooks.type.group.deleted': 'A group was deactivated',
