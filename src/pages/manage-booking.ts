@@ -1,12 +1,14 @@
 /**
  * The guest's page of a booking, opened from the link in the confirmation mail: what was booked,
- * its state, and a button that cancels it. Rendered on the server as one small HTML document that
+ * its state, a button that cancels it, and the free times it can be moved to (a date chosen by a
+ * GET form, a time by a POST form: no script needed). Rendered on the server as one small HTML document that
  * needs no JavaScript and loads nothing (its one style sheet is inline, allowed by its hash), in
  * English or German. It shows the club, the court and the time — never the guest's address, other
  * bookings or anything about members.
  */
 import { createHash } from 'node:crypto'
 import type { GuestBooking } from '../services/booking-cancellation.js'
+import type { FreeTime } from '../services/booking-moves.js'
 import { escapeHtml } from '../domain/html.js'
 
 export type Language = 'en' | 'de'
@@ -29,7 +31,21 @@ const TEXT = {
     byClub: 'by the club',
     byHold: 'by the club',
     reason: 'Reason',
-    cancelUntil: (until: string) => `You can cancel until ${until}.`,
+    cancelUntil: (until: string) => `You can change or cancel it until ${until}.`,
+    changeLink: 'Change the date or time',
+    changeTitle: 'Change the date or time',
+    changeIntro: (court: string) => `Free times on ${court}, as long as your booking:`,
+    dateLabel: 'Date',
+    showTimes: 'Show free times',
+    noTimes: 'No time is free on this day. Choose another date.',
+    timeLegend: 'New time',
+    moveButton: 'Move my booking',
+    movedNow: 'Your booking has been moved. An e-mail with the calendar update is on its way to you.',
+    back: 'Back to your booking',
+    taken: 'That time was taken meanwhile. Choose another one.',
+    invalidTime: 'That time cannot be booked. Choose one of the free times.',
+    tooLateChange: (until: string) => `This booking can no longer be changed here: changes were possible until ${until}. `
+      + 'Please contact the club.',
     cancelButton: 'Cancel this booking',
     cannotUndo: 'Cancelling cannot be undone; you would need to book again.',
     tooLate: (until: string) => `This booking can no longer be cancelled here: cancellation was possible until ${until}. `
@@ -54,7 +70,21 @@ const TEXT = {
     byClub: 'vom Verein',
     byHold: 'vom Verein',
     reason: 'Grund',
-    cancelUntil: (until: string) => `Sie können bis ${until} stornieren.`,
+    cancelUntil: (until: string) => `Sie können sie bis ${until} ändern oder stornieren.`,
+    changeLink: 'Datum oder Uhrzeit ändern',
+    changeTitle: 'Datum oder Uhrzeit ändern',
+    changeIntro: (court: string) => `Freie Zeiten auf ${court}, so lang wie Ihre Buchung:`,
+    dateLabel: 'Datum',
+    showTimes: 'Freie Zeiten zeigen',
+    noTimes: 'An diesem Tag ist keine Zeit frei. Wählen Sie ein anderes Datum.',
+    timeLegend: 'Neue Zeit',
+    moveButton: 'Buchung verlegen',
+    movedNow: 'Ihre Buchung ist verlegt. Eine E-Mail mit der Kalenderänderung ist unterwegs.',
+    back: 'Zurück zu Ihrer Buchung',
+    taken: 'Diese Zeit wurde inzwischen gebucht. Wählen Sie eine andere.',
+    invalidTime: 'Diese Zeit kann nicht gebucht werden. Wählen Sie eine der freien Zeiten.',
+    tooLateChange: (until: string) => `Diese Buchung kann hier nicht mehr geändert werden: Änderungen waren bis ${until} möglich. `
+      + 'Bitte wenden Sie sich an den Verein.',
     cancelButton: 'Diese Buchung stornieren',
     cannotUndo: 'Eine Stornierung lässt sich nicht rückgängig machen; Sie müssten neu buchen.',
     tooLate: (until: string) => `Diese Buchung kann hier nicht mehr storniert werden: Eine Stornierung war bis ${until} möglich. `
@@ -80,6 +110,16 @@ const STYLE = [
   'button:focus-visible,a:focus-visible{outline:3px solid #1a4fd6;outline-offset:2px}',
   '.hint{color:#4a4f57;font-size:.95rem}',
   'nav{margin-top:1.5rem;font-size:.95rem}a{color:#1a4fd6}',
+  'h2{font-size:1.2rem;margin:1.5rem 0 .5rem}',
+  'fieldset{border:0;padding:0;margin:0 0 1rem}legend{font-weight:600;margin-bottom:.5rem}',
+  '.times{display:grid;grid-template-columns:repeat(auto-fill,minmax(6.5rem,1fr));gap:.5rem}',
+  '.times label{display:flex;align-items:center;gap:.4rem;border:1px solid #c4c8cf;border-radius:8px;padding:.5rem .6rem;'
+  + 'min-height:44px;box-sizing:border-box}',
+  '.date{display:flex;flex-wrap:wrap;gap:.5rem;align-items:end;margin-bottom:1rem}',
+  '.date label{display:flex;flex-direction:column;font-weight:600}',
+  'input[type=date]{font:inherit;min-height:44px;padding:0 .5rem;border:1px solid #8a8f98;border-radius:8px}',
+  'button.secondary{background:#fff;color:#1a4fd6;border:2px solid #1a4fd6;width:auto}',
+  'button.primary{background:#1c6b3a}',
 ].join('')
 
 const STYLE_HASH = `'sha256-${createHash('sha256').update(STYLE).digest('base64')}'`
@@ -147,9 +187,36 @@ export interface PageView {
   readonly switchHref: string
 }
 
-/** The booking as its guest sees it; `justCancelled` after the guest's own cancel button. */
-export function renderBookingPage(found: GuestBooking, view: PageView, justCancelled: boolean): string {
+/** The change of time as the page shows it. */
+export interface ChangeView {
+  /** The local date whose free times are listed. */
+  readonly date: string
+  readonly times: readonly FreeTime[]
+  /** Where the move form posts, and the page without the change open. */
+  readonly moveAction: string
+  readonly backHref: string
+  /** The language the guest chose (`?lang=`), kept by the date form. */
+  readonly chosenLanguage: Language | undefined
+}
+
+/** What the page says after the guest's own action, or how the change of time is shown. */
+export interface PageState {
+  /** The guest's cancel button was used just now. */
+  readonly justCancelled?: boolean
+  /** The guest moved the booking just now. */
+  readonly justMoved?: boolean
+  /** Why the last change was refused, shown as an alert: the time was taken, is no bookable time, or the deadline passed. */
+  readonly refusal?: 'taken' | 'invalid' | 'too-late'
+  /** The change of time: the date shown and its free times. */
+  readonly change?: ChangeView
+  /** The page's address with the change of time open (the link to it). */
+  readonly changeHref?: string
+}
+
+/** The booking as its guest sees it, after the guest's own action or with the change of time open. */
+export function renderBookingPage(found: GuestBooking, view: PageView, shown: PageState = {}): string {
   const { booking, cancelUntil, state } = found
+  const justCancelled = shown.justCancelled === true
   const language = view.language
   const text = TEXT[language]
   const tz = booking.timezone
@@ -164,10 +231,18 @@ export function renderBookingPage(found: GuestBooking, view: PageView, justCance
       + '</div>'
   } else if (state === 'too-late') {
     notice = `<div class="notice warn" role="status"><p>${escapeHtml(text.tooLate(until))}</p></div>`
+  } else if (shown.change !== undefined) {
+    action = changeForm(booking, shown.change, language)
   } else {
+    if (shown.justMoved === true) notice = `<div class="notice" role="status"><p>${escapeHtml(text.movedNow)}</p></div>`
     action = `<p>${escapeHtml(text.cancelUntil(until))}</p>`
+      + (shown.changeHref === undefined ? '' : `<p><a href="${escapeHtml(shown.changeHref)}">${text.changeLink}</a></p>`)
       + `<form method="post"><button type="submit">${text.cancelButton}</button></form>`
       + `<p class="hint">${text.cannotUndo}</p>`
+  }
+  if (shown.refusal !== undefined) {
+    const why = shown.refusal === 'taken' ? text.taken : shown.refusal === 'invalid' ? text.invalidTime : text.tooLateChange(until)
+    notice = `<div class="notice warn" role="alert"><p>${escapeHtml(why)}</p></div>${state === 'too-late' ? '' : notice}`
   }
   const body = `<p class="club">${escapeHtml(booking.clubName)}</p><h1>${text.title}</h1>${notice}`
     + '<dl>'
@@ -176,6 +251,35 @@ export function renderBookingPage(found: GuestBooking, view: PageView, justCance
     + `<dt>${text.status}</dt><dd>${state === 'cancelled' ? text.cancelled : text.confirmed}</dd>`
     + `</dl>${action}`
   return document(language, `${text.title} — ${booking.clubName}`, body, view.switchHref, booking.privacyUrl)
+}
+
+/**
+ * The change of time: a GET form that shows another date's free times, and a POST form with one
+ * radio button per free time. Works without script.
+ */
+function changeForm(booking: GuestBooking['booking'], change: ChangeView, language: Language): string {
+  const text = TEXT[language]
+  const locale = text.locale
+  const time = (value: string) => new Intl.DateTimeFormat(locale, { hour: '2-digit', minute: '2-digit', hourCycle: 'h23',
+    timeZone: booking.timezone }).format(Date.parse(value))
+  // A time that ends at midnight ends at 24:00 of its day, as everywhere on the page.
+  const until = (value: string) => (time(value) === '00:00' ? '24:00' : time(value))
+  const times = change.times.map((free, i) => `<label><input type="radio" name="start" value="${escapeHtml(free.start_time)}"`
+    + `${i === 0 ? ' required' : ''}>${escapeHtml(`${time(free.start_time)}–${until(free.end_time)}`)}</label>`).join('')
+  const pick = change.times.length === 0
+    ? `<p role="status">${text.noTimes}</p>`
+    : `<form method="post" action="${escapeHtml(change.moveAction)}">`
+      + `<fieldset><legend>${text.timeLegend}</legend><div class="times">${times}</div></fieldset>`
+      + `<button type="submit" class="primary">${text.moveButton}</button></form>`
+  const day = new Intl.DateTimeFormat(locale, { dateStyle: 'full', timeZone: 'UTC' }).format(Date.parse(`${change.date}T12:00:00Z`))
+  return `<h2>${text.changeTitle}</h2><p>${escapeHtml(text.changeIntro(booking.courtName))}</p>`
+    + '<form method="get" class="date">'
+    + (change.chosenLanguage === undefined ? '' : `<input type="hidden" name="lang" value="${change.chosenLanguage}">`)
+    + '<input type="hidden" name="change" value="1">'
+    + `<label>${text.dateLabel}<input type="date" name="date" value="${escapeHtml(change.date)}" required></label>`
+    + `<button type="submit" class="secondary">${text.showTimes}</button></form>`
+    + `<p class="club">${escapeHtml(day)}</p>${pick}`
+    + `<p><a href="${escapeHtml(change.backHref)}">${text.back}</a></p>`
 }
 
 export function renderNotFoundPage(view: PageView): string {

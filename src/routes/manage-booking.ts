@@ -1,19 +1,26 @@
 /**
  * The guest's booking page at /bookings/manage/{token} (src/pages/manage-booking.ts). GET shows
- * the booking and never changes it — mail scanners open links; only the page's own form, a POST,
- * cancels. After a cancellation the browser is sent back to the page (303), so reloading it does
- * not post again; a second POST changes nothing anyway. Unknown, malformed and expired links are
- * one 404 page; a cancellation after the club's deadline is refused with a 409 page saying until
- * when it was possible. The token is a secret: it is redacted from logs (src/http/redaction.ts),
- * and the page sends no Referer.
+ * the booking and never changes it — mail scanners open links; only the page's own forms, POSTs,
+ * cancel it or move it (`…/move`, a time from the free times that `?change=1&date=` lists). After
+ * either the browser is sent back to the page (303), so reloading it does not post again; a second
+ * cancellation changes nothing anyway, and a move to where the booking is changes nothing.
+ * Unknown, malformed and expired links are one 404 page; a cancellation or a move after the club's
+ * deadline is refused with a 409 page saying until when it was possible, a move to a taken time
+ * with a 409 page listing the free times again. The token is a secret: it is redacted from logs
+ * (src/http/redaction.ts), and the page sends no Referer.
  */
 import { Type } from '@sinclair/typebox'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import type { AppContext } from '../context.js'
 import { LANGUAGES, languageOf, PAGE_HEADERS, renderBookingPage, renderNotFoundPage } from '../pages/manage-booking.js'
-import type { Language, PageView } from '../pages/manage-booking.js'
+import type { ChangeView, Language, PageView } from '../pages/manage-booking.js'
 import { bookingOfLink, cancelByGuest } from '../services/booking-cancellation.js'
+import type { GuestBooking } from '../services/booking-cancellation.js'
+import { freeTimesFor, moveBooking } from '../services/booking-moves.js'
+import { parseDateTime } from '../domain/date-time.js'
+import { Conflict, InvalidBooking, SlotConflict } from '../domain/errors.js'
+import { formatInZone, localDateOf } from '../domain/zoned-time.js'
 
 export const MANAGE_PREFIX = '/bookings/manage'
 
@@ -26,8 +33,21 @@ function pageHref(token: string, language: Language | undefined, extra: Record<s
 }
 
 function chosenLanguage(query: unknown): Language | undefined {
-  const lang = typeof query === 'object' && query !== null && 'lang' in query ? query.lang : undefined
-  return LANGUAGES.find((language) => language === lang)
+  return LANGUAGES.find((language) => language === field(query, 'lang'))
+}
+
+/** A text field of a parsed query string or form body, if there is one. */
+function field(values: unknown, name: string): string | undefined {
+  if (typeof values !== 'object' || values === null || !(name in values)) return undefined
+  const value = (values as Record<string, unknown>)[name]
+  return typeof value === 'string' ? value : undefined
+}
+
+/** A date YYYY-MM-DD as given, if it is a real one. */
+function dateOf(value: string | undefined): string | undefined {
+  if (value === undefined || !/^\d{4}-\d{2}-\d{2}$/.test(value)) return undefined
+  const time = Date.parse(`${value}T00:00:00Z`)
+  return Number.isNaN(time) || new Date(time).toISOString().slice(0, 10) !== value ? undefined : value
 }
 
 function viewOf(request: FastifyRequest, token: string): PageView {
@@ -41,9 +61,9 @@ function sendPage(reply: FastifyReply, status: number, html: string): FastifyRep
 
 export async function manageBookingRoutes(app: FastifyInstance, context: AppContext): Promise<void> {
   await app.register((scope, _options, done) => {
-    // The page's form posts an empty urlencoded body; nothing in it is read.
-    scope.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 1024 }, (_request, _body, done) => {
-      done(null, {})
+    // The cancel form posts an empty body, the move form the chosen start; nothing else in a body is read.
+    scope.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 1024 }, (_request, body, done) => {
+      done(null, Object.fromEntries(new URLSearchParams(String(body))))
     })
     const typed = scope.withTypeProvider<TypeBoxTypeProvider>()
     // Pages, not API operations: outside the API descriptions.
@@ -55,9 +75,15 @@ export async function manageBookingRoutes(app: FastifyInstance, context: AppCont
       const view = viewOf(request, token)
       const found = await bookingOfLink(context.db, context.clock, token)
       if (found === undefined) return sendPage(reply, 404, renderNotFoundPage(view))
-      const justCancelled = typeof request.query === 'object' && request.query !== null && 'cancelled' in request.query
-        && found.booking.cancelledBy === 'guest'
-      return sendPage(reply, 200, renderBookingPage(found, view, justCancelled))
+      const justCancelled = field(request.query, 'cancelled') !== undefined && found.booking.cancelledBy === 'guest'
+      const justMoved = field(request.query, 'moved') !== undefined
+      if (found.state === 'open' && field(request.query, 'change') !== undefined) {
+        const date = dateOf(field(request.query, 'date')) ?? localDateOf(found.booking.start, found.booking.timezone)
+        const change = await changeView(context, found, token, request.query, date)
+        return sendPage(reply, 200, renderBookingPage(found, view, { change }))
+      }
+      return sendPage(reply, 200, renderBookingPage(found, view, { justCancelled, justMoved,
+        changeHref: pageHref(token, chosenLanguage(request.query), { change: '1' }) }))
     })
 
     typed.post(`${MANAGE_PREFIX}/:token`, { config, schema, onRequest: context.publicLimits.booking.hook() }, async (request, reply) => {
@@ -65,10 +91,52 @@ export async function manageBookingRoutes(app: FastifyInstance, context: AppCont
       const view = viewOf(request, token)
       const found = await cancelByGuest(context.db, context.clock, { mailFrom: context.config.mail.from }, token)
       if (found === undefined) return sendPage(reply, 404, renderNotFoundPage(view))
-      if (found.state === 'too-late') return sendPage(reply, 409, renderBookingPage(found, view, false))
+      if (found.state === 'too-late') return sendPage(reply, 409, renderBookingPage(found, view))
       return reply.headers({ 'cache-control': 'no-store', 'referrer-policy': 'no-referrer' })
         .redirect(pageHref(token, chosenLanguage(request.query), { cancelled: '1' }), 303)
     })
+
+    typed.post(`${MANAGE_PREFIX}/:token/move`, { config, schema, onRequest: context.publicLimits.booking.hook() },
+      async (request, reply) => {
+        const { token } = request.params
+        const view = viewOf(request, token)
+        const found = await bookingOfLink(context.db, context.clock, token)
+        if (found === undefined) return sendPage(reply, 404, renderNotFoundPage(view))
+        if (found.state === 'cancelled') return sendPage(reply, 409, renderBookingPage(found, view))
+        const { booking } = found
+        const start = parseDateTime(field(request.body, 'start') ?? '')
+        const date = start === undefined ? localDateOf(booking.start, booking.timezone) : localDateOf(start, booking.timezone)
+        const refused = async (status: number, refusal: 'taken' | 'invalid' | 'too-late') => {
+          const again = await bookingOfLink(context.db, context.clock, token) ?? found
+          const change = again.state === 'open' ? await changeView(context, again, token, request.query, date) : undefined
+          return sendPage(reply, status, renderBookingPage(again, view, { refusal, ...change === undefined ? {} : { change } }))
+        }
+        if (found.state === 'too-late') return refused(409, 'too-late')
+        if (start === undefined) return refused(400, 'invalid')
+        const end = start + booking.end - booking.start
+        try {
+          await moveBooking(context.db, context.clock, { mailFrom: context.config.mail.from }, { clubId: booking.clubId,
+            bookingId: booking.id, mover: { by: 'guest' }, target: { court_id: booking.courtId,
+              start_time: formatInZone(start, booking.timezone), end_time: formatInZone(end, booking.timezone) } })
+        } catch (error) {
+          if (error instanceof SlotConflict) return refused(409, 'taken')
+          if (error instanceof InvalidBooking) return refused(400, 'invalid')
+          // The deadline passed, or the booking was cancelled, since the page was read.
+          if (error instanceof Conflict) return refused(409, 'too-late')
+          throw error
+        }
+        return reply.headers({ 'cache-control': 'no-store', 'referrer-policy': 'no-referrer' })
+          .redirect(pageHref(token, chosenLanguage(request.query), { moved: '1' }), 303)
+      })
     done()
   })
+}
+
+/** The change of time for a date: its free times, and the forms' addresses in the guest's chosen language. */
+async function changeView(context: AppContext, found: GuestBooking, token: string, query: unknown, date: string):
+Promise<ChangeView> {
+  const language = chosenLanguage(query)
+  const times = await freeTimesFor(context.db, context.clock, found.booking, date)
+  const move = `${MANAGE_PREFIX}/${token}/move${language === undefined ? '' : `?lang=${language}`}`
+  return { date, times, moveAction: move, backHref: pageHref(token, language), chosenLanguage: language }
 }

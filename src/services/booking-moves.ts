@@ -17,11 +17,11 @@ import type { Clock } from '../clock.js'
 import { isExclusionViolation, isTransientConflict } from '../db/dialect.js'
 import { findBooking, markMoved } from '../db/repositories/bookings.js'
 import type { BookingDetails } from '../db/repositories/bookings.js'
-import { courtForBooking, occupancyOf } from '../db/repositories/courts.js'
+import { courtForBooking, findCourt, occupancyOf } from '../db/repositories/courts.js'
 import type { Database } from '../db/schema.js'
 import { CONFLICT_WORDING, checkBookingTimes, occupancyOn } from '../domain/booking-rules.js'
 import { Conflict, InvalidBooking, NotFound, SlotConflict } from '../domain/errors.js'
-import { localDatesOf, slotStatus } from '../domain/slots.js'
+import { daySlots, localDatesOf, slotStatus } from '../domain/slots.js'
 import { formatInZone } from '../domain/zoned-time.js'
 import { addressOf, renderBookingMove } from '../mail/booking-mail.js'
 import { bookingData } from '../webhooks/booking-events.js'
@@ -119,6 +119,45 @@ export async function moveBooking(
   const booking = await findBooking(db, clubId, bookingId)
   if (booking === undefined) throw new NotFound(`No booking with the id ${bookingId}.`)
   return { booking, previous }
+}
+
+/** A time a booking could move to: its start and end, in the club's offset (as the API writes them). */
+export interface FreeTime {
+  readonly start_time: string
+  readonly end_time: string
+}
+
+/**
+ * The times on `date` (club-local) that the booking could be moved to by its guest now: on its
+ * court, as long as it is, starting on a slot boundary, bookable by the court's rules (hours,
+ * horizon, not begun) and free of other bookings, holds and blocks; not where it is. The move
+ * itself checks again under the court's lock.
+ */
+export async function freeTimesFor(db: Kysely<Database>, clock: Clock, booking: BookingDetails, date: string):
+Promise<FreeTime[]> {
+  const now = clock.now()
+  const court = await findCourt(db, booking.clubId, booking.courtId)
+  if (court?.active !== true) return []
+  const length = booking.end - booking.start
+  const tz = booking.timezone
+  const candidates = daySlots(court, date, tz).map((slot) => ({ start: slot.start, end: slot.start + length }))
+    .filter((slot) => slot.start !== booking.start)
+  const [first, last] = [candidates.at(0), candidates.at(-1)]
+  if (first === undefined || last === undefined) return []
+  const window = { start: first.start, end: last.end }
+  const stored = (await occupancyOf(db, booking.clubId, [court.id], window, booking.id)).get(court.id)
+  const free: FreeTime[] = []
+  for (const slot of candidates) {
+    const times = { start_time: formatInZone(slot.start, tz), end_time: formatInZone(slot.end, tz) }
+    try {
+      checkBookingTimes(court, tz, times, now)
+    } catch (error) {
+      if (error instanceof InvalidBooking) continue
+      throw error
+    }
+    if (slotStatus(slot, occupancyOn(stored, localDatesOf(slot, tz), tz)) === 'available') free.push(times)
+  }
+  return free
 }
 
 /** A booking that is cancelled or over stays as it is; a guest moves only until the club's cancellation deadline. */

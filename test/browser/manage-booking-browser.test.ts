@@ -2,9 +2,10 @@
  * The guest's booking page as a guest uses it, in Debian's Chromium with JavaScript off, against
  * the real server process on SQLite and on PostgreSQL, with mail through a real SMTP server: a
  * booking made through the public API, the link from the delivered confirmation opened, the
- * booking cancelled with the page's button; the cancellation mail arrives once. The pages (open,
- * cancelled, too late to cancel, not found; English and German) are checked with axe-core and
- * saved as screenshots (desktop and phone) in docs/screenshots/.
+ * booking cancelled with the page's button (the cancellation mail arrives once), another moved to
+ * a free time of its day (the change mail arrives). The pages (open, cancelled, change of time,
+ * moved, too late to cancel, not found; English and German) are checked with axe-core and saved as
+ * screenshots (desktop and phone) in docs/screenshots/.
  */
 import type { Page } from 'playwright-core'
 import { expect, it } from 'vitest'
@@ -105,6 +106,33 @@ describeInBrowser('the guest\'s booking page in a browser', 'the booking page br
     expect(await german.locator('html').getAttribute('lang')).toBe('de')
     expect(await german.locator('dd').last().textContent()).toBe('Storniert')
     await check(german, 'cancelled-de')
+  })
+
+  it('lets a guest move the booking to another time with JavaScript off: the old slot is free, the new one booked', async () => {
+    const day = testToday(3, TZ)
+    const start = localToInstant(day, 9 * 60, TZ)
+    const link = await book(start, 'mover@example.org')
+    const page = await open(link)
+    await page.getByRole('link', { name: 'Change the date or time' }).click()
+    await expect.poll(() => page.getByRole('heading', { level: 2 }).textContent()).toBe('Change the date or time')
+    expect(await page.getByLabel('Date').inputValue()).toBe(day)
+    // The free times of the day, as long as the booking; its own hour is not among them.
+    expect(await page.getByRole('radio', { name: '09:00–10:00' }).count()).toBe(0)
+    await check(page, 'change')
+
+    await page.getByRole('radio', { name: '15:00–16:00' }).check()
+    await page.getByRole('button', { name: 'Move my booking' }).click()
+    await expect.poll(() => page.getByRole('status').textContent()).toContain('Your booking has been moved.')
+    expect(page.url()).toBe(`${link}?moved=1`)
+    expect(await page.locator('dd').nth(1).textContent()).toMatch(/15:00–16:00/)
+    await check(page, 'moved')
+
+    const listing = await fetch(`${suite.origin}/api/v1/public/riverside/courts?date=${day}`)
+    const slots = (await listing.json() as { courts: { start_time: string, status: string }[] }).courts
+    expect(slots.find((slot) => Date.parse(slot.start_time) === start)?.status).toBe('available')
+    expect(slots.find((slot) => Date.parse(slot.start_time) === start + 6 * HOUR)?.status).toBe('booked')
+    await expect.poll(() => smtp.received.filter((mail) => mail.envelopeTo.includes('mover@example.org')
+      && mail.parsed.subject?.startsWith('Booking moved')).length, { timeout: 10_000, interval: 100 }).toBe(1)
   })
 
   it('says when cancelling is too late, and that a wrong link leads nowhere', async () => {
