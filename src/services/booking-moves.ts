@@ -66,11 +66,9 @@ export async function moveBooking(
 ): Promise<MovedBooking> {
   const { clubId, bookingId, target, mover } = input
   const now = clock.now()
-  const before = await findBooking(db, clubId, bookingId)
-  if (before === undefined) throw new NotFound(`No booking with the id ${bookingId}.`)
-  let previous: MovedBooking['previous'] = { courtId: before.courtId, courtName: before.courtName, start: before.start,
-    end: before.end }
-  for (let attempt = 1; ; attempt++) {
+  let previous: MovedBooking['previous'] | undefined
+  // Run again (up to three times) when the database aborted it only because of a concurrent transaction.
+  for (let attempt = 1; previous === undefined; attempt++) {
     try {
       previous = await write(db, now, async (work) => {
         const trx = work.db
@@ -110,7 +108,6 @@ export async function moveBooking(
         work.changed(`courts:${clubId}`)
         return was
       })
-      break
     } catch (error) {
       if (isExclusionViolation(error)) throw new SlotConflict('The requested time is already booked.')
       if (attempt >= 3 || !isTransientConflict(error)) throw error
