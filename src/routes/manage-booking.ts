@@ -43,9 +43,9 @@ function field(values: unknown, name: string): string | undefined {
   return typeof value === 'string' ? value : undefined
 }
 
-/** A date YYYY-MM-DD as given, if it is a real one. */
+/** A date YYYY-MM-DD as given, if it is a real one from 1970 on (the databases' range, and more than a booking needs). */
 function dateOf(value: string | undefined): string | undefined {
-  if (value === undefined || !/^\d{4}-\d{2}-\d{2}$/.test(value)) return undefined
+  if (value === undefined || !/^(19[7-9]\d|[2-9]\d{3})-\d{2}-\d{2}$/.test(value)) return undefined
   const time = Date.parse(`${value}T00:00:00Z`)
   return Number.isNaN(time) || new Date(time).toISOString().slice(0, 10) !== value ? undefined : value
 }
@@ -105,7 +105,9 @@ export async function manageBookingRoutes(app: FastifyInstance, context: AppCont
         if (found.state === 'cancelled') return sendPage(reply, 409, renderBookingPage(found, view))
         const { booking } = found
         const start = parseDateTime(field(request.body, 'start') ?? '')
-        const date = start === undefined ? localDateOf(booking.start, booking.timezone) : localDateOf(start, booking.timezone)
+        // The day to list again after a refusal: the chosen time's, or the booking's.
+        const date = dateOf(start === undefined ? undefined : localDateOf(start, booking.timezone))
+          ?? localDateOf(booking.start, booking.timezone)
         const refused = async (status: number, refusal: 'taken' | 'invalid' | 'too-late') => {
           const again = await bookingOfLink(context.db, context.clock, token) ?? found
           const change = again.state === 'open' ? await changeView(context, again, token, request.query, date) : undefined

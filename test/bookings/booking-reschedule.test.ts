@@ -128,6 +128,28 @@ describeEachDatabase('a guest moving a booking', (dialect) => {
     expect(await deliver()).toEqual([])
   })
 
+  it('answers whatever date or body it is given with a page, never an error, and changes nothing', async () => {
+    const { bookingId, path } = await book(TUESDAY, '03:00', '04:00')
+    const before = await stored(bookingId)
+    for (const date of ['0000-01-01', '9999-12-31', '2026-02-30', 'tomorrow', '', '2026-06-16T10:00']) {
+      const shown = await page(`${path}?change=1&date=${encodeURIComponent(date)}`)
+      expect(shown.statusCode, date).toBe(200)
+      expect(shown.body).toContain('Change the date or time')
+    }
+    const bodies: Record<string, string>[] = [{ start: '9999-12-31T10:00:00Z' }, { start: '0000-01-01T10:00:00Z' },
+      { start: 'x'.repeat(900) }, { other: '1' }]
+    for (const body of bodies) {
+      const refused = await post(`${path}/move`, body)
+      expect(refused.statusCode, JSON.stringify(body).slice(0, 40)).toBe(400)
+    }
+    expect(await stored(bookingId)).toEqual(before)
+    // A JSON body says the same as the form.
+    const json = await h.app.inject({ method: 'POST', url: `${path}/move`, payload: { start: at(TUESDAY, '04:00') } })
+    expect(json.statusCode).toBe(303)
+    expect(await slotStatus(TUESDAY, '04:00')).toBe('booked')
+    expect(await slotStatus(TUESDAY, '03:00')).toBe('available')
+  })
+
   it('refuses after the club\'s deadline, saying until when, and in German when asked', async () => {
     const { bookingId, path } = await book(TUESDAY, '20:00', '21:00')
     const before = await stored(bookingId)
