@@ -66,11 +66,11 @@ export async function moveBooking(
 ): Promise<MovedBooking> {
   const { clubId, bookingId, target, mover } = input
   const now = clock.now()
-  let previous: MovedBooking['previous'] | undefined
+  let result: MovedBooking | undefined
   // Run again (up to three times) when the database aborted it only because of a concurrent transaction.
-  for (let attempt = 1; previous === undefined; attempt++) {
+  for (let attempt = 1; result === undefined; attempt++) {
     try {
-      previous = await write(db, now, async (work) => {
+      result = await write(db, now, async (work): Promise<MovedBooking> => {
         const trx = work.db
         const booking = await findBooking(trx, clubId, bookingId)
         if (booking === undefined) throw new NotFound(`No booking with the id ${bookingId}.`)
@@ -80,7 +80,9 @@ export async function moveBooking(
         // The club may place a booking beyond the horizon its guests book within.
         const interval = checkBookingTimes(court, booking.timezone, target, now, { horizon: mover.by === 'guest' })
         const was = { courtId: booking.courtId, courtName: booking.courtName, start: booking.start, end: booking.end }
-        if (court.id === booking.courtId && interval.start === booking.start && interval.end === booking.end) return was
+        if (court.id === booking.courtId && interval.start === booking.start && interval.end === booking.end) {
+          return { booking, previous: was }
+        }
         const stored = (await occupancyOf(trx, clubId, [court.id], interval, booking.id)).get(court.id)
         const status = slotStatus(interval, occupancyOn(stored, localDatesOf(interval, booking.timezone), booking.timezone))
         if (status !== 'available') throw new SlotConflict(`The requested time on ${court.name} is ${CONFLICT_WORDING[status]}.`)
@@ -106,16 +108,14 @@ export async function moveBooking(
             subject: mail.subject, text: mail.text, html: mail.html, ics: mail.ics }, settings.mailFrom)
         }
         work.changed(`courts:${clubId}`)
-        return was
+        return { booking: moved, previous: was }
       })
     } catch (error) {
       if (isExclusionViolation(error)) throw new SlotConflict('The requested time is already booked.')
       if (attempt >= 3 || !isTransientConflict(error)) throw error
     }
   }
-  const booking = await findBooking(db, clubId, bookingId)
-  if (booking === undefined) throw new NotFound(`No booking with the id ${bookingId}.`)
-  return { booking, previous }
+  return result
 }
 
 /** A time a booking could move to: its start and end, in the club's offset (as the API writes them). */

@@ -58,6 +58,14 @@ export function bookingBody(booking: Booking, timeZone: string): ClubBooking {
   }
 }
 
+/** A booking of the club as the club sees it now, after a change of it: the answer of the cancel and move routes. */
+async function bookingAsItIs(context: AppContext, club: { id: string, timezone: string }, bookingId: string):
+Promise<ClubBooking> {
+  const booking = await findClubBooking(context.db, club.id, bookingId)
+  if (booking === undefined) throw new NotFound(`No booking with the id ${bookingId}.`)
+  return bookingBody(booking, club.timezone)
+}
+
 /** The instants from the start of `from` to the end of `to` at the club; refuses a range backwards or over 366 days. */
 function rangeOf(from: string, to: string, timeZone: string) {
   if (to < from) throw new InvalidRequest('query parameter', 'to', 'is before from')
@@ -194,9 +202,7 @@ function registerCancellation(parent: FastifyInstance, context: AppContext): voi
       { clubId: club.id, bookingId: request.params.booking, reason: reason === '' ? null : reason, actor: actorOf(request) })
     if (result === undefined) throw new NotFound(`No booking with the id ${request.params.booking}.`)
     if (result.outcome === 'ended') throw new Conflict('The booking has ended: it stays as it was.')
-    const booking = await findClubBooking(context.db, club.id, result.booking.id)
-    if (booking === undefined) throw new NotFound(`No booking with the id ${request.params.booking}.`)
-    return bookingBody(booking, club.timezone)
+    return bookingAsItIs(context, club, result.booking.id)
   })
 }
 
@@ -228,9 +234,7 @@ function registerMove(parent: FastifyInstance, context: AppContext): void {
     await moveBooking(context.db, context.clock, { mailFrom: context.config.mail.from }, { clubId: club.id,
       bookingId: request.params.booking, target: { court_id, start_time, end_time },
       mover: { by: 'club', actor: actorOf(request), notifyGuest: notify_guest ?? true } })
-    const booking = await findClubBooking(context.db, club.id, request.params.booking)
-    if (booking === undefined) throw new NotFound(`No booking with the id ${request.params.booking}.`)
-    return bookingBody(booking, club.timezone)
+    return bookingAsItIs(context, club, request.params.booking)
   })
 }
 
