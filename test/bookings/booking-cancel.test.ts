@@ -48,9 +48,8 @@ describeEachDatabase('guest cancellation', (dialect) => {
     } })
     expect(response.status, response.body).toBe(201)
     const bookingId = response.json<{ booking_id: string }>().booking_id
-    const before = smtp.received.length
-    while (await h.context.mail.runOnce() > 0);
-    const confirmation = smtp.received.slice(before).find((mail) => mail.parsed.text?.includes(bookingId))
+    const delivered = await smtp.deliveredBy(() => h.context.mail.runOnce())
+    const confirmation = delivered.find((mail) => mail.parsed.text?.includes(bookingId))
     const token = LINK.exec(confirmation?.parsed.text ?? '')?.[1] ?? ''
     expect(token, confirmation?.parsed.text).not.toBe('')
     return { bookingId, token, confirmation: confirmation as ReceivedMail, path: `/bookings/manage/${token}` }
@@ -112,9 +111,7 @@ describeEachDatabase('guest cancellation', (dialect) => {
       'Booking confirmed: Court D (floodlit), 2026-06-16 08:00–09:00 — Club riverside',
       'Booking cancelled: Court D (floodlit), 2026-06-16 08:00–09:00 — Club riverside',
     ])
-    const before = smtp.received.length
-    while (await h.context.mail.runOnce() > 0);
-    const delivered = smtp.received.slice(before)
+    const delivered = await smtp.deliveredBy(() => h.context.mail.runOnce())
     expect(delivered).toHaveLength(1)
     const mail = delivered[0] as ReceivedMail
     expect(mail.envelopeTo).toEqual(['gina@example.org'])

@@ -50,11 +50,7 @@ describeEachDatabase('moving a booking', (dialect) => {
     await smtp.stop()
   })
 
-  const deliver = async () => {
-    const before = smtp.received.length
-    while (await h.context.mail.runOnce() > 0);
-    return smtp.received.slice(before)
-  }
+  const deliver = () => smtp.deliveredBy(() => h.context.mail.runOnce())
   const book = async (club: string, date: string, from: string, to: string, email = 'gina@example.org', court = COURT.allDay) => {
     const response = await h.request({ method: 'POST', url: `/api/v1/public/${club}/courts/book`, payload: {
       court_id: court, start_time: at(date, from), end_time: at(date, to), booker_name: 'Gina Guest', booker_email: email,

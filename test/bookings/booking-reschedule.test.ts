@@ -37,11 +37,7 @@ describeEachDatabase('a guest moving a booking', (dialect) => {
     await smtp.stop()
   })
 
-  const deliver = async () => {
-    const before = smtp.received.length
-    while (await h.context.mail.runOnce() > 0);
-    return smtp.received.slice(before)
-  }
+  const deliver = () => smtp.deliveredBy(() => h.context.mail.runOnce())
   const book = async (date: string, from: string, to: string, email = 'gina@example.org') => {
     const response = await h.request({ method: 'POST', url: '/api/v1/public/riverside/courts/book', payload: {
       court_id: COURT.allDay, start_time: at(date, from), end_time: at(date, to), booker_name: 'Gina Guest', booker_email: email,

@@ -25,6 +25,13 @@ export class TestSmtpServer {
    */
   beforeAnswer: ((stage: 'rcpt' | 'data') => Promise<void>) | undefined
 
+  /** The mails received while `runOnce` (a mail worker's) runs until it finds nothing more to send. */
+  async deliveredBy(runOnce: () => Promise<number>): Promise<ReceivedMail[]> {
+    const before = this.received.length
+    while (await runOnce() > 0);
+    return this.received.slice(before)
+  }
+
   async start(port = this.port): Promise<void> {
     const server = new SMTPServer({
       authOptional: true,
