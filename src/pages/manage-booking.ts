@@ -112,8 +112,9 @@ const STYLE = [
   'nav{margin-top:1.5rem;font-size:.95rem}a{color:#1a4fd6}',
   'h2{font-size:1.2rem;margin:1.5rem 0 .5rem}',
   'fieldset{border:0;padding:0;margin:0 0 1rem}legend{font-weight:600;margin-bottom:.5rem}',
-  '.times{display:grid;grid-template-columns:repeat(auto-fill,minmax(6.5rem,1fr));gap:.5rem}',
-  '.times label{display:flex;align-items:center;gap:.4rem;border:1px solid #c4c8cf;border-radius:8px;padding:.5rem .6rem;'
+  '.times{display:grid;grid-template-columns:repeat(auto-fill,minmax(8rem,1fr));gap:.5rem}',
+  '.times label{display:flex;align-items:center;gap:.4rem;white-space:nowrap;border:1px solid #c4c8cf;border-radius:8px;'
+  + 'padding:.5rem .6rem;'
   + 'min-height:44px;box-sizing:border-box}',
   '.date{display:flex;flex-wrap:wrap;gap:.5rem;align-items:end;margin-bottom:1rem}',
   '.date label{display:flex;flex-direction:column;font-weight:600}',
