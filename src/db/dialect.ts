@@ -16,7 +16,7 @@ import { loadSqliteDriver } from './sqlite-driver.js'
 import { declareJsonFunctions } from './json-pages.js'
 import type { Database } from './schema.js'
 import { PostgresChangeFeed, SqliteChangeFeed } from './changes.js'
-import { TurnTakingSqliteDialect, withStatementCache } from './sqlite-turns.js'
+import { ConnectionTurns, TurnTakingSqliteDialect, withStatementCache } from './sqlite-turns.js'
 import type { ChangeFeed } from './changes.js'
 
 export type DialectName = 'sqlite' | 'postgres'
@@ -41,7 +41,8 @@ export interface Checkpointer {
 export interface CheckpointerFactory<C extends Checkpointer> {
   /** The log's size in pages at which the connection checkpoints on its commit, as a backstop. */
   readonly backstopPages: number
-  open(file: string): C
+  /** `turns`: the connection's, which the checkpoints may take to hold it still. */
+  open(file: string, turns: ConnectionTurns): C
 }
 
 export interface OpenDatabaseOptions<C extends Checkpointer = Checkpointer> {
@@ -100,11 +101,12 @@ export function openDatabase<C extends Checkpointer = Checkpointer>(settings: Da
     database.pragma(`cache_size = -${String(PAGE_CACHE_KIB)}`)
     declareJsonFunctions(database)
     const factory = options.readonly === true || settings.file === ':memory:' ? undefined : options.checkpoints
-    const checkpoints = factory?.open(settings.file)
+    const turns = new ConnectionTurns()
+    const checkpoints = factory?.open(settings.file, turns)
     if (factory !== undefined) database.pragma(`wal_autocheckpoint = ${String(factory.backstopPages)}`)
     const changes = new SqliteChangeFeed(database)
     const db = new Kysely<Database>({
-      dialect: new TurnTakingSqliteDialect({ database: withStatementCache(database, changes, checkpoints) }),
+      dialect: new TurnTakingSqliteDialect({ database: withStatementCache(database, changes, checkpoints) }, turns),
       ...(log ? { log } : {}),
     })
     return {

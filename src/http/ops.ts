@@ -90,9 +90,10 @@ export function createMetrics(context: AppContext): Metrics {
   const { checkpoints } = context
   if (checkpoints !== undefined) {
     countsByOutcome(registry, 'sqlite_wal_checkpoints_total',
-      'Checkpoints of the SQLite write-ahead log run on their thread, by outcome: done, or failed (the connection '
-      + 'checkpoints itself once the log is large).',
-      () => ({ done: checkpoints.counts.checkpoints, failed: checkpoints.counts.failed }))
+      'Checkpoints of the SQLite write-ahead log run on their thread, by outcome: done, held (done while the connection '
+      + 'waited, so that the log starts again), or failed (the connection checkpoints itself once the log is large).',
+      () => ({ done: checkpoints.counts.checkpoints - checkpoints.counts.held, held: checkpoints.counts.held,
+        failed: checkpoints.counts.failed }))
   }
   return {
     registry,

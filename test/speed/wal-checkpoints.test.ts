@@ -19,7 +19,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { openDatabase } from '../../src/db/dialect.js'
 import type { DatabaseHandle } from '../../src/db/dialect.js'
 import { loadSqliteDriver } from '../../src/db/sqlite-driver.js'
-import { BACKSTOP_PAGES, walCheckpoints } from '../../src/speed/wal-checkpoints.js'
+import { BACKSTOP_PAGES, RESTART_PAGES, walCheckpoints } from '../../src/speed/wal-checkpoints.js'
 import type { WalCheckpoints } from '../../src/speed/wal-checkpoints.js'
 import { createClub } from '../../src/services/clubs.js'
 import { importClubData } from '../../src/services/import.js'
@@ -73,7 +73,7 @@ describe('checkpoints on a thread', () => {
     expect(result?.busy).toBe(0)
     expect(result?.log).toBeGreaterThanOrEqual(1_500)
     expect(result?.checkpointed).toBe(result?.log)
-    expect(checkpoints.counts).toEqual({ checkpoints: 1, pages: result?.checkpointed, failed: 0 })
+    expect(checkpoints.counts).toEqual({ checkpoints: 1, pages: result?.checkpointed, held: 0, failed: 0 })
     // The database file holds every row: a new connection that ignores the log (read-only, log emptied) counts them.
     const size = fs.statSync(file).size
     expect(size).toBeGreaterThan(1_500 * PAGE)
@@ -134,12 +134,31 @@ describe('checkpoints on a thread', () => {
     expect(worker?.threadId).toBe(-1)
   })
 
+  it('starts a long log again under a stream of writes: a checkpoint holds the connection still', async () => {
+    const { db, checkpoints } = open({ delayMs: 0 })
+    if (checkpoints === undefined) throw new Error('no checkpoints')
+    await sql`create table filler (n integer primary key, body text not null)`.execute(db)
+    let largest = 0
+    // Three times the pages at which the log starts again, written with no pause a checkpoint could fill.
+    for (let round = 0; round < 3 * RESTART_PAGES / 256; round++) {
+      // Each round's writes wait for the connection together, as requests do.
+      await Promise.all(Array.from({ length: 256 }, (_, i) => write(db, 1, round * 256 + i)))
+      largest = Math.max(largest, walBytes())
+    }
+    expect(checkpoints.counts.held).toBeGreaterThanOrEqual(1)
+    expect(checkpoints.counts.failed).toBe(0)
+    // Left to the backstop, the log would have held all 12,288 pages; it started again past 4,096.
+    expect(largest).toBeLessThan(2 * RESTART_PAGES * PAGE)
+    const count = await sql<{ n: number }>`select count(*) as n from filler`.execute(db)
+    expect(count.rows[0]?.n).toBe(3 * RESTART_PAGES)
+  })
+
   it('when its thread cannot start, fails the checkpoint and leaves the log to the backstop; writing goes on', async () => {
     const { db, checkpoints } = open({ module: new URL('data:text/javascript,process.exit(3)'), delayMs: 3_600_000 })
     if (checkpoints === undefined) throw new Error('no checkpoints')
     await sql`create table filler (n integer primary key, body text not null)`.execute(db)
     expect(await checkpoints.checkpoint()).toBeUndefined()
-    expect(checkpoints.counts).toEqual({ checkpoints: 0, pages: 0, failed: 1 })
+    expect(checkpoints.counts).toEqual({ checkpoints: 0, pages: 0, held: 0, failed: 1 })
     await write(db, 10)
     const count = await sql<{ n: number }>`select count(*) as n from filler`.execute(db)
     expect(count.rows[0]?.n).toBe(10)
