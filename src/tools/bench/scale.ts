@@ -131,6 +131,7 @@ async function measureOne(kind: ScaleDatabase, server: { base: string, pid: numb
     return { hit: metric(text, 'response_cache_lookups_total', 'outcome="hit"') ?? 0,
       miss: metric(text, 'response_cache_lookups_total', 'outcome="miss"') ?? 0 }
   }
+  if (scenario.warmUp !== undefined) wrk(base, { method: 'GET', path: '/', headers: {} }, scenario.warmUp, { file: scenario.lua, run: 0, runs: 1 })
   const before = await lookups()
   const cpuBefore = cpuMs(server.pid)
   const result = wrk(base, { method: 'GET', path: '/', headers: {} }, seconds, { file: scenario.lua, run: 0, runs: 1 })
