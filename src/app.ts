@@ -14,16 +14,10 @@ import { registerAccessControl } from './http/access.js'
 import { ADMIN_PREFIX, dashboardGuard, registerDashboardRequests } from './http/dashboard-access.js'
 import { registerFavicon } from './http/favicon.js'
 import { registerAdminOpenApi } from './routes/admin/openapi.js'
+import { adminRoutes } from './routes/admin/routes.js'
 import { registerDashboardApp } from './http/dashboard-app.js'
 import { loadWidget, registerWidget } from './http/widget.js'
 import { bookingPageRoutes } from './routes/booking-page.js'
-import { accountRoutes } from './routes/admin/account.js'
-import { clubRoutes } from './routes/admin/club.js'
-import { bookingRoutes } from './routes/admin/bookings.js'
-import { contentRoutes } from './routes/admin/content.js'
-import { courtRoutes } from './routes/admin/courts.js'
-import { websiteRoutes } from './routes/admin/website.js'
-import { webhookRoutes } from './routes/admin/webhooks.js'
 import { ADMIN_SCHEMAS } from './schemas/admin.js'
 import { collectRouteMethods, registerMethodNotAllowed } from './http/method-not-allowed.js'
 import { registerApiReference } from './http/api-reference.js'
@@ -214,13 +208,7 @@ async function registerRoutes(app: FastifyInstance, context: AppContext, options
   registerWidget(app, widget)
   bookingPageRoutes(app, context, widget)
   opsRoutes(app, context, metrics)
-  accountRoutes(app, context)
-  clubRoutes(app, context)
-  bookingRoutes(app, context)
-  courtRoutes(app, context)
-  contentRoutes(app, context)
-  websiteRoutes(app, context, widget)
-  webhookRoutes(app, context)
+  adminRoutes(app, context, widget)
   await registerAdminOpenApi(app, context)
   await registerDashboardApp(app, options.dashboardDir)
   registerFavicon(app)

@@ -12,6 +12,7 @@ import type { Section } from './pages/content/sections'
 import Courts from './pages/Courts.svelte'
 import DeveloperAccess from './pages/DeveloperAccess.svelte'
 import Landing from './pages/Landing.svelte'
+import Planner from './pages/Planner.svelte'
 import Team from './pages/Team.svelte'
 import Website from './pages/Website.svelte'
 import type { Role } from './session.svelte'
@@ -57,6 +58,7 @@ const EVERYONE: readonly Role[] = ['editor', 'admin', 'owner']
 /** In the order of the header's links. */
 export const CLUB_PAGES: readonly ClubPage[] = [
   { name: 'developer-access', component: DeveloperAccess, opens: ADMINS, listed: ADMINS, label: 'nav.developer' },
+  { name: 'planner', component: Planner, opens: ADMINS, listed: ADMINS, label: 'nav.planner' },
   { name: 'bookings', component: Bookings, opens: ADMINS, listed: ADMINS, label: 'nav.bookings' },
   { name: 'courts', component: Courts, opens: ADMINS, listed: ADMINS, label: 'nav.courts' },
   { name: 'website', component: Website, opens: ADMINS, listed: ADMINS, label: 'nav.website' },

@@ -10,17 +10,19 @@ import { AdminCourt, AdminCourtList, AdminHold, AdminHoldList, CourtChanged, Cou
 import { ApiKey, ApiKeyCreate, ApiKeyCreated, ApiKeyList, AuditEntry, AuditList, Invitation, InvitationCreate, RoleChange, Team,
   TeamMember } from './admin/team.js'
 import { ClubWebsite, ClubWebsiteChange } from './admin/website.js'
+import { PlannerDay } from './admin/planner.js'
 
 export * from './admin/account.js'
 export * from './admin/bookings.js'
 export * from './admin/courts.js'
+export * from './admin/planner.js'
 export { ClubParams } from './admin/fields.js'
 export * from './admin/team.js'
 export * from './admin/website.js'
 
 export const ADMIN_SCHEMAS = [...CONTENT_SCHEMAS, ...WEBHOOK_ADMIN_SCHEMAS, ClubWebsite, ClubWebsiteChange,
   AdminCourt, CourtChanged, AdminCourtList, CourtSave, AdminHold, HoldChanged, AdminHoldList, HoldSave, DisplacedBookingList,
-  CourtWeek,
+  CourtWeek, PlannerDay,
   BookingSearch, BookingRules, ClubBooking, ClubBookingList, BookingCancel, BookingMove, PersonalDataRequest, PersonalDataExport,
   Erasure, SignInLinkRequest, Accepted, TokenRequest, ClubMembership, Me, Session, SessionList, ApiKey,
   LinkDescription, ApiKeyList, ApiKeyCreate, ApiKeyCreated, TeamMember, Invitation, Team, InvitationCreate, RoleChange,

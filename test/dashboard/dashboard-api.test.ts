@@ -319,6 +319,8 @@ describeEachDatabase('dashboard API', (dialect) => {
       fc.constantFrom(...clubRoutes),
       fc.constantFrom('hillside', 'riverside', 'nonexistent', 'RIVERSIDE'),
       async ({ method, path }, club) => {
+        // The caller's own event stream stays open (test/processes/planner-events.test.ts reads it over HTTP).
+        fc.pre(!(path.endsWith('/planner/events') && club === 'riverside'))
         const url = path.replace('{club}', club).replace(/\{([a-z]+)\}/g, (_, name: keyof typeof idsOfB) => idsOfB[name])
         const response = await h.request({ method: method, url, headers: { origin: ORIGIN, cookie: `${COOKIE}=${owner}` },
           ...(method === 'GET' || method === 'DELETE' ? {} : { payload: bodyOf(path) as Record<string, unknown> }) })

@@ -747,6 +747,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/v1/clubs/{club}/planner": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A day of all courts
+         * @description Every active court of the club on the date (club-local): its slots with the status the public listing shows, and its active bookings with the guest's name.
+         */
+        get: operations["plannerDay"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/v1/clubs/{club}/planner/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Changes of the club's courts, as they happen
+         * @description A stream of Server-Sent Events (`text/event-stream`): `ready` when it opens, then `change` within about a second of any change to the club's courts, holds or bookings, made by any server process, the public API or the command line. The events carry no data: the page reads what it shows again. A comment every 15 s keeps an idle stream open; the stream ends when the server stops, and browsers reconnect after 3 s.
+         */
+        get: operations["plannerEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/v1/clubs/{club}/team": {
         parameters: {
             query?: never;
@@ -2247,6 +2287,58 @@ export interface components {
         PersonalDataRequest: {
             /** @description An e-mail address. */
             email: string;
+        };
+        /** @description Every active court of the club on one day: its slots with status and its bookings with the guest's name. */
+        PlannerDay: {
+            courts: {
+                /** @description Its active bookings that start on the date, by start. */
+                bookings: {
+                    /** @description Empty once removed (retention or erasure). */
+                    booker_name: string;
+                    /**
+                     * Format: date-time
+                     * @description End, in the club's offset.
+                     */
+                    end_time: string;
+                    /** Format: uuid */
+                    id: string;
+                    notes: string | null;
+                    /**
+                     * Format: date-time
+                     * @description Start, in the club's offset.
+                     */
+                    start_time: string;
+                }[];
+                /** Format: uuid */
+                id: string;
+                name: string;
+                slot_minutes: number;
+                /** @description The court's slots of the day within its opening hours; none when closed. */
+                slots: {
+                    /**
+                     * Format: date-time
+                     * @description End, in the club's offset.
+                     */
+                    end_time: string;
+                    /**
+                     * Format: date-time
+                     * @description Start, in the club's offset.
+                     */
+                    start_time: string;
+                    /**
+                     * @description As the public listing shows it: blocked over reserved over booked.
+                     * @enum {string}
+                     */
+                    status: "available" | "booked" | "reserved" | "blocked";
+                }[];
+            }[];
+            /**
+             * Format: date
+             * @description The local date.
+             */
+            date: string;
+            /** @description The club's IANA time zone: every time is local to it. */
+            timezone: string;
         };
         /**
          * @description An error (RFC 9457 problem details).
@@ -6291,6 +6383,134 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No session, or the session has ended. */
+            401: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Cross-site request, or a role that does not allow this. */
+            403: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such club among those the signed-in person administers (or no such record in it). */
+            404: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    plannerDay: {
+        parameters: {
+            query?: {
+                /** @description The local date (YYYY-MM-DD); default: today at the club. */
+                date?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The club's slug. */
+                club: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The day. */
+            200: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlannerDay"];
+                };
+            };
+            /** @description The body or a parameter is malformed. */
+            400: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No session, or the session has ended. */
+            401: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Cross-site request, or a role that does not allow this. */
+            403: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such club among those the signed-in person administers (or no such record in it). */
+            404: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    plannerEvents: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The club's slug. */
+                club: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The events. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": string;
                 };
             };
             /** @description No session, or the session has ended. */

@@ -9,13 +9,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import Fastify from 'fastify'
 import type { FastifyInstance } from 'fastify'
 import type { AppContext } from '../../context.js'
-import { accountRoutes } from './account.js'
-import { clubRoutes } from './club.js'
-import { contentRoutes } from './content.js'
-import { bookingRoutes } from './bookings.js'
-import { courtRoutes } from './courts.js'
-import { websiteRoutes } from './website.js'
-import { webhookRoutes } from './webhooks.js'
+import { adminRoutes } from './routes.js'
 import { ADMIN_SCHEMAS } from '../../schemas/admin.js'
 import { Problem } from '../../schemas/problem.js'
 import { useServiceDateTime } from '../../schemas/formats.js'
@@ -84,13 +78,7 @@ export async function adminOpenApiDocument(context: AppContext): Promise<unknown
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
   })
   for (const schema of [Problem, ...ADMIN_SCHEMAS]) instance.addSchema(schema)
-  accountRoutes(instance, context)
-  clubRoutes(instance, context)
-  bookingRoutes(instance, context)
-  courtRoutes(instance, context)
-  contentRoutes(instance, context)
-  websiteRoutes(instance, context, undefined)
-  webhookRoutes(instance, context)
+  adminRoutes(instance, context, undefined)
   openApiRoute(instance, () => ({}))
   await instance.ready()
   const document = instance.swagger()

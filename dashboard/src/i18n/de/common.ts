@@ -68,6 +68,7 @@ export const common: Record<keyof typeof english, string> = {
   'passkeys.lastUsed': 'zuletzt benutzt {date}',
   'passkeys.signIn': 'Mit Passkey anmelden',
   'signIn.or': 'oder',
+  'nav.planner': 'Planer',
   'nav.bookings': 'Buchungen',
   'locale': 'de-DE',
   'nav.courts': 'Plätze',

@@ -65,6 +65,7 @@ export const common = {
   'passkeys.remove': 'Remove',
   'passkeys.lastUsed': 'last used {date}',
   'passkeys.signIn': 'Sign in with a passkey',
+  'nav.planner': 'Planner',
   'nav.bookings': 'Bookings',
   'signIn.or': 'or',
   'locale': 'en-GB',

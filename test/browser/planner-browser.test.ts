@@ -1,0 +1,191 @@
+/**
+ * The front desk's planner as an owner uses it, in Debian's Chromium against the real server
+ * process, on SQLite and on PostgreSQL, with mail through a real SMTP server: all courts of a day
+ * side by side; a booking made through the public API appears without a reload; one booking moved
+ * by drag and drop, one by keyboard alone, one by the booking's form, each guest mailed an update
+ * of the same calendar event (METHOD:REQUEST, same UID, higher SEQUENCE); previous and next day.
+ * axe-core on each state, screenshots (desktop, tablet, phone) in docs/screenshots/.
+ */
+import type { BrowserContext, Page } from 'playwright-core'
+import { expect, it } from 'vitest'
+import { createClub } from '../../src/services/clubs.js'
+import { importClubData } from '../../src/services/import.js'
+import { localToInstant } from '../../src/domain/zoned-time.js'
+import { DESKTOP, describeInBrowser, screenshots, seriousViolations, useBrowserSuite } from '../helpers/browser.js'
+import { cli } from '../helpers/cli.js'
+import { idFor } from '../helpers/fixtures.js'
+import type { ReceivedMail } from '../helpers/smtp.js'
+import { TestSmtpServer } from '../helpers/smtp.js'
+import { onRealDay, testToday, useTestClock } from '../helpers/today.js'
+
+const ZONE = 'Europe/Berlin'
+const COURTS = [1, 2, 3].map((n) => ({ id: idFor(`planner-court:${String(n)}`), name: `Court ${String(n)}` }))
+const TABLET = { width: 820, height: 1180 }
+
+describeInBrowser('the planner in a browser', 'the planner browser test', (dialect) => {
+  const smtp = new TestSmtpServer()
+  const suite = useBrowserSuite(dialect, {
+    start: () => smtp.start(),
+    env: () => ({ SMTP_URL: smtp.url, BOOKING_MAX_OPEN_PER_EMAIL: '50' }),
+    seed: async (context) => {
+      const club = await createClub(context.db, context.clock, { slug: 'riverside', name: 'TC Riverside', timezone: ZONE })
+      const hours = Object.fromEntries(['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'].map((day) => [day, { open: '08:00', close: '22:00' }]))
+      await importClubData(context.db, context.clock, club.id, { courts: [
+        ...COURTS.map((court) => ({ ...court, booking_horizon_days: 30, opening_hours: hours })),
+        { id: idFor('planner-court:4'), name: 'Court 4 (mornings)', slot_minutes: 30, booking_horizon_days: 30,
+          opening_hours: Object.fromEntries(['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'].map((day) => [day, { open: '08:00', close: '12:00' }])) },
+      ] })
+    },
+    stop: () => smtp.stop(),
+  })
+  const violations: string[] = []
+  const date = testToday(2)
+  let owner: { context: BrowserContext, page: Page }
+
+  const check = async (page: Page, name: string) => {
+    violations.push(...await seriousViolations(page, name))
+    if (dialect !== 'sqlite' || !onRealDay()) return
+    await screenshots(page, `dashboard-${name}`)
+    const viewport = page.viewportSize() ?? DESKTOP
+    await page.setViewportSize(TABLET)
+    await page.screenshot({ path: `docs/screenshots/dashboard-${name}-tablet.png`, fullPage: true })
+    await page.setViewportSize(viewport)
+  }
+  const at = (time: string) => new Date(localToInstant(date, Number(time.slice(0, 2)) * 60 + Number(time.slice(3, 5)), ZONE))
+  const book = async (court: number, time: string, name: string) => {
+    const start = at(time)
+    const response = await fetch(`${suite.origin}/api/v1/public/riverside/courts/book`, { method: 'POST',
+      headers: { 'content-type': 'application/json' }, body: JSON.stringify({ court_id: COURTS[court - 1]?.id,
+        start_time: start.toISOString(), end_time: new Date(start.getTime() + 3_600_000).toISOString(), booker_name: name,
+        booker_email: `${name.split(' ')[0]?.toLowerCase() ?? ''}@example.org` }) })
+    expect(response.status, await response.clone().text()).toBe(201)
+    return (await response.json() as { booking_id: string }).booking_id
+  }
+  const mailsTo = (address: string) => smtp.received.filter((mail) => mail.envelopeTo.includes(address))
+  const calendarOf = (mail: ReceivedMail | undefined) => (mail?.parsed.attachments
+    .find((part) => part.contentType === 'text/calendar')?.content.toString('utf8') ?? '').replace(/\r\n[ \t]/g, '')
+  const field = (ics: string, name: string) => new RegExp(`^${name}[:;](.*)\\r?$`, 'm').exec(ics)?.[1]
+  /** The guest's mails once the worker sent `count`: the first one's event and the last one's must be the same. */
+  const updateMailed = async (address: string, count: number, movedTo: string) => {
+    await expect.poll(() => mailsTo(address).length, { timeout: 10_000, interval: 100 }).toBe(count)
+    const mails = mailsTo(address)
+    const first = calendarOf(mails[0])
+    const update = calendarOf(mails.at(-1))
+    expect(field(update, 'METHOD')).toBe('REQUEST')
+    expect(field(update, 'UID')).toBe(field(first, 'UID'))
+    expect(Number(field(update, 'SEQUENCE'))).toBeGreaterThan(Number(field(first, 'SEQUENCE') ?? 0))
+    expect(mails.at(-1)?.parsed.text).toContain(movedTo)
+  }
+  const cell = (page: Page, name: string) => page.getByRole('button', { name: new RegExp(`^${name}\\W+Court`) })
+
+  it('signs the owner in and shows all courts of the day side by side, bookings with the guest\'s name', async () => {
+    const invited = await cli(suite.env, ['admins', 'invite', '--club', 'riverside', '--email', 'olivia@example.org', '--json'])
+    expect(invited.code, invited.stderr).toBe(0)
+    await book(1, '09:00', 'Anna Early')
+    await book(2, '10:00', 'Ben Keyboard')
+    await book(3, '18:00', 'Cara Form')
+    const context = await suite.browser.newContext({ viewport: DESKTOP, locale: 'en-GB', timezoneId: 'America/New_York' })
+    await useTestClock(context)
+    context.setDefaultTimeout(8_000)
+    const page = await context.newPage()
+    owner = { context, page }
+    await page.goto(invited.json<{ invitation_url: string }>().invitation_url)
+    await page.getByRole('button', { name: 'Accept and sign in' }).click()
+    await page.getByRole('heading', { name: 'Developer access' }).waitFor()
+    await page.getByRole('link', { name: 'Planner' }).click()
+    await page.getByRole('heading', { name: 'Planner', level: 1 }).waitFor()
+    await page.getByText('Live: changes show by themselves').waitFor()
+    await page.getByLabel('Date').fill(date)
+    await page.getByLabel('Date').dispatchEvent('change')
+    await cell(page, 'Anna Early').waitFor()
+    const headers = await page.getByRole('columnheader').allTextContents()
+    expect(headers).toEqual(['Time', 'Court 1', 'Court 2', 'Court 3', 'Court 4 (mornings)'])
+    // Rows every 30 minutes (the mornings court's slots); an hour's booking fills two.
+    expect(await page.getByRole('rowheader').first().textContent()).toBe('08:00')
+    expect(await cell(page, 'Anna Early').textContent()).toContain('09:00–10:00')
+    await check(page, 'planner')
+    // Many courts: a filter by name.
+    await page.getByLabel('Filter courts').fill('mornings')
+    await expect.poll(() => page.getByRole('columnheader').allTextContents()).toEqual(['Time', 'Court 4 (mornings)'])
+    await page.getByLabel('Filter courts').fill('')
+    await expect.poll(() => page.getByRole('columnheader').count()).toBe(5)
+  })
+
+  it('shows a booking made through the public API within 5 s, without a reload', async () => {
+    const { page } = owner
+    const marker = await page.evaluate(() => {
+      (window as unknown as { notReloaded: boolean }).notReloaded = true
+      return true
+    })
+    expect(marker).toBe(true)
+    const started = Date.now()
+    await book(1, '12:00', 'Dana Widget')
+    await cell(page, 'Dana Widget').waitFor({ timeout: 5_000 })
+    expect(Date.now() - started).toBeLessThan(5_000)
+    expect(await page.evaluate(() => (window as unknown as { notReloaded?: boolean }).notReloaded)).toBe(true)
+  })
+
+  it('moves a booking by drag and drop; the guest is mailed an update of the same event', async () => {
+    const { page } = owner
+    while (mailsTo('anna@example.org').length === 0) await new Promise((resolve) => setTimeout(resolve, 100))
+    await cell(page, 'Anna Early').dragTo(page.locator('td.available[data-court="Court 2"][data-time="11:00"]'))
+    await page.getByText('Anna Early moved to Court 2, 11:00–12:00; the guest is mailed.').waitFor()
+    expect(await page.locator('td.booking[data-court="Court 2"][data-time="11:00"]').textContent()).toContain('Anna Early')
+    expect(await page.locator('td[data-court="Court 1"][data-time="09:00"]').getAttribute('class')).toContain('available')
+    await updateMailed('anna@example.org', 2, '11:00')
+  })
+
+  it('moves a booking by keyboard alone: Enter on it, "Move…", then a free time', async () => {
+    const { page } = owner
+    while (mailsTo('ben@example.org').length === 0) await new Promise((resolve) => setTimeout(resolve, 100))
+    await cell(page, 'Ben Keyboard').focus()
+    await page.keyboard.press('Enter')
+    await page.getByRole('heading', { name: 'Ben Keyboard', level: 2 }).waitFor()
+    await page.getByRole('button', { name: 'Move…' }).focus()
+    await page.keyboard.press('Enter')
+    await page.getByRole('region', { name: 'Moving a booking' }).waitFor()
+    await check(page, 'planner-moving')
+    const target = page.getByRole('button', { name: /^Move here\W+Court 3, 14:00$/ })
+    await target.focus()
+    await page.keyboard.press('Enter')
+    await page.getByText('Ben Keyboard moved to Court 3, 14:00–15:00; the guest is mailed.').waitFor()
+    await updateMailed('ben@example.org', 2, '14:00')
+    // Escape leaves a move without one.
+    await cell(page, 'Cara Form').focus()
+    await page.keyboard.press('Enter')
+    await page.getByRole('button', { name: 'Move…' }).click()
+    await page.keyboard.press('Escape')
+    await page.getByText('Move cancelled.').waitFor()
+  })
+
+  it('moves a booking by its form, to another court and time, and walks to the next and previous day', async () => {
+    const { page } = owner
+    await cell(page, 'Cara Form').click()
+    // A taken time is listed, and cannot be chosen.
+    await page.getByLabel('Court', { exact: true }).selectOption({ label: 'Court 1' })
+    expect(await page.getByLabel('Start').locator('option', { hasText: '12:00 (Booked)' }).isDisabled()).toBe(true)
+    await page.getByLabel('Court', { exact: true }).selectOption({ label: 'Court 2' })
+    await page.getByLabel('Start').selectOption({ label: '20:00' })
+    await check(page, 'planner-booking')
+    await page.getByRole('button', { name: 'Move booking' }).click()
+    await page.getByText('Cara Form moved to Court 2, 20:00–21:00; the guest is mailed.').waitFor()
+    await updateMailed('cara@example.org', 2, '20:00')
+    const listing = await fetch(`${suite.origin}/api/v1/public/riverside/courts?date=${date}`)
+    const slots = (await listing.json() as { courts: { court_id: string, start_time: string, status: string }[] }).courts
+    const status = (court: number, time: string) => slots.find((slot) => slot.court_id === COURTS[court - 1]?.id
+      && Date.parse(slot.start_time) === at(time).getTime())?.status
+    expect([status(3, '18:00'), status(2, '20:00'), status(2, '10:00'), status(3, '14:00')])
+      .toEqual(['available', 'booked', 'available', 'booked'])
+
+    await page.getByRole('button', { name: 'Next day' }).click()
+    await expect.poll(() => page.getByLabel('Date').inputValue()).toBe(testToday(3))
+    expect(await page.getByRole('button', { name: /^Cara Form/ }).count()).toBe(0)
+    await page.getByRole('button', { name: 'Previous day' }).click()
+    await cell(page, 'Cara Form').waitFor()
+    await owner.context.close()
+  })
+
+  it('has no serious or critical accessibility violations', () => {
+    expect(violations).toEqual([])
+  })
+})
