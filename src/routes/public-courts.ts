@@ -8,9 +8,10 @@ import { Type } from '@sinclair/typebox'
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import type { AppContext } from '../context.js'
+import { IdempotencyKeyHeader, idempotencyKeyOf } from '../http/idempotency-key.js'
 import { findClubBySlug } from '../services/clubs.js'
 import type { Club } from '../services/clubs.js'
-import { ClubNotFound, InvalidBooking } from '../domain/errors.js'
+import { ClubNotFound } from '../domain/errors.js'
 import { localDateOf } from '../domain/zoned-time.js'
 import { API_PREFIX } from '../http/problem-types.js'
 import { ProblemError, problemOf, sendProblem } from '../http/problems.js'
@@ -20,10 +21,9 @@ import { conditionalGet, conditionalHeaders, IF_NONE_MATCH } from '../http/condi
 import { header, jsonResponse, problemResponse, REQUEST_ID_HEADER, RETRY_AFTER_HEADER } from '../http/responses.js'
 import { Reference } from '../schemas/common.js'
 import { BookingCreated, BookingRequest, ClubSlugParams, CourtAvailability, CourtsQuery } from '../schemas/court.js'
-import { bookCourt, courtDay } from '../services/bookings.js'
+import { bookCourt, bookingSettings, courtDay } from '../services/bookings.js'
 
 export const PUBLIC_PREFIX = `${API_PREFIX}/public`
-const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/
 
 /** Availability changes with every booking: browsers may reuse it briefly, then revalidate. */
 const COURTS_CACHE_CONTROL = 'public, max-age=10'
@@ -216,12 +216,7 @@ function registerBooking(scope: FastifyInstance, context: AppContext, clubOf: Cl
       tags: ['Courts (public)'],
       security: [],
       params: ClubSlugParams,
-      headers: Type.Object({
-        'idempotency-key': Type.Optional(Type.String({ description: 'Any 1–255 printable ASCII characters, unique per '
-          + 'booking attempt (e.g. a UUID); remembered per club. A retry with the same key and body gets the original 201 '
-          + 'with `Idempotent-Replayed: true`; the same key with another body is `invalid-booking`.',
-        examples: ['5f0c6a52-7d1e-4b9a-8c3f-2e6d9b1a4c70'] })),
-      }),
+      headers: Type.Object({ 'idempotency-key': IdempotencyKeyHeader }),
       body: Reference(BookingRequest),
       response: {
         201: jsonResponse('Booked; the confirmation e-mail is on its way.', Reference(BookingCreated), {
@@ -248,17 +243,9 @@ function registerBooking(scope: FastifyInstance, context: AppContext, clubOf: Cl
     },
   }, async (request, reply) => {
     const { clubSlug } = request.params
-    const key = request.headers['idempotency-key']
-    if (key !== undefined && (typeof key !== 'string' || !IDEMPOTENCY_KEY.test(key))) {
-      throw new InvalidBooking('Idempotency-Key must be 1–255 printable ASCII characters.')
-    }
+    const key = idempotencyKeyOf(request)
     const club = await clubOf(clubSlug)
-    const outcome = await bookCourt(context.db, context.clock, {
-      maxOpenPerEmail: context.config.booking.maxOpenPerEmail,
-      maxPerAddressPerDay: context.config.booking.maxPerAddressPerDay,
-      mailFrom: context.config.mail.from,
-      publicUrl: context.config.publicUrl,
-    }, club, request.body, key)
+    const outcome = await bookCourt(context.db, context.clock, bookingSettings(context), club, request.body, key)
     if (outcome.replayed) void reply.header('idempotent-replayed', 'true')
     return reply.code(201).send({ success: true, booking_id: outcome.bookingId })
   })

@@ -3,7 +3,8 @@ import { CONTENT_SCHEMAS } from './content.js'
 import { WEBHOOK_ADMIN_SCHEMAS } from './webhooks.js'
 import { Accepted, ClubMembership, LinkDescription, Me, Passkey, PasskeyAssertion, PasskeyList, PasskeyOptions,
   PasskeyRegistration, Session, SessionList, SignInLinkRequest, TokenRequest } from './admin/account.js'
-import { BookingCancel, BookingMove, BookingRules, BookingSearch, ClubBooking, ClubBookingList, Erasure, PersonalDataExport,
+import { BookingCancel, BookingMove, StaffBookingCreate,
+  BookingRules, BookingSearch, ClubBooking, ClubBookingList, Erasure, PersonalDataExport,
   PersonalDataRequest } from './admin/bookings.js'
 import { AdminCourt, AdminCourtList, AdminHold, AdminHoldList, CourtChanged, CourtSave, CourtWeek, DisplacedBookingList,
   HoldChanged, HoldSave } from './admin/courts.js'
@@ -23,7 +24,8 @@ export * from './admin/website.js'
 export const ADMIN_SCHEMAS = [...CONTENT_SCHEMAS, ...WEBHOOK_ADMIN_SCHEMAS, ClubWebsite, ClubWebsiteChange,
   AdminCourt, CourtChanged, AdminCourtList, CourtSave, AdminHold, HoldChanged, AdminHoldList, HoldSave, DisplacedBookingList,
   CourtWeek, PlannerDay,
-  BookingSearch, BookingRules, ClubBooking, ClubBookingList, BookingCancel, BookingMove, PersonalDataRequest, PersonalDataExport,
+  BookingSearch, BookingRules, ClubBooking, ClubBookingList, BookingCancel, BookingMove, StaffBookingCreate,
+  PersonalDataRequest, PersonalDataExport,
   Erasure, SignInLinkRequest, Accepted, TokenRequest, ClubMembership, Me, Session, SessionList, ApiKey,
   LinkDescription, ApiKeyList, ApiKeyCreate, ApiKeyCreated, TeamMember, Invitation, Team, InvitationCreate, RoleChange,
   AuditEntry, AuditList,

@@ -148,15 +148,18 @@ export async function cancelIn(
   }
   await work.events(booking.clubId, [{ type: 'booking.cancelled', subjectId: booking.id,
     data: bookingData({ ...booking, cancelledAt: now, cancelledBy: cancellation.by }) }])
-  const mail = renderBookingCancellation({
-    bookingId: booking.id, clubName: booking.clubName, timezone: booking.timezone, courtName: booking.courtName,
-    start: booking.start, end: booking.end, bookerName: booking.bookerName, organizer: addressOf(settings.mailFrom),
-    cancelledAt: now, by: cancellation.by, reason: cancellation.reason, sequence,
-  })
-  await work.mail({
-    clubId: booking.clubId, bookingId: booking.id, recipientName: booking.bookerName, recipientEmail: booking.bookerEmail,
-    subject: mail.subject, text: mail.text, html: mail.html, ics: mail.ics,
-  }, settings.mailFrom)
+  // A booking the club took without an address (src/services/bookings.ts, staff bookings) has no one to mail.
+  if (booking.bookerEmail !== '') {
+    const mail = renderBookingCancellation({
+      bookingId: booking.id, clubName: booking.clubName, timezone: booking.timezone, courtName: booking.courtName,
+      start: booking.start, end: booking.end, bookerName: booking.bookerName, organizer: addressOf(settings.mailFrom),
+      cancelledAt: now, by: cancellation.by, reason: cancellation.reason, sequence,
+    })
+    await work.mail({
+      clubId: booking.clubId, bookingId: booking.id, recipientName: booking.bookerName, recipientEmail: booking.bookerEmail,
+      subject: mail.subject, text: mail.text, html: mail.html, ics: mail.ics,
+    }, settings.mailFrom)
+  }
   work.changed(`courts:${booking.clubId}`)
   return true
 }

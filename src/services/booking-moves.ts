@@ -99,7 +99,8 @@ export async function moveBooking(
             start_time: formatInZone(booking.start, booking.timezone), end_time: formatInZone(booking.end, booking.timezone) },
           moved_by: mover.by,
         } }])
-        if (mover.by === 'guest' || mover.notifyGuest) {
+        // A booking the club took without an address has no one to mail.
+        if ((mover.by === 'guest' || mover.notifyGuest) && booking.bookerEmail !== '') {
           const mail = renderBookingMove({ bookingId, clubName: booking.clubName, timezone: booking.timezone,
             courtName: court.name, start: interval.start, end: interval.end, bookerName: booking.bookerName,
             organizer: addressOf(settings.mailFrom), sequence, movedAt: now, by: mover.by, attendee: booking.bookerEmail,

@@ -16,7 +16,7 @@ import { addressStanding, bookingInsert, bookingRequestInsert, findBookingReques
 import { hasNoticeSince } from '../db/repositories/outbox.js'
 import type { Database } from '../db/schema.js'
 import { parseDateTime } from '../domain/date-time.js'
-import { InvalidBooking, SlotConflict } from '../domain/errors.js'
+import { InvalidBooking, InvalidRequest, SlotConflict } from '../domain/errors.js'
 import { CONFLICT_WORDING, checkBookingTimes, occupancyOn } from '../domain/booking-rules.js'
 import { containsLink } from '../domain/links.js'
 import { bookingWindow, bookingWindowChangesAt, daySlots, localDatesOf, slotStatus } from '../domain/slots.js'
@@ -24,7 +24,8 @@ import type { SlotStatus } from '../domain/slots.js'
 import { addDays, formatInZone, isoWeekday, localToInstant } from '../domain/zoned-time.js'
 import { addressOf, renderBookingConfirmation, renderBookingRefusal } from '../mail/booking-mail.js'
 import { generateToken, hashToken } from '../domain/secret-token.js'
-import { cancellationDeadline, manageUrl } from './booking-cancellation.js'
+import { bookingLabel, cancellationDeadline, manageUrl } from './booking-cancellation.js'
+import type { Actor } from './audit.js'
 import { bookingData } from '../webhooks/booking-events.js'
 import { write } from './unit-of-work.js'
 
@@ -128,6 +129,23 @@ export interface BookingSettings {
   readonly publicUrl: URL
 }
 
+/**
+ * A booking the club's staff takes (the dashboard's planner, the admin API, the command line): for a
+ * member or a guest, with or without an address. The court's grid, hours and the slot's freedom
+ * bind it as any booking; the horizon and the address's limits bind it unless overridden, and an
+ * override is recorded in the audit log with the staff member and the reason. The members-only
+ * rule is the public's: the club books whom it likes.
+ */
+export interface StaffBooking {
+  readonly actor: Actor
+  /** Mail the guest a confirmation (only when there is an address). */
+  readonly confirm: boolean
+  readonly overrideHorizon: boolean
+  readonly overrideAddressLimits: boolean
+  /** Why the club overrides; required with an override. */
+  readonly reason: string | null
+}
+
 export interface BookingOutcome {
   readonly bookingId: string
   /** True when an Idempotency-Key matched an earlier request: nothing new was written. */
@@ -141,8 +159,9 @@ export async function bookCourt(
   club: Club,
   input: BookingInput,
   idempotencyKey?: string,
+  staff?: StaffBooking,
 ): Promise<BookingOutcome> {
-  const requestHash = hashRequest(input)
+  const requestHash = hashRequest(input, staff)
   if (idempotencyKey !== undefined) {
     const earlier = await replay(db, club.id, idempotencyKey, requestHash)
     if (earlier !== undefined) return earlier
@@ -160,7 +179,7 @@ export async function bookCourt(
       const court = await courtForBooking(trx, club.id, input.court_id.toLowerCase())
       if (court?.active !== true) throw new InvalidBooking(`court_id: ${input.court_id} is not an active court of this club.`)
       courtName = court.name
-      const interval = checkBookingTimes(court, club.timezone, input, now)
+      const interval = checkBookingTimes(court, club.timezone, input, now, { horizon: staff?.overrideHorizon !== true })
       if (containsLink(bookerName)) {
         throw new InvalidBooking('booker_name: give a name without web or e-mail addresses (write "St. Pauli", not "St.Pauli").')
       }
@@ -176,11 +195,14 @@ export async function bookCourt(
       // The rules, the member record, the address's counts and the club's webhook endpoints: one statement.
       const standing = await addressStanding(trx, club.id, email, now, now - DAY)
       const { rules, memberId, openBookings: open, bookingsMade: today, endpoints } = standing
-      if (!rules.guestsMayBook && memberId === null) throw new AddressAtLimit('members', 0, 0)
-      const maxOpen = rules.maxOpenPerEmail ?? settings.maxOpenPerEmail
-      if (open >= maxOpen) throw new AddressAtLimit('open', open, maxOpen)
-      // Across all clubs: the endpoint must not become a way to mail one address again and again.
-      if (today >= settings.maxPerAddressPerDay) throw new AddressAtLimit('daily', today, settings.maxPerAddressPerDay)
+      if (staff === undefined && !rules.guestsMayBook && memberId === null) throw new AddressAtLimit('members', 0, 0)
+      // A staff booking without an address has no address to limit.
+      if (email !== '' && staff?.overrideAddressLimits !== true) {
+        const maxOpen = rules.maxOpenPerEmail ?? settings.maxOpenPerEmail
+        if (open >= maxOpen) throw new AddressAtLimit('open', open, maxOpen)
+        // Across all clubs: the endpoint must not become a way to mail one address again and again.
+        if (today >= settings.maxPerAddressPerDay) throw new AddressAtLimit('daily', today, settings.maxPerAddressPerDay)
+      }
 
       const notes = input.notes === undefined || input.notes.trim() === '' ? null : input.notes
       // The booking, its event, its idempotency record and its mail: written together when the change ends.
@@ -197,17 +219,34 @@ export async function bookCourt(
       if (idempotencyKey !== undefined) {
         work.insert(bookingRequestInsert(trx, club.id, idempotencyKey, { requestHash, bookingId }, now))
       }
-      const mail = renderBookingConfirmation({
-        bookingId, clubName: club.name, timezone: club.timezone, courtName: court.name, start: interval.start, end: interval.end,
-        bookerName, notes, createdAt: now, organizer: addressOf(settings.mailFrom),
-        manage: { url: manageUrl(settings.publicUrl, manageToken), cancelUntil: cancellationDeadline(interval.start, rules) },
-        privacyUrl: rules.privacyUrl,
-      })
-      await work.mail({ clubId: club.id, bookingId, recipientName: bookerName, recipientEmail: input.booker_email.trim(),
-        subject: mail.subject, text: mail.text, html: mail.html, ics: mail.ics }, settings.mailFrom)
+      if (staff !== undefined) {
+        const overrides = [staff.overrideHorizon ? 'horizon' : '', staff.overrideAddressLimits ? 'address limits' : '']
+          .filter((part) => part !== '')
+        await work.audit(staff.actor, club.id, { action: 'booking.created_by_staff', target: bookingId,
+          targetName: bookingLabel({ courtName: court.name, start: interval.start, end: interval.end,
+            timezone: club.timezone }),
+          detail: overrides.length === 0 ? null : `overrides ${overrides.join(' and ')}: ${staff.reason ?? ''}` })
+      }
+      if (email !== '' && staff?.confirm !== false) {
+        const mail = renderBookingConfirmation({
+          bookingId, clubName: club.name, timezone: club.timezone, courtName: court.name, start: interval.start,
+          end: interval.end, bookerName, notes, createdAt: now, organizer: addressOf(settings.mailFrom),
+          manage: { url: manageUrl(settings.publicUrl, manageToken), cancelUntil: cancellationDeadline(interval.start, rules) },
+          privacyUrl: rules.privacyUrl,
+        })
+        await work.mail({ clubId: club.id, bookingId, recipientName: bookerName, recipientEmail: input.booker_email.trim(),
+          subject: mail.subject, text: mail.text, html: mail.html, ics: mail.ics }, settings.mailFrom)
+      }
       work.changed(`courts:${club.id}`)
     }))
   } catch (error) {
+    if (error instanceof AddressAtLimit && staff !== undefined) {
+      // The club's own staff: told which limit, to override it with a reason if they mean to; the address is not mailed.
+      const which = error.limit === 'open'
+        ? `has ${String(error.count)} upcoming bookings at the club, its limit is ${String(error.allowed)}`
+        : 'has taken as many bookings today as the service allows one address'
+      throw new InvalidBooking(`booker_email: this address ${which}; override the address limits, with a reason, to book anyway.`)
+    }
     if (error instanceof AddressAtLimit) {
       // The same answer whichever limit it was, without counts: the requester may not own the address. Its owner is told why.
       await queueLimitNotice(db, now, settings, club, email, error)
@@ -224,6 +263,33 @@ export async function bookCourt(
     throw error
   }
   return { bookingId, replayed: false }
+}
+
+/** The service's settings a booking reads. */
+export interface BookingConfig {
+  readonly booking: { readonly maxOpenPerEmail: number, readonly maxPerAddressPerDay: number }
+  readonly mail: { readonly from: string }
+  readonly publicUrl: URL
+}
+
+/** The settings a booking needs, from the service's. */
+export function bookingSettings(context: { readonly config: BookingConfig }): BookingSettings {
+  const { booking, mail, publicUrl } = context.config
+  return { maxOpenPerEmail: booking.maxOpenPerEmail, maxPerAddressPerDay: booking.maxPerAddressPerDay, mailFrom: mail.from,
+    publicUrl }
+}
+
+/**
+ * The club's own booking (the admin API, the command line): an override needs its reason, which
+ * the audit log records; `booker_email` may be empty.
+ */
+export async function bookForClub(db: Kysely<Database>, clock: Clock, settings: BookingSettings, club: Club,
+  input: BookingInput, staff: StaffBooking, idempotencyKey?: string): Promise<BookingOutcome> {
+  const reason = staff.reason?.trim() ?? ''
+  if ((staff.overrideHorizon || staff.overrideAddressLimits) && reason === '') {
+    throw new InvalidRequest('field', 'override_reason', 'is required with an override (the audit log records it)')
+  }
+  return bookCourt(db, clock, settings, club, input, idempotencyKey, { ...staff, reason: reason === '' ? null : reason })
 }
 
 /**
@@ -279,8 +345,9 @@ async function replay(
   return { bookingId: earlier.bookingId, replayed: true }
 }
 
-function hashRequest(input: BookingInput): string {
+function hashRequest(input: BookingInput, staff?: StaffBooking): string {
   const canonical = [input.court_id.toLowerCase(), parseDateTime(input.start_time), parseDateTime(input.end_time),
-    input.booker_name.trim(), input.booker_email.trim().toLowerCase(), input.notes ?? '']
+    input.booker_name.trim(), input.booker_email.trim().toLowerCase(), input.notes ?? '',
+    ...(staff === undefined ? [] : [staff.confirm, staff.overrideHorizon, staff.overrideAddressLimits, staff.reason])]
   return createHash('sha256').update(JSON.stringify(canonical)).digest('hex')
 }

@@ -11,11 +11,12 @@ import { describeEachDatabase } from '../helpers/databases.js'
 import { startHarness } from '../helpers/harness.js'
 import type { Harness } from '../helpers/harness.js'
 
+interface PlannerSlot { start_time: string, end_time: string, status: string }
+interface PlannerBooking { id: string, start_time: string, end_time: string, booker_name: string, notes: string | null }
 interface Day {
   date: string
   timezone: string
-  courts: { id: string, name: string, slot_minutes: number, slots: { start_time: string, end_time: string, status: string }[],
-    bookings: { id: string, start_time: string, end_time: string, booker_name: string, notes: string | null }[] }[]
+  courts: { id: string, name: string, slot_minutes: number, slots: PlannerSlot[], bookings: PlannerBooking[] }[]
 }
 
 const at = (time: string) => `${TUESDAY}T${time}:00+02:00`

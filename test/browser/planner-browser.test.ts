@@ -1,7 +1,8 @@
 /**
  * The front desk's planner as an owner uses it, in Debian's Chromium against the real server
  * process, on SQLite and on PostgreSQL, with mail through a real SMTP server: all courts of a day
- * side by side; a booking made through the public API appears without a reload; one booking moved
+ * side by side; a booking made through the public API appears without a reload; a member found by
+ * name booked on a free time and mailed a confirmation; one booking moved
  * by drag and drop, one by keyboard alone, one by the booking's form, each guest mailed an update
  * of the same calendar event (METHOD:REQUEST, same UID, higher SEQUENCE); previous and next day.
  * axe-core on each state, screenshots (desktop, tablet, phone) in docs/screenshots/.
@@ -30,7 +31,8 @@ describeInBrowser('the planner in a browser', 'the planner browser test', (diale
     seed: async (context) => {
       const club = await createClub(context.db, context.clock, { slug: 'riverside', name: 'TC Riverside', timezone: ZONE })
       const hours = Object.fromEntries(['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'].map((day) => [day, { open: '08:00', close: '22:00' }]))
-      await importClubData(context.db, context.clock, club.id, { courts: [
+      await importClubData(context.db, context.clock, club.id, { members: [{ id: idFor('planner-member'), name: 'Mara Member',
+        email: 'mara@example.org' }], courts: [
         ...COURTS.map((court) => ({ ...court, booking_horizon_days: 30, opening_hours: hours })),
         { id: idFor('planner-court:4'), name: 'Court 4 (mornings)', slot_minutes: 30, booking_horizon_days: 30,
           opening_hours: Object.fromEntries(['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'].map((day) => [day, { open: '08:00', close: '12:00' }])) },
@@ -125,6 +127,23 @@ describeInBrowser('the planner in a browser', 'the planner browser test', (diale
     expect(await page.evaluate(() => (window as unknown as { notReloaded?: boolean }).notReloaded)).toBe(true)
   })
 
+  it('books a free time for a member found by name, with a note; the member is mailed a confirmation', async () => {
+    const { page } = owner
+    await page.getByRole('button', { name: /^Book\W+Court 3, 08:00$/ }).click()
+    await page.getByRole('heading', { name: 'New booking: Court 3, 08:00' }).waitFor()
+    await page.getByLabel('Find a member').fill('mar')
+    await page.getByRole('button', { name: 'Mara Member <mara@example.org>' }).click()
+    expect(await page.getByLabel('Name', { exact: true }).inputValue()).toBe('Mara Member')
+    expect(await page.getByLabel('E-mail (optional)').inputValue()).toBe('mara@example.org')
+    await page.getByLabel('Note').fill('Coaching with Tim')
+    await check(page, 'planner-new-booking')
+    await page.getByRole('button', { name: 'Book', exact: true }).click()
+    await page.getByText('Mara Member booked on Court 3, 08:00–09:00; a confirmation is mailed.').waitFor()
+    expect(await page.locator('td.booking[data-court="Court 3"][data-time="08:00"]').textContent()).toContain('Coaching with Tim')
+    await expect.poll(() => mailsTo('mara@example.org').length, { timeout: 10_000, interval: 100 }).toBe(1)
+    expect(mailsTo('mara@example.org')[0]?.parsed.subject).toMatch(/^Booking confirmed: Court 3/)
+  })
+
   it('moves a booking by drag and drop; the guest is mailed an update of the same event', async () => {
     const { page } = owner
     while (mailsTo('anna@example.org').length === 0) await new Promise((resolve) => setTimeout(resolve, 100))
@@ -141,7 +160,10 @@ describeInBrowser('the planner in a browser', 'the planner browser test', (diale
     await cell(page, 'Ben Keyboard').focus()
     await page.keyboard.press('Enter')
     await page.getByRole('heading', { name: 'Ben Keyboard', level: 2 }).waitFor()
-    await page.getByRole('button', { name: 'Move…' }).focus()
+    // The panel's heading takes the focus; the next Tab stop is "Move…".
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('booking-panel-title')
+    await page.keyboard.press('Tab')
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Move…')
     await page.keyboard.press('Enter')
     await page.getByRole('region', { name: 'Moving a booking' }).waitFor()
     await check(page, 'planner-moving')

@@ -306,6 +306,8 @@ describeEachDatabase('dashboard API', (dialect) => {
       role: 'owner' }, 'role': { role: 'owner' }, 'booking-rules': { cancellation_deadline_minutes: 60, retention_days: 30,
       privacy_url: null, max_open_bookings_per_email: null, guests_may_book: true }, 'cancel': { reason: 'x' },
     'move': { court_id: idFor('court:hillside'), start_time: '2027-01-01T12:00:00+01:00', end_time: '2027-01-01T13:00:00+01:00' },
+    'bookings': { court_id: idFor('court:hillside'), start_time: '2027-01-01T12:00:00+01:00', end_time: '2027-01-01T13:00:00+01:00',
+      booker_name: 'Desk guest', override_horizon: true, override_reason: 'tenancy' },
     'export': { email: 'hilde@example.org' }, 'erase': { email: 'hilde@example.org' },
     'website': { websites: ['https://www.example.org'] }, 'courts': court, '{court}': { ...court, cancel_displaced_bookings: true }, 'holds': hold, '{hold}': hold,
     ...contentBodies(content), 'webhook-endpoints': { url: 'https://hooks.example/in', event_types: ['booking.created'] },

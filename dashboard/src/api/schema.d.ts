@@ -159,7 +159,11 @@ export interface paths {
          */
         get: operations["listBookings"];
         put?: never;
-        post?: never;
+        /**
+         * Book a court for a member or a guest
+         * @description The club takes a booking: checked and locked as a guest's is (an active court, its grid and hours, a free slot), but for a guest without an address too, and past the booking horizon or the address's limits when told to, with a reason. The guest is mailed a confirmation when there is an address and `send_confirmation` is not false; the audit log records `booking.created_by_staff` with any override and its reason; a `booking.created` webhook event is sent and the public listing shows the slot booked. Safe to retry with an `Idempotency-Key`.
+         */
+        post: operations["createStaffBooking"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2511,6 +2515,56 @@ export interface components {
             /** @description An e-mail address. */
             email: string;
         };
+        /**
+         * @description A booking the club takes for a member or a guest: the court's grid, hours and a free slot bind it as any booking; the horizon and the address's limits unless overridden with a reason. The members-only rule does not apply.
+         * @example {
+         *       "court_id": "0190a3b4-7c2d-7e5f-8a9b-0c1d2e3f4a5b",
+         *       "start_time": "2026-06-16T19:00:00+02:00",
+         *       "end_time": "2026-06-16T20:00:00+02:00",
+         *       "booker_name": "Walk-in: Tom",
+         *       "notes": "Paid at the desk"
+         *     }
+         */
+        StaffBookingCreate: {
+            /** @description Optional: where the confirmation, changes and cancellation go. A member's address links the booking to the member. Without it, nobody is mailed about the booking. */
+            booker_email?: string | "";
+            /** @description The member's or guest's name. */
+            booker_name: string;
+            /**
+             * Format: uuid
+             * @description The court.
+             */
+            court_id: string;
+            /**
+             * Format: date-time
+             * @description End of the last slot, RFC 3339 with an offset.
+             */
+            end_time: string;
+            /** @description For the club; repeated in the confirmation. */
+            notes?: string;
+            /**
+             * @description Book although the address has as many upcoming bookings as the club allows, or as many today as the service does.
+             * @default false
+             */
+            override_address_limits: boolean;
+            /**
+             * @description Book beyond the court's booking horizon.
+             * @default false
+             */
+            override_horizon: boolean;
+            /** @description Why: required with an override, recorded in the audit log. */
+            override_reason?: string;
+            /**
+             * @description Mail the guest a confirmation (with an address only). Default true.
+             * @default true
+             */
+            send_confirmation: boolean;
+            /**
+             * Format: date-time
+             * @description Start of the first slot, RFC 3339 with an offset.
+             */
+            start_time: string;
+        };
         /** @description The club's administrators and open invitations. */
         Team: {
             invitations: components["schemas"]["Invitation"][];
@@ -3320,6 +3374,85 @@ export interface operations {
                 };
             };
             /** @description The body or a parameter is malformed. */
+            400: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No session, or the session has ended. */
+            401: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Cross-site request, or a role that does not allow this. */
+            403: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such club among those the signed-in person administers (or no such record in it). */
+            404: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    createStaffBooking: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Any 1–255 printable ASCII characters, unique per booking attempt (e.g. a UUID); remembered per club. A retry with the same key and body gets the original 201 with `Idempotent-Replayed: true`; the same key with another body is `invalid-booking`.
+                 * @example 5f0c6a52-7d1e-4b9a-8c3f-2e6d9b1a4c70
+                 */
+                "idempotency-key"?: string;
+            };
+            path: {
+                /** @description The club's slug. */
+                club: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["StaffBookingCreate"];
+            };
+        };
+        responses: {
+            /** @description The booking. */
+            201: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClubBooking"];
+                };
+            };
+            /** @description `validation-error`: an override without a reason; `invalid-booking`: no active court of the club, not a bookable slot (off the grid, outside opening hours, in the past, beyond the horizon without its override, too long), or an address at its limits without their override; `slot-conflict`: the slot is booked, reserved or blocked. */
             400: {
                 headers: {
                     /** @description Identifies the request; the same value is in error bodies and logs. */

@@ -1,4 +1,4 @@
-/** bookings: a club's bookings of a day, and cancelling or moving one for the club (the guest is mailed). */
+/** bookings: a club's bookings of a day, and booking, cancelling or moving one for the club. */
 import type { Command } from 'commander'
 import type { AppContext } from '../../context.js'
 import { findClubBooking, listBookings } from '../../db/repositories/bookings.js'
@@ -8,15 +8,16 @@ import { formatInZone, localDateOf, localToInstant } from '../../domain/zoned-ti
 import { OPERATOR } from '../../services/audit.js'
 import { cancelByClub } from '../../services/booking-cancellation.js'
 import { moveBooking } from '../../services/booking-moves.js'
+import { bookForClub, bookingSettings } from '../../services/bookings.js'
 import { requireClub } from '../../services/clubs.js'
-import { dateOption, idArgument, instantOption, optional, textOption } from '../options.js'
+import { dateOption, emailOption, idArgument, instantOption, optional, textOption } from '../options.js'
 import { jsonOption, table } from '../session.js'
 import type { CliSession } from '../session.js'
 
-/** bookings list, cancel and move. */
+/** bookings list, create, cancel and move. */
 export function registerBookings(program: Command, cli: CliSession): void {
   const { clock, migrated, print } = cli
-  const bookings = program.command('bookings').description('list a club\'s bookings, cancel and move them (the guest is mailed)')
+  const bookings = program.command('bookings').description('list a club\'s bookings, book for the club, cancel and move them')
   bookings.command('list').description('list the bookings of a club that start on a date (club-local), cancelled ones too')
     .requiredOption('--club <slug>', 'the club')
     .option('--date <date>', 'the local date YYYY-MM-DD (default: today at the club)')
@@ -77,6 +78,57 @@ export function registerBookings(program: Command, cli: CliSession): void {
       `Moved booking ${id} to ${booking.courtName}, ${formatInZone(booking.start, club.timezone)}–`
       + `${formatInZone(booking.end, club.timezone).slice(11)}${options.mail ? '; the guest is mailed' : ''}.`)
     })
+  bookings.command('create').description('book a court for the club, for a member or a guest (with or without an address); '
+    + 'the guest with an address is mailed a confirmation')
+    .requiredOption('--club <slug>', 'the club')
+    .requiredOption('--court <court-id>', 'the court (courts list)')
+    .requiredOption('--start <date-time>', 'the start, RFC 3339 with an offset (e.g. 2027-05-04T18:00:00+02:00)')
+    .requiredOption('--end <date-time>', 'the end, RFC 3339 with an offset')
+    .requiredOption('--name <name>', 'the member\'s or guest\'s name (up to 100 characters)')
+    .option('--email <address>', 'where the confirmation goes; a member\'s address links the booking to the member')
+    .option('--note <text>', 'a note (up to 500 characters)')
+    .option('--no-mail', 'do not mail a confirmation')
+    .option('--override-horizon', 'book beyond the court\'s booking horizon (needs --reason)')
+    .option('--override-limits', 'book although the address is at its limits (needs --reason)')
+    .option('--reason <text>', 'why the club overrides, for the audit log')
+    .addOption(jsonOption())
+    .action(async (options: CreateOptions) => {
+      const courtId = idArgument(options.court, 'court', 'courts list', '--court')
+      instantOption('--start', options.start)
+      instantOption('--end', options.end)
+      const name = textOption('--name', options.name, 100)
+      const email = optional(options.email, emailOption)
+      const note = optional(options.note, (value) => textOption('--note', value, 500))
+      const reason = optional(options.reason, (value) => textOption('--reason', value, 500))
+      const ctx = await migrated()
+      const club = await requireClub(ctx.db, options.club)
+      const outcome = await bookForClub(ctx.db, clock, bookingSettings(ctx), club, { court_id: courtId, start_time: options.start,
+        end_time: options.end, booker_name: name, booker_email: email ?? '', notes: note }, { actor: OPERATOR, confirm: options.mail,
+        overrideHorizon: options.overrideHorizon === true, overrideAddressLimits: options.overrideLimits === true,
+        reason: reason ?? null })
+      const booking = await findClubBooking(ctx.db, club.id, outcome.bookingId)
+      if (booking === undefined) throw new InvalidInput(`booking ${outcome.bookingId} is gone`)
+      const mailed = email !== undefined && options.mail
+      print(options.json === true, bookingJson(booking), `Booked ${booking.courtName}, `
+      + `${formatInZone(Date.parse(booking.start), club.timezone)}–${formatInZone(Date.parse(booking.end), club.timezone).slice(11)}`
+      + ` for ${name} (booking ${booking.id})${mailed ? '; the guest is mailed a confirmation' : ''}.`)
+    })
+}
+
+interface CreateOptions {
+  readonly club: string
+  readonly court: string
+  readonly start: string
+  readonly end: string
+  readonly name: string
+  readonly email?: string
+  readonly note?: string
+  /** False with --no-mail. */
+  readonly mail: boolean
+  readonly overrideHorizon?: boolean
+  readonly overrideLimits?: boolean
+  readonly reason?: string
+  readonly json?: boolean
 }
 
 interface MoveOptions {

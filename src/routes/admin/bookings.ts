@@ -9,7 +9,7 @@ import type { FastifyInstance } from 'fastify'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import type { AppContext } from '../../context.js'
 import { Type } from '@sinclair/typebox'
-import { bookingRulesOf, findClubBooking, listBookings, searchBookings } from '../../services/bookings.js'
+import { bookForClub, bookingRulesOf, bookingSettings, findClubBooking, listBookings, searchBookings } from '../../services/bookings.js'
 import type { BookingRules as Rules, ClubBooking as Booking, BookingStatus } from '../../services/bookings.js'
 import { Conflict, InvalidRequest, NotFound } from '../../domain/errors.js'
 import { addDays, formatInZone, localDateOf, localToInstant } from '../../domain/zoned-time.js'
@@ -17,8 +17,10 @@ import { memberOf } from '../../http/dashboard-access.js'
 import { CLUB, FORBIDDEN, INVALID, NO_CLUB, NOT_SIGNED_IN, actorOf, clubOf } from './common.js'
 import { jsonResponse, problemResponse } from '../../http/responses.js'
 import { csvDocument } from '../../http/csv.js'
+import { IdempotencyKeyHeader, idempotencyKeyOf } from '../../http/idempotency-key.js'
 import { Reference } from '../../schemas/common.js'
-import { BookingCancel, BookingExportQuery, BookingMove, BookingRules, BookingSearch, BookingSearchQuery, BookingsQuery,
+import { BookingCancel, BookingExportQuery, BookingMove, StaffBookingCreate,
+  BookingRules, BookingSearch, BookingSearchQuery, BookingsQuery,
   ClubBooking,
   ClubBookingList, ClubBookingParams, ClubParams, Erasure,
   PersonalDataExport, PersonalDataRequest } from '../../schemas/admin.js'
@@ -80,6 +82,7 @@ export function bookingRoutes(app: FastifyInstance, context: AppContext): void {
   registerBookingLists(app, context)
   registerCancellation(app, context)
   registerMove(app, context)
+  registerStaffBooking(app, context)
   registerPersonalData(app, context)
 }
 
@@ -235,6 +238,43 @@ function registerMove(parent: FastifyInstance, context: AppContext): void {
       bookingId: request.params.booking, target: { court_id, start_time, end_time },
       mover: { by: 'club', actor: actorOf(request), notifyGuest: notify_guest ?? true } })
     return bookingAsItIs(context, club, request.params.booking)
+  })
+}
+
+const STAFF_REFUSED = problemResponse('`validation-error`: an override without a reason; `invalid-booking`: no active court of '
+  + 'the club, not a bookable slot (off the grid, outside opening hours, in the past, beyond the horizon without its override, '
+  + 'too long), or an address at its limits without their override; `slot-conflict`: the slot is booked, reserved or blocked.')
+
+/** The club books a court for a member or a guest (the planner, the command line). */
+function registerStaffBooking(parent: FastifyInstance, context: AppContext): void {
+  const app = parent.withTypeProvider<TypeBoxTypeProvider>()
+
+  app.post(`${CLUB}/bookings`, {
+    config: { access: { dashboard: 'admin' } },
+    schema: {
+      operationId: 'createStaffBooking', summary: 'Book a court for a member or a guest', tags: ['Bookings'],
+      description: 'The club takes a booking: checked and locked as a guest\'s is (an active court, its grid and hours, a free '
+        + 'slot), but for a guest without an address too, and past the booking horizon or the address\'s limits when told to, '
+        + 'with a reason. The guest is mailed a confirmation when there is an address and `send_confirmation` is not false; '
+        + 'the audit log records `booking.created_by_staff` with any override and its reason; a `booking.created` webhook event '
+        + 'is sent and the public listing shows the slot booked. Safe to retry with an `Idempotency-Key`.',
+      params: ClubParams,
+      headers: Type.Object({ 'idempotency-key': IdempotencyKeyHeader }),
+      body: Reference(StaffBookingCreate),
+      response: { 201: jsonResponse('The booking.', Reference(ClubBooking)), 400: STAFF_REFUSED, 401: NOT_SIGNED_IN,
+        403: FORBIDDEN, 404: NO_CLUB },
+    },
+  }, async (request, reply) => {
+    const club = await clubOf(context, request)
+    const key = idempotencyKeyOf(request)
+    const body = request.body
+    const outcome = await bookForClub(context.db, context.clock, bookingSettings(context), club, {
+      court_id: body.court_id, start_time: body.start_time, end_time: body.end_time, booker_name: body.booker_name,
+      booker_email: body.booker_email ?? '', notes: body.notes,
+    }, { actor: actorOf(request), confirm: body.send_confirmation ?? true, overrideHorizon: body.override_horizon ?? false,
+      overrideAddressLimits: body.override_address_limits ?? false, reason: body.override_reason ?? null }, key)
+    if (outcome.replayed) void reply.header('idempotent-replayed', 'true')
+    return reply.code(201).send(await bookingAsItIs(context, club, outcome.bookingId))
   })
 }
 

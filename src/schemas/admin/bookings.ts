@@ -55,6 +55,34 @@ export const BookingCancel = Type.Object({
   reason: Type.Optional(Type.String({ maxLength: 500, description: 'Why; the guest reads it in the cancellation mail.' })),
 }, { $id: 'BookingCancel', additionalProperties: false, description: 'A cancellation by the club.' })
 
+const NO_CONTROL = '^[^\\u0000-\\u001f\\u007f]*$'
+const NO_CONTROL_BUT_NEWLINES = '^[^\\u0000-\\u0008\\u000b\\u000c\\u000e-\\u001f\\u007f]*$'
+
+export const StaffBookingCreate = Type.Object({
+  court_id: Uuid('The court.'),
+  start_time: Type.String({ format: 'date-time', description: 'Start of the first slot, RFC 3339 with an offset.' }),
+  end_time: Type.String({ format: 'date-time', description: 'End of the last slot, RFC 3339 with an offset.' }),
+  booker_name: Type.String({ minLength: 1, maxLength: 100, pattern: NO_CONTROL, description: 'The member\'s or guest\'s name.' }),
+  booker_email: Type.Optional(Type.Union([Type.String({ format: 'email', maxLength: 254 }), Type.Literal('')], {
+    description: 'Optional: where the confirmation, changes and cancellation go. A member\'s address links the booking to '
+      + 'the member. Without it, nobody is mailed about the booking.' })),
+  notes: Type.Optional(Type.String({ maxLength: 500, pattern: NO_CONTROL_BUT_NEWLINES, description: 'For the club; repeated in '
+    + 'the confirmation.' })),
+  send_confirmation: Type.Optional(Type.Boolean({ default: true, description: 'Mail the guest a confirmation (with an address '
+    + 'only). Default true.' })),
+  override_horizon: Type.Optional(Type.Boolean({ default: false, description: 'Book beyond the court\'s booking horizon.' })),
+  override_address_limits: Type.Optional(Type.Boolean({ default: false, description: 'Book although the address has as many '
+    + 'upcoming bookings as the club allows, or as many today as the service does.' })),
+  override_reason: Type.Optional(Type.String({ minLength: 1, maxLength: 500, pattern: NO_CONTROL, description: 'Why: '
+    + 'required with an override, recorded in the audit log.' })),
+}, { $id: 'StaffBookingCreate', additionalProperties: false,
+  description: 'A booking the club takes for a member or a guest: the court\'s grid, hours and a free slot bind it as any '
+    + 'booking; the horizon and the address\'s limits unless overridden with a reason. The members-only rule does not apply.',
+  examples: [{ court_id: '0190a3b4-7c2d-7e5f-8a9b-0c1d2e3f4a5b', start_time: '2026-06-16T19:00:00+02:00',
+    end_time: '2026-06-16T20:00:00+02:00', booker_name: 'Walk-in: Tom', notes: 'Paid at the desk' }] })
+
+export type StaffBookingCreate = Static<typeof StaffBookingCreate>
+
 export const BookingMove = Type.Object({
   court_id: Uuid('The court to move it to (the same one for a new time alone).'),
   start_time: Type.String({ format: 'date-time', description: 'Start of the first slot, RFC 3339 with an offset.' }),
