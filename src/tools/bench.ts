@@ -32,6 +32,7 @@ import { listScenario, missScenario, scenarios } from './bench/scenarios.js'
 import { seedInto } from './bench/seed.js'
 import { runScale } from './bench/scale.js'
 import { reachable, settle, startBenchServer } from './bench/server.js'
+import { sessionCookieName } from '../http/dashboard-access.js'
 
 async function main(): Promise<void> {
   if (values.scale || !quick) ensureWrk()
@@ -53,7 +54,8 @@ async function main(): Promise<void> {
 
   const embedded = await startBenchServer(env)
   try {
-    for (const scenario of selected(scenarios(seeded, now, dataDir))) {
+    const session = await dashboardSession(embedded.base, seeded.invitation)
+    for (const scenario of selected(scenarios(seeded, now, dataDir, session))) {
       const row: Record<string, unknown> = { mode: 'embedded', ...await measure(embedded.base, scenario) }
       const settled = await settle(path.join(dataDir, 'club-platform.sqlite'))
       if (settled !== undefined) {
@@ -92,6 +94,16 @@ async function main(): Promise<void> {
   fs.rmSync(dataDir, { recursive: true, force: true })
 
   report(rows, rss)
+}
+
+/** The cookie header of a dashboard session: the invitation accepted over HTTP, as a browser does. */
+async function dashboardSession(base: string, token: string): Promise<string> {
+  const name = sessionCookieName(new URL(base))
+  const response = await fetch(`${base}/api/admin/v1/invitations/accept`, { method: 'POST', body: JSON.stringify({ token }),
+    headers: { 'content-type': 'application/json', 'origin': base } })
+  const value = response.headers.getSetCookie().map((line) => new RegExp(`^${name}=([^;]+)`).exec(line)?.[1]).find(Boolean)
+  if (value === undefined) throw new Error(`accepting the invitation: ${String(response.status)} ${await response.text()}`)
+  return `${name}=${value}`
 }
 
 /** wrk, installed from Debian's packages when missing. */

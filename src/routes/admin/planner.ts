@@ -3,7 +3,7 @@
  * Server-Sent Events that says when the club's courts, holds or bookings changed, in any process
  * (src/http/change-stream.ts), so that an open planner reads its day again.
  */
-import type { FastifyInstance } from 'fastify'
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
 import type { AppContext } from '../../context.js'
@@ -13,6 +13,7 @@ import { jsonResponse } from '../../http/responses.js'
 import { Reference } from '../../schemas/common.js'
 import { ClubParams, PlannerDay, PlannerQuery } from '../../schemas/admin.js'
 import { plannerDay } from '../../services/planner.js'
+import { answerCached } from '../../speed/cached-read.js'
 import { CLUB, FORBIDDEN, INVALID, NO_CLUB, NOT_SIGNED_IN, clubOf } from './common.js'
 
 export function plannerRoutes(parent: FastifyInstance, context: AppContext): void {
@@ -34,23 +35,31 @@ export function plannerRoutes(parent: FastifyInstance, context: AppContext): voi
       response: { 200: jsonResponse('The day.', Reference(PlannerDay)), 400: INVALID, 401: NOT_SIGNED_IN, 403: FORBIDDEN,
         404: NO_CLUB },
     },
-  }, async (request, reply) => {
+  }, (request, reply) => day(request, reply, request.query.date))
+
+  /**
+   * The day from the response cache while the club's courts, holds and bookings are unchanged (the
+   * public listing's scope), or read and filed: the planner of a busy front desk is read every time
+   * anything changes, by every open page at once. The access guard has run before.
+   */
+  async function day(request: FastifyRequest, reply: FastifyReply, asked: string | undefined) {
     const club = await clubOf(context, request)
-    const date = request.query.date ?? localDateOf(context.clock.now(), club.timezone)
+    const date = asked ?? localDateOf(context.clock.now(), club.timezone)
     const zone = club.timezone
     const at = (instant: number) => formatInZone(instant, zone)
-    const courts = await plannerDay(context.db, club, date)
+    const scope = `courts:${club.id}`
     void reply.header('cache-control', 'no-store')
-    return {
-      date, timezone: zone,
-      courts: courts.map(({ court, slots, bookings }) => ({
-        id: court.id, name: court.name, slot_minutes: court.slotMinutes,
-        slots: slots.map((slot) => ({ start_time: at(slot.start), end_time: at(slot.end), status: slot.status })),
-        bookings: bookings.map((booking) => ({ id: booking.id, start_time: at(Date.parse(booking.start)),
-          end_time: at(Date.parse(booking.end)), booker_name: booking.bookerName, notes: booking.notes })),
-      })),
-    }
-  })
+    return answerCached(context, reply, { scope, key: `planner:${club.id}:${zone}:${date}`, now: context.clock.now() },
+      async (db) => ({ validUntil: Number.POSITIVE_INFINITY, payload: {
+        date, timezone: zone,
+        courts: (await plannerDay(db, club, date)).map(({ court, slots, bookings }) => ({
+          id: court.id, name: court.name, slot_minutes: court.slotMinutes,
+          slots: slots.map((slot) => ({ start_time: at(slot.start), end_time: at(slot.end), status: slot.status })),
+          bookings: bookings.map((booking) => ({ id: booking.id, start_time: at(Date.parse(booking.start)),
+            end_time: at(Date.parse(booking.end)), booker_name: booking.bookerName, notes: booking.notes })),
+        })),
+      } })) ?? reply
+  }
 
   app.get(`${CLUB}/planner/events`, {
     config: { access: { dashboard: 'admin' } },

@@ -5,7 +5,7 @@ import path from 'node:path'
 import { addDays, localDateOf, localToInstant } from '../../domain/zoned-time.js'
 import { WRK_THREADS } from './measure.js'
 import type { Scenario } from './measure.js'
-import { id } from './seed.js'
+import { PLANNER_BOOKINGS, PLANNER_COURTS, id } from './seed.js'
 import type { Seeded } from './seed.js'
 
 const auth = (key: string) => ({ authorization: `Bearer ${key}` })
@@ -108,7 +108,12 @@ end
   } }
 }
 
-export function scenarios(seeded: Seeded, now: number, dir: string): Scenario[] {
+/** The planner's day (src/routes/admin/planner.ts) of the 10× club, as the dashboard reads it. */
+export const PLANNER_SCENARIO = `GET /api/admin/v1/clubs/{club}/planner (${String(PLANNER_COURTS)} courts, ${String(PLANNER_BOOKINGS)} bookings)`
+export const COURTS_SCENARIO = 'GET /api/v1/public/{club}/courts (12 courts, a full day)'
+
+/** `session`: the cookie header of a dashboard session of the 10× club (the planner's scenario). */
+export function scenarios(seeded: Seeded, now: number, dir: string, session: string): Scenario[] {
   const average = seeded.keys[1] ?? ''
   const large = seeded.keys[0] ?? ''
   const tomorrow = addDays(localDateOf(now, 'Europe/Berlin'), 1)
@@ -119,8 +124,10 @@ export function scenarios(seeded: Seeded, now: number, dir: string): Scenario[] 
     listScenario('/api/v1/competition-results?offset=10000', large, 'GET /api/v1/competition-results?offset=10000 (10× club)'),
     listScenario('/api/v1/groups', large, 'GET /api/v1/groups (10× club)'),
     { ...listScenario('/api/v1/groups', seeded.exhausted), name: 'GET /api/v1/groups with an exhausted key (429)' },
-    { name: 'GET /api/v1/public/{club}/courts (12 courts, a full day)', wrk: 'fixed',
+    { name: COURTS_SCENARIO, wrk: 'fixed',
       requests: () => ({ method: 'GET', path: `/api/v1/public/${seeded.slugs[1] ?? ''}/courts?date=${tomorrow}`, headers: {} }) },
+    { name: PLANNER_SCENARIO, wrk: 'fixed', requests: () => ({ method: 'GET',
+      path: `/api/admin/v1/clubs/large/planner?date=${seeded.plannerDate}`, headers: { cookie: session } }) },
     bookingScenario(seeded, now, dir),
     ...staticScenarios(),
   ]

@@ -7,6 +7,16 @@ import { createApiKey } from '../../services/api-keys.js'
 import { createClub } from '../../services/clubs.js'
 import { importClubData } from '../../services/import.js'
 import { findClubBySlug } from '../../db/repositories/clubs.js'
+import { addDays, localDateOf, localToInstant } from '../../domain/zoned-time.js'
+import { dashboardSettings } from '../../http/dashboard-access.js'
+import { inviteAdmin } from '../../services/admins.js'
+import { OPERATOR } from '../../services/audit.js'
+import { bookCourt, bookingSettings } from '../../services/bookings.js'
+
+/** The 10× club's courts: the planner's day is measured on them. */
+export const PLANNER_COURTS = 20
+/** Bookings on the 10× club's courts the day after the run's start, two per court. */
+export const PLANNER_BOOKINGS = 2 * PLANNER_COURTS
 
 export function id(n: number, kind: string, club: number): string {
   const hex = (n + club * 1_000_003).toString(16).padStart(12, '0').slice(-12)
@@ -31,7 +41,7 @@ function clubDocument(c: number, scale: number, now: number): ImportDocument {
       group_id: groups[i % groups.length]?.id ?? '', competition_name: `Open ${String(i % 40)}`, discipline: 'singles',
       placement: String(1 + (i % 16)), points: i % 100,
       competition_date: new Date(now - (i % 365) * 86_400_000).toISOString().slice(0, 10) })),
-    courts: Array.from({ length: 12 }, (_, i) => ({ id: id(i, hex('f6'), c), name: `Court ${String(i + 1).padStart(2, '0')}`,
+    courts: Array.from({ length: c === 0 ? PLANNER_COURTS : 12 }, (_, i) => ({ id: id(i, hex('f6'), c), name: `Court ${String(i + 1).padStart(2, '0')}`,
       booking_horizon_days: 14 })),
     court_holds: [{ id: id(0, hex('a7'), c), court_id: id(0, hex('f6'), c), kind: 'reservation', weekday: 'tue', start_time: '17:00',
       end_time: '19:00' }],
@@ -54,10 +64,27 @@ async function seed(context: AppContext, now: number, count: number): Promise<Se
   if (large === undefined) throw new Error('the club "large" was not seeded')
   const exhausted = (await createApiKey(context.db, context.clock, { clubId: large.id, name: 'exhausted', expiresAt: null,
     scopes: ['read:groups'], limits: { capacity: 1, perMinute: 1 } })).key
-  return { keys, slugs, exhausted }
+  // The planner's day: the 10× club's bookings tomorrow, and an invitation the benchmark accepts for a session.
+  const tomorrow = addDays(localDateOf(now, large.timezone), 1)
+  for (let b = 0; b < PLANNER_BOOKINGS; b++) {
+    const start = localToInstant(tomorrow, (b % 2 === 0 ? 10 : 20) * 60, large.timezone)
+    await bookCourt(context.db, context.clock, bookingSettings(context), large, { court_id: id(Math.floor(b / 2), 'f6000000', 0),
+      start_time: new Date(start).toISOString(), end_time: new Date(start + 3_600_000).toISOString(),
+      booker_name: `Planner guest ${String(b)}`, booker_email: `p${String(b)}@large.example.org`, notes: 'Bench' })
+  }
+  const { url } = await inviteAdmin(context.db, context.clock, dashboardSettings(context),
+    { clubId: large.id, email: 'desk@large.example.org', role: 'admin', actor: OPERATOR })
+  return { keys, slugs, exhausted, invitation: new URL(url).hash.replace('#token=', ''), plannerDate: tomorrow }
 }
 
-export interface Seeded { keys: string[], slugs: string[], exhausted: string }
+export interface Seeded {
+  keys: string[]
+  slugs: string[]
+  exhausted: string
+  /** An invitation to administer the 10× club, and the date of its planner's bookings. */
+  invitation: string
+  plannerDate: string
+}
 
 export async function seedInto(env: Record<string, string>, count: number, now: number): Promise<Seeded> {
   const context = await createContext(readConfig(env), { migrate: true, role: 'admin' })
