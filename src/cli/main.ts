@@ -11,6 +11,7 @@ import { describeFailure } from '../startup-errors.js'
 import { registerAdmins } from './commands/admins.js'
 import { registerAudit } from './commands/audit.js'
 import { registerBookings } from './commands/bookings.js'
+import { registerSeries } from './commands/series.js'
 import { registerClubs } from './commands/clubs.js'
 import { registerCourts } from './commands/courts.js'
 import { registerBackup, registerMigrate } from './commands/database.js'
@@ -28,8 +29,8 @@ export type { CliIo } from './session.js'
 /** The commands in the order the help lists them. */
 const COMMANDS: readonly RegisterCommands[] = [
   registerMigrate, registerClubs, registerKeys, registerAdmins, registerAudit, registerImport, registerBackup,
-  registerImportSchema, registerDemo, registerCourts, registerBookings, registerRetention, registerPersonalData, registerMail,
-  registerOpenApi,
+  registerImportSchema, registerDemo, registerCourts, registerBookings, registerSeries, registerRetention, registerPersonalData,
+  registerMail, registerOpenApi,
 ]
 
 /** Runs one command; resolves to the process exit code (0 ok, 1 failed, 2 usage error). */

@@ -165,6 +165,20 @@ export interface BookingsTable {
   anonymised_at: Timestamp | null
   /** Changes of the booking's calendar event since its confirmation (0): each move and the cancellation raise it. */
   calendar_sequence: Generated<number>
+  series_id: string | null
+}
+
+/** A weekly booking of one court at one local time, first date to last; its bookings name it (bookings.series_id). */
+export interface BookingSeriesTable {
+  id: string
+  club_id: string
+  court_id: string
+  /** HH:MM club-local; first_date and last_date YYYY-MM-DD. */
+  start_time: string
+  end_time: string
+  first_date: string
+  last_date: string
+  created_at: Timestamp
 }
 
 export type BookingStatus = 'confirmed' | 'cancelled'
@@ -368,6 +382,7 @@ export interface Database {
   courts: CourtsTable
   court_holds: CourtHoldsTable
   bookings: BookingsTable
+  booking_series: BookingSeriesTable
   booking_requests: BookingRequestsTable
   mail_outbox: MailOutboxTable
   job_runs: JobRunsTable

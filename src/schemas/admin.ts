@@ -12,18 +12,20 @@ import { ApiKey, ApiKeyCreate, ApiKeyCreated, ApiKeyList, AuditEntry, AuditList,
   TeamMember } from './admin/team.js'
 import { ClubWebsite, ClubWebsiteChange } from './admin/website.js'
 import { PlannerDay } from './admin/planner.js'
+import { SeriesCancel, SeriesCancelled, SeriesCreate, SeriesCreated, SeriesPreview, SeriesRequest } from './admin/series.js'
 
 export * from './admin/account.js'
 export * from './admin/bookings.js'
 export * from './admin/courts.js'
 export * from './admin/planner.js'
+export * from './admin/series.js'
 export { ClubParams } from './admin/fields.js'
 export * from './admin/team.js'
 export * from './admin/website.js'
 
 export const ADMIN_SCHEMAS = [...CONTENT_SCHEMAS, ...WEBHOOK_ADMIN_SCHEMAS, ClubWebsite, ClubWebsiteChange,
   AdminCourt, CourtChanged, AdminCourtList, CourtSave, AdminHold, HoldChanged, AdminHoldList, HoldSave, DisplacedBookingList,
-  CourtWeek, PlannerDay,
+  CourtWeek, PlannerDay, SeriesRequest, SeriesCreate, SeriesPreview, SeriesCreated, SeriesCancel, SeriesCancelled,
   BookingSearch, BookingRules, ClubBooking, ClubBookingList, BookingCancel, BookingMove, StaffBookingCreate,
   PersonalDataRequest, PersonalDataExport,
   Erasure, SignInLinkRequest, Accepted, TokenRequest, ClubMembership, Me, Session, SessionList, ApiKey,

@@ -128,7 +128,7 @@ export function bookingLabel(booking: Pick<BookingDetails, 'courtName' | 'start'
 /**
  * Cancels a booking and queues its mail in the caller's unit of work; false when it was no longer
  * confirmed. With an actor, recorded in the audit log, with what caused it (`cause`: a court's
- * change) and the reason.
+ * change) and the reason. `notify` false: no mail (the rest of a series, cancelled at once).
  */
 export async function cancelIn(
   work: UnitOfWork,
@@ -137,6 +137,7 @@ export async function cancelIn(
   cancellation: Cancellation,
   actor?: Actor,
   cause?: string,
+  notify = true,
 ): Promise<boolean> {
   const { now } = work
   const sequence = await markCancelled(work.db, booking.clubId, booking.id, cancellation, now)
@@ -149,7 +150,7 @@ export async function cancelIn(
   await work.events(booking.clubId, [{ type: 'booking.cancelled', subjectId: booking.id,
     data: bookingData({ ...booking, cancelledAt: now, cancelledBy: cancellation.by }) }])
   // A booking the club took without an address (src/services/bookings.ts, staff bookings) has no one to mail.
-  if (booking.bookerEmail !== '') {
+  if (notify && booking.bookerEmail !== '') {
     const mail = renderBookingCancellation({
       bookingId: booking.id, clubName: booking.clubName, timezone: booking.timezone, courtName: booking.courtName,
       start: booking.start, end: booking.end, bookerName: booking.bookerName, organizer: addressOf(settings.mailFrom),

@@ -201,8 +201,11 @@ describeInBrowser('the planner in a browser', 'the planner browser test', (diale
 
     await page.getByRole('button', { name: 'Next day' }).click()
     await expect.poll(() => page.getByLabel('Date').inputValue()).toBe(testToday(3))
+    // The table says which day it shows once that day has arrived.
+    await page.getByRole('table', { name: `All courts on ${testToday(3)}` }).waitFor()
     expect(await page.getByRole('button', { name: /^Cara Form/ }).count()).toBe(0)
     await page.getByRole('button', { name: 'Previous day' }).click()
+    await page.getByRole('table', { name: `All courts on ${date}` }).waitFor()
     await cell(page, 'Cara Form').waitFor()
     await owner.context.close()
   })

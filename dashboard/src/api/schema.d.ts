@@ -791,6 +791,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/v1/clubs/{club}/series": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Book a weekly series
+         * @description Books the series in one change: its free dates (`collisions: skip`) or every date or nothing (`refuse`). Its bookings are bookings like any other (listed, exported, moved and cancelled one by one); nobody is mailed; a `booking.created` webhook event per booking; the audit log records `series.created`.
+         */
+        post: operations["createSeries"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/v1/clubs/{club}/series/{series}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel the rest of a series
+         * @description Cancels the series' bookings on the date and after that have not ended, for the club, without mails; the audit log records `series.cancelled`. Cancelling again cancels nothing more.
+         */
+        post: operations["cancelSeries"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/v1/clubs/{club}/series/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The dates of a weekly series
+         * @description Changes nothing: every date of the series, free or with what is in its way.
+         */
+        post: operations["previewSeries"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/v1/clubs/{club}/team": {
         parameters: {
             query?: never;
@@ -2477,6 +2537,154 @@ export interface components {
         RoleChange: {
             /** @description owner: everything, including the team and ownership; admin: everything but the team; editor: the club's groups, events, news, competition results and members only (docs/dashboard.md). */
             role: "owner" | "admin" | "editor";
+        };
+        /** @description The rest of a series, cancelled for the club. */
+        SeriesCancel: {
+            /**
+             * Format: date
+             * @description Cancel its bookings on this date and after (those not ended yet).
+             */
+            from: string;
+            /** @description Kept with each booking and in the audit log. */
+            reason?: string;
+        };
+        /** @description The rest of a series, cancelled. */
+        SeriesCancelled: {
+            /** @description How many bookings were cancelled. */
+            cancelled: number;
+        };
+        /** @description A weekly series to book. */
+        SeriesCreate: {
+            /** @description Optional. A member's address links every booking of the series to the member. */
+            booker_email?: string | "";
+            /** @description The member, group or guest. */
+            booker_name: string;
+            /** @description `skip`: book the free dates and leave the others; `refuse`: book every date or nothing (`slot-conflict` naming the dates in the way). */
+            collisions: "skip" | "refuse";
+            /**
+             * Format: uuid
+             * @description The court.
+             */
+            court_id: string;
+            /** @description Local end time, HH:MM. */
+            end_time: string;
+            /**
+             * Format: date
+             * @description The first date; the series repeats on its weekday.
+             */
+            first_date: string;
+            /**
+             * Format: date
+             * @description The last date the series may reach (at most 53 weekly dates).
+             */
+            last_date: string;
+            /** @description On every booking. */
+            notes?: string;
+            /** @description Local start time, HH:MM, on the court's grid. */
+            start_time: string;
+        };
+        /** @description A series booked. */
+        SeriesCreated: {
+            /** @description Its bookings, by date. */
+            booking_ids: string[];
+            /**
+             * Format: uuid
+             * @description The series.
+             */
+            id: string;
+            /** @description The dates not booked, and why. */
+            skipped: {
+                /**
+                 * Format: date
+                 * @description The date.
+                 */
+                date: string;
+                /**
+                 * Format: date-time
+                 * @description End, in the club's offset.
+                 */
+                end_time: string;
+                reason: string | null;
+                /**
+                 * Format: date-time
+                 * @description Start, in the club's offset.
+                 */
+                start_time: string;
+                /**
+                 * @description `free`, what is in the way as the listing names it, or `invalid`: not bookable at all (closed, off the grid, in the past; `reason` says which).
+                 * @enum {string}
+                 */
+                status: "free" | "booked" | "reserved" | "blocked" | "invalid";
+            }[];
+        };
+        /** @description Every date of the series and what stands in its way. */
+        SeriesPreview: {
+            /** Format: uuid */
+            court_id: string;
+            court_name: string;
+            occurrences: {
+                /**
+                 * Format: date
+                 * @description The date.
+                 */
+                date: string;
+                /**
+                 * Format: date-time
+                 * @description End, in the club's offset.
+                 */
+                end_time: string;
+                reason: string | null;
+                /**
+                 * Format: date-time
+                 * @description Start, in the club's offset.
+                 */
+                start_time: string;
+                /**
+                 * @description `free`, what is in the way as the listing names it, or `invalid`: not bookable at all (closed, off the grid, in the past; `reason` says which).
+                 * @enum {string}
+                 */
+                status: "free" | "booked" | "reserved" | "blocked" | "invalid";
+            }[];
+            timezone: string;
+        };
+        /**
+         * @description A weekly booking of one court at one local time from a first date to a last.
+         * @example {
+         *       "court_id": "0190a3b4-7c2d-7e5f-8a9b-0c1d2e3f4a5b",
+         *       "start_time": "18:00",
+         *       "end_time": "19:00",
+         *       "first_date": "2026-09-01",
+         *       "last_date": "2026-11-17",
+         *       "booker_name": "Juniors A",
+         *       "notes": "Coach: Tim"
+         *     }
+         */
+        SeriesRequest: {
+            /** @description Optional. A member's address links every booking of the series to the member. */
+            booker_email?: string | "";
+            /** @description The member, group or guest. */
+            booker_name: string;
+            /**
+             * Format: uuid
+             * @description The court.
+             */
+            court_id: string;
+            /** @description Local end time, HH:MM. */
+            end_time: string;
+            /**
+             * Format: date
+             * @description The first date; the series repeats on its weekday.
+             */
+            first_date: string;
+            /**
+             * Format: date
+             * @description The last date the series may reach (at most 53 weekly dates).
+             */
+            last_date: string;
+            /** @description On every booking. */
+            notes?: string;
+            /** @description Local start time, HH:MM, on the court's grid. */
+            start_time: string;
         };
         /** @description A signed-in browser. */
         Session: {
@@ -6644,6 +6852,227 @@ export interface operations {
                 };
                 content: {
                     "text/event-stream": string;
+                };
+            };
+            /** @description No session, or the session has ended. */
+            401: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Cross-site request, or a role that does not allow this. */
+            403: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such club among those the signed-in person administers (or no such record in it). */
+            404: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    createSeries: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The club's slug. */
+                club: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SeriesCreate"];
+            };
+        };
+        responses: {
+            /** @description The series. */
+            201: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SeriesCreated"];
+                };
+            };
+            /** @description `validation-error`: times or dates malformed, the last date before the first, more than 53 dates; `invalid-booking`: no active court of the club; `slot-conflict` (saving): a date in the way with `collisions: refuse`, or no free date at all. */
+            400: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No session, or the session has ended. */
+            401: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Cross-site request, or a role that does not allow this. */
+            403: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such club among those the signed-in person administers (or no such record in it). */
+            404: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    cancelSeries: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The club's slug. */
+                club: string;
+                /** @description A series id. */
+                series: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SeriesCancel"];
+            };
+        };
+        responses: {
+            /** @description How many were cancelled. */
+            200: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SeriesCancelled"];
+                };
+            };
+            /** @description The body or a parameter is malformed. */
+            400: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No session, or the session has ended. */
+            401: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Cross-site request, or a role that does not allow this. */
+            403: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such club among those the signed-in person administers (or no such record in it). */
+            404: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    previewSeries: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The club's slug. */
+                club: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SeriesRequest"];
+            };
+        };
+        responses: {
+            /** @description The dates. */
+            200: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SeriesPreview"];
+                };
+            };
+            /** @description `validation-error`: times or dates malformed, the last date before the first, more than 53 dates; `invalid-booking`: no active court of the club; `slot-conflict` (saving): a date in the way with `collisions: refuse`, or no free date at all. */
+            400: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description No session, or the session has ended. */

@@ -16,6 +16,7 @@ import * as auditNames from './0014-audit-names.js'
 import * as historyBounds from './0015-history-bounds.js'
 import * as jobRuns from './0016-job-runs.js'
 import * as bookingMoves from './0017-booking-moves.js'
+import * as bookingSeries from './0018-booking-series.js'
 
 /** Every migration, in order. Names are permanent: they are recorded in the database. */
 export const migrations: Record<string, Migration> = {
@@ -36,4 +37,5 @@ export const migrations: Record<string, Migration> = {
   '0015-history-bounds': historyBounds,
   '0016-job-runs': jobRuns,
   '0017-booking-moves': bookingMoves,
+  '0018-booking-series': bookingSeries,
 }

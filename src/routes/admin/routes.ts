@@ -12,6 +12,7 @@ import { clubRoutes } from './club.js'
 import { contentRoutes } from './content.js'
 import { courtRoutes } from './courts.js'
 import { plannerRoutes } from './planner.js'
+import { seriesRoutes } from './series.js'
 import { webhookRoutes } from './webhooks.js'
 import { websiteRoutes } from './website.js'
 
@@ -21,6 +22,7 @@ export function adminRoutes(app: FastifyInstance, context: AppContext, widget: W
   bookingRoutes(app, context)
   courtRoutes(app, context)
   plannerRoutes(app, context)
+  seriesRoutes(app, context)
   contentRoutes(app, context)
   websiteRoutes(app, context, widget)
   webhookRoutes(app, context)
