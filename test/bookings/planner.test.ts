@@ -12,7 +12,15 @@ import { startHarness } from '../helpers/harness.js'
 import type { Harness } from '../helpers/harness.js'
 
 interface PlannerSlot { start_time: string, end_time: string, status: string }
-interface PlannerBooking { id: string, start_time: string, end_time: string, booker_name: string, notes: string | null }
+interface PlannerBooking {
+  id: string
+  start_time: string
+  end_time: string
+  booker_name: string
+  notes: string | null
+  series_id: string | null
+  has_address: boolean
+}
 interface Day {
   date: string
   timezone: string
@@ -61,7 +69,7 @@ describeEachDatabase('the planner\'s day', (dialect) => {
       { start_time: at('18:30'), end_time: at('19:00'), status: 'booked' },
       { start_time: at('19:00'), end_time: at('19:30'), status: 'available' }])
     expect(b?.bookings).toEqual([{ id: gina, start_time: at('18:00'), end_time: at('19:00'), booker_name: 'Gina',
-      notes: 'racket hire' }])
+      notes: 'racket hire', series_id: null, has_address: true }])
     expect(allDay?.bookings.map((booking) => booking.id)).toEqual([otto])
     // Court A's holds: blocked over reserved, and the weekly junior training.
     const status = (time: string) => a?.slots.find((slot) => slot.start_time === at(time))?.status

@@ -4,14 +4,16 @@
  * side by side; a booking made through the public API appears without a reload; a member found by
  * name booked on a free time and mailed a confirmation; one booking moved
  * by drag and drop, one by keyboard alone, one by the booking's form, each guest mailed an update
- * of the same calendar event (METHOD:REQUEST, same UID, higher SEQUENCE); previous and next day.
+ * of the same calendar event (METHOD:REQUEST, same UID, higher SEQUENCE); previous and next day; a
+ * 12-week series with two dates in the way previewed, booked without them, one date moved and the
+ * rest cancelled.
  * axe-core on each state, screenshots (desktop, tablet, phone) in docs/screenshots/.
  */
 import type { BrowserContext, Page } from 'playwright-core'
 import { expect, it } from 'vitest'
 import { createClub } from '../../src/services/clubs.js'
 import { importClubData } from '../../src/services/import.js'
-import { localToInstant } from '../../src/domain/zoned-time.js'
+import { addDays, localToInstant } from '../../src/domain/zoned-time.js'
 import { DESKTOP, describeInBrowser, screenshots, seriousViolations, useBrowserSuite } from '../helpers/browser.js'
 import { cli } from '../helpers/cli.js'
 import { idFor } from '../helpers/fixtures.js'
@@ -207,6 +209,56 @@ describeInBrowser('the planner in a browser', 'the planner browser test', (diale
     await page.getByRole('button', { name: 'Previous day' }).click()
     await page.getByRole('table', { name: `All courts on ${date}` }).waitFor()
     await cell(page, 'Cara Form').waitFor()
+  })
+
+  it('previews a 12-week series with two dates in the way, books it without them, moves one and cancels the rest', async () => {
+    // In the way: a booking in week 3 and a block in week 6, each taken through the command line.
+    const court3 = COURTS[2]?.id ?? ''
+    const week = (n: number) => addDays(date, 7 * n)
+    const local = (day: string, time: string) => new Date(localToInstant(day, Number(time.slice(0, 2)) * 60, ZONE)).toISOString()
+    const taken = await cli(suite.env, ['bookings', 'create', '--club', 'riverside', '--court', court3, '--start',
+      local(week(2), '10:00'), '--end', local(week(2), '11:00'), '--name', 'Earlier guest', '--override-horizon', '--reason', 'test'])
+    expect(taken.code, taken.stderr).toBe(0)
+    const blocked = await cli(suite.env, ['courts', 'hold', '--club', 'riverside', '--court', court3, '--kind', 'block', '--from',
+      local(week(5), '09:00'), '--to', local(week(5), '12:00'), '--reason', 'resurfacing'])
+    expect(blocked.code, blocked.stderr).toBe(0)
+    const { page } = owner
+    await page.getByRole('button', { name: /^Book\W+Court 3, 10:00$/ }).click()
+    await page.getByLabel('Name', { exact: true }).fill('Juniors A')
+    await page.getByLabel('Every week (a series)').check()
+    expect(await page.getByLabel('Until').inputValue()).toBe(week(11))
+    await page.getByRole('button', { name: 'Show the dates' }).click()
+    const dates = page.getByRole('list', { name: 'The dates of the series' }).getByRole('listitem')
+    await expect.poll(() => dates.count()).toBe(12)
+    expect(await dates.nth(2).textContent()).toBe(`${week(2)}: booked`)
+    expect(await dates.nth(5).textContent()).toBe(`${week(5)}: blocked`)
+    await page.getByLabel('Book the 10 free dates').waitFor()
+    await check(page, 'planner-series')
+    await page.getByRole('button', { name: 'Book the series' }).click()
+    await page.getByText('Series for Juniors A: 10 dates booked, 2 left out.').waitFor()
+    await cell(page, 'Juniors A').waitFor()
+
+    // One occurrence moves like any booking: this week's, to noon.
+    await cell(page, 'Juniors A').click()
+    await page.getByLabel('Start').selectOption({ label: '12:00' })
+    await page.getByRole('button', { name: 'Move booking' }).click()
+    await page.getByText('Juniors A moved to Court 3, 12:00–13:00.').waitFor()
+
+    // The rest, from next week on, cancelled from next week's planner.
+    await page.getByLabel('Date').fill(week(1))
+    await page.getByLabel('Date').dispatchEvent('change')
+    await page.getByRole('table', { name: `All courts on ${week(1)}` }).waitFor()
+    await cell(page, 'Juniors A').click()
+    await page.getByRole('button', { name: 'Cancel this and the following weeks' }).click()
+    await page.getByText(`9 bookings of the series cancelled from ${week(1)} on.`).waitFor()
+    expect(await page.getByRole('button', { name: /^Juniors A/ }).count()).toBe(0)
+    const status = async (day: string, time: string) => {
+      const listing = await fetch(`${suite.origin}/api/v1/public/riverside/courts?date=${day}`)
+      return (await listing.json() as { courts: { court_id: string, start_time: string, status: string }[] }).courts
+        .find((slot) => slot.court_id === court3 && Date.parse(slot.start_time) === Date.parse(local(day, time)))?.status
+    }
+    expect([await status(date, '12:00'), await status(week(1), '10:00'), await status(week(3), '10:00')])
+      .toEqual(['booked', 'available', 'available'])
     await owner.context.close()
   })
 

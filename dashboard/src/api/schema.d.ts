@@ -2364,9 +2364,16 @@ export interface components {
                      * @description End, in the club's offset.
                      */
                     end_time: string;
+                    /** @description Whether the guest has an address the club's changes are mailed to (never shown). */
+                    has_address: boolean;
                     /** Format: uuid */
                     id: string;
                     notes: string | null;
+                    /**
+                     * Format: uuid
+                     * @description The weekly series it belongs to, if any.
+                     */
+                    series_id: string | null;
                     /**
                      * Format: date-time
                      * @description Start, in the club's offset.

@@ -275,6 +275,8 @@ export interface ClubBooking {
   readonly cancelledAt: string | null
   readonly cancelledBy: CancelledBy | null
   readonly cancelReason: string | null
+  /** The weekly series it belongs to (src/services/booking-series.ts), if any. */
+  readonly seriesId: string | null
 }
 
 function clubBookings(db: Kysely<Database>, clubId: string) {
@@ -282,7 +284,7 @@ function clubBookings(db: Kysely<Database>, clubId: string) {
     .innerJoin('courts', (join) => join.onRef('courts.club_id', '=', 'bookings.club_id').onRef('courts.id', '=', 'bookings.court_id'))
     .select(['bookings.id', 'bookings.court_id', 'courts.name as court_name', 'bookings.starts_at', 'bookings.ends_at',
       'bookings.booker_name', 'bookings.booker_email', 'bookings.notes', 'bookings.status', 'bookings.created_at',
-      'bookings.cancelled_at', 'bookings.cancelled_by', 'bookings.cancel_reason'])
+      'bookings.cancelled_at', 'bookings.cancelled_by', 'bookings.cancel_reason', 'bookings.series_id'])
     .where('bookings.club_id', '=', clubId)
 }
 
@@ -291,7 +293,7 @@ function toClubBooking(row: Awaited<ReturnType<ReturnType<typeof clubBookings>['
     id: row.id, courtId: row.court_id, courtName: row.court_name, start: isoFromDb(row.starts_at), end: isoFromDb(row.ends_at),
     bookerName: row.booker_name, bookerEmail: row.booker_email, notes: row.notes, status: row.status,
     createdAt: isoFromDb(row.created_at), cancelledAt: isoFromDbOrNull(row.cancelled_at), cancelledBy: row.cancelled_by,
-    cancelReason: row.cancel_reason,
+    cancelReason: row.cancel_reason, seriesId: row.series_id,
   }
 }
 

@@ -56,7 +56,8 @@ export function plannerRoutes(parent: FastifyInstance, context: AppContext): voi
           id: court.id, name: court.name, slot_minutes: court.slotMinutes,
           slots: slots.map((slot) => ({ start_time: at(slot.start), end_time: at(slot.end), status: slot.status })),
           bookings: bookings.map((booking) => ({ id: booking.id, start_time: at(Date.parse(booking.start)),
-            end_time: at(Date.parse(booking.end)), booker_name: booking.bookerName, notes: booking.notes })),
+            end_time: at(Date.parse(booking.end)), booker_name: booking.bookerName, notes: booking.notes,
+            series_id: booking.seriesId, has_address: booking.bookerEmail !== '' })),
         })),
       } })) ?? reply
   }

@@ -21,6 +21,8 @@ const PlannerBooking = Type.Object({
   end_time: Instant('End, in the club\'s offset.'),
   booker_name: Type.String({ description: 'Empty once removed (retention or erasure).' }),
   notes: Nullable(Type.String()),
+  series_id: Nullable(Uuid('The weekly series it belongs to, if any.')),
+  has_address: Type.Boolean({ description: 'Whether the guest has an address the club\'s changes are mailed to (never shown).' }),
 }, { additionalProperties: false })
 
 export const PlannerDay = Type.Object({
