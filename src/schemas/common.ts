@@ -64,3 +64,7 @@ export function ListEnvelope<T extends TSchema>(item: T, description: string) {
     examples: [{ data: Array.isArray(examples) ? examples.slice(0, 1) : [], meta: { limit: 20, offset: 0, total: 1 } }],
   })
 }
+
+/** Text without control characters (a name, a reason), and text that may hold line breaks (a note). */
+export const NO_CONTROL_CHARACTERS = '^[^\\u0000-\\u001f\\u007f]*$'
+export const NO_CONTROL_BUT_NEWLINES = '^[^\\u0000-\\u0008\\u000b\\u000c\\u000e-\\u001f\\u007f]*$'

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox'
 import type { Static } from '@sinclair/typebox'
-import { Reference, Uuid } from './common.js'
+import { NO_CONTROL_BUT_NEWLINES, NO_CONTROL_CHARACTERS, Reference, Uuid } from './common.js'
 
 /** The court of the examples: Court 1 of TC Riverside (Europe/Berlin). */
 const EXAMPLE_COURT = 'c0a8f3d2-5b1e-4c7a-8f20-3d9e6b1a7c44'
@@ -93,17 +93,14 @@ export const ClubSlugParams = Type.Object({
   clubSlug: Type.String({ description: 'Slug identifier of the club.', maxLength: 63, examples: ['tc-riverside'] }),
 })
 
-const NoControlCharacters = '^[^\\u0000-\\u001f\\u007f]*$'
-const NoControlExceptNewlines = '^[^\\u0000-\\u0008\\u000b\\u000c\\u000e-\\u001f\\u007f]*$'
-
 export const BookingRequest = Type.Object({
   court_id: Uuid('The court, as listed by GET …/courts.'),
   start_time: Type.String({ format: 'date-time', description: 'Start of the first slot, RFC 3339 with an offset.' }),
   end_time: Type.String({ format: 'date-time', description: 'End of the last slot, RFC 3339 with an offset.' }),
-  booker_name: Type.String({ minLength: 1, maxLength: 100, pattern: NoControlCharacters, description: 'Shown in the confirmation.' }),
+  booker_name: Type.String({ minLength: 1, maxLength: 100, pattern: NO_CONTROL_CHARACTERS, description: 'Shown in the confirmation.' }),
   booker_email: Type.String({ format: 'email', maxLength: 254, description: 'The confirmation goes here. If it is a member\'s '
     + 'address, the booking is linked to that member.' }),
-  notes: Type.Optional(Type.String({ maxLength: 500, pattern: NoControlExceptNewlines, description: 'Repeated in the confirmation.' })),
+  notes: Type.Optional(Type.String({ maxLength: 500, pattern: NO_CONTROL_BUT_NEWLINES, description: 'Repeated in the confirmation.' })),
 }, {
   $id: 'BookingRequest',
   additionalProperties: false,

@@ -1,7 +1,7 @@
 /** The dashboard API's bookings: the club's rules, its bookings by day or search, cancellations and personal data. */
 import { Type } from '@sinclair/typebox'
 import type { Static, TProperties } from '@sinclair/typebox'
-import { Nullable, Reference, Uuid } from '../common.js'
+import { NO_CONTROL_BUT_NEWLINES, NO_CONTROL_CHARACTERS, Nullable, Reference, Uuid } from '../common.js'
 import { Email, Instant, LocalDate } from './fields.js'
 
 export const ClubBookingParams = Type.Object({
@@ -55,14 +55,11 @@ export const BookingCancel = Type.Object({
   reason: Type.Optional(Type.String({ maxLength: 500, description: 'Why; the guest reads it in the cancellation mail.' })),
 }, { $id: 'BookingCancel', additionalProperties: false, description: 'A cancellation by the club.' })
 
-const NO_CONTROL = '^[^\\u0000-\\u001f\\u007f]*$'
-const NO_CONTROL_BUT_NEWLINES = '^[^\\u0000-\\u0008\\u000b\\u000c\\u000e-\\u001f\\u007f]*$'
-
 export const StaffBookingCreate = Type.Object({
   court_id: Uuid('The court.'),
   start_time: Type.String({ format: 'date-time', description: 'Start of the first slot, RFC 3339 with an offset.' }),
   end_time: Type.String({ format: 'date-time', description: 'End of the last slot, RFC 3339 with an offset.' }),
-  booker_name: Type.String({ minLength: 1, maxLength: 100, pattern: NO_CONTROL, description: 'The member\'s or guest\'s name.' }),
+  booker_name: Type.String({ minLength: 1, maxLength: 100, pattern: NO_CONTROL_CHARACTERS, description: 'The member\'s or guest\'s name.' }),
   booker_email: Type.Optional(Type.Union([Type.String({ format: 'email', maxLength: 254 }), Type.Literal('')], {
     description: 'Optional: where the confirmation, changes and cancellation go. A member\'s address links the booking to '
       + 'the member. Without it, nobody is mailed about the booking.' })),
@@ -73,7 +70,7 @@ export const StaffBookingCreate = Type.Object({
   override_horizon: Type.Optional(Type.Boolean({ default: false, description: 'Book beyond the court\'s booking horizon.' })),
   override_address_limits: Type.Optional(Type.Boolean({ default: false, description: 'Book although the address has as many '
     + 'upcoming bookings as the club allows, or as many today as the service does.' })),
-  override_reason: Type.Optional(Type.String({ minLength: 1, maxLength: 500, pattern: NO_CONTROL, description: 'Why: '
+  override_reason: Type.Optional(Type.String({ minLength: 1, maxLength: 500, pattern: NO_CONTROL_CHARACTERS, description: 'Why: '
     + 'required with an override, recorded in the audit log.' })),
 }, { $id: 'StaffBookingCreate', additionalProperties: false,
   description: 'A booking the club takes for a member or a guest: the court\'s grid, hours and a free slot bind it as any '

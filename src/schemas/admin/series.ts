@@ -1,12 +1,9 @@
 /** The dashboard API's weekly series (src/services/booking-series.ts). */
 import { Type } from '@sinclair/typebox'
 import type { Static } from '@sinclair/typebox'
-import { Nullable, Uuid } from '../common.js'
+import { NO_CONTROL_BUT_NEWLINES, NO_CONTROL_CHARACTERS, Nullable, Uuid } from '../common.js'
 import { ClockTime } from '../import.js'
 import { Instant, LocalDate } from './fields.js'
-
-const NO_CONTROL = '^[^\\u0000-\\u001f\\u007f]*$'
-const NO_CONTROL_BUT_NEWLINES = '^[^\\u0000-\\u0008\\u000b\\u000c\\u000e-\\u001f\\u007f]*$'
 
 const seriesFields = {
   court_id: Uuid('The court.'),
@@ -14,7 +11,7 @@ const seriesFields = {
   end_time: ClockTime('Local end time, HH:MM.'),
   first_date: LocalDate('The first date; the series repeats on its weekday.'),
   last_date: LocalDate('The last date the series may reach (at most 53 weekly dates).'),
-  booker_name: Type.String({ minLength: 1, maxLength: 100, pattern: NO_CONTROL, description: 'The member, group or guest.' }),
+  booker_name: Type.String({ minLength: 1, maxLength: 100, pattern: NO_CONTROL_CHARACTERS, description: 'The member, group or guest.' }),
   booker_email: Type.Optional(Type.Union([Type.String({ format: 'email', maxLength: 254 }), Type.Literal('')], {
     description: 'Optional. A member\'s address links every booking of the series to the member.' })),
   notes: Type.Optional(Type.String({ maxLength: 500, pattern: NO_CONTROL_BUT_NEWLINES, description: 'On every booking.' })),
