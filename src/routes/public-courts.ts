@@ -9,9 +9,9 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import type { AppContext } from '../context.js'
 import { IdempotencyKeyHeader, idempotencyKeyOf } from '../http/idempotency-key.js'
-import { findClubBySlug } from '../services/clubs.js'
+import { clubLookup } from '../speed/club-lookup.js'
+import type { ClubLookup } from '../speed/club-lookup.js'
 import type { Club } from '../services/clubs.js'
-import { ClubNotFound } from '../domain/errors.js'
 import { localDateOf } from '../domain/zoned-time.js'
 import { API_PREFIX } from '../http/problem-types.js'
 import { ProblemError, problemOf, sendProblem } from '../http/problems.js'
@@ -49,37 +49,6 @@ const COURTS_PATH = `${PUBLIC_PREFIX}/tc-riverside/courts`
 const BOOK_PATH = `${COURTS_PATH}/book`
 /** A mistyped slug, for the examples of club-not-found. */
 const UNKNOWN_SLUG = 'tc-rivreside'
-
-/** Clubs by slug, valid while no club has changed (the `clubs` scope); unknown slugs are not remembered. */
-const MAX_KNOWN_CLUBS = 10_000
-
-interface ClubLookup {
-  (slug: string): Club | Promise<Club>
-  /** The club when it is known and unchanged, without reading anything. */
-  known(slug: string): Club | undefined
-}
-
-function clubLookup(context: AppContext): ClubLookup {
-  const known = new Map<string, { readonly version: number, readonly club: Club }>()
-  const load = async (slug: string) => {
-    const read = await context.changes.read(context.db, 'clubs', (db) => findClubBySlug(db, slug))
-    const club = read.value
-    if (club === undefined) throw new ClubNotFound(slug)
-    if (read.version !== undefined && context.responses.enabled) {
-      if (known.size >= MAX_KNOWN_CLUBS) known.clear()
-      known.set(slug, { version: read.version, club })
-    }
-    return club
-  }
-  // As cachedAnswer (src/speed/cached-read.ts): the version is read only for a club known here.
-  const peek = (slug: string) => {
-    const cached = known.get(slug)
-    if (cached === undefined || !context.responses.enabled) return undefined
-    return cached.version === context.changes.version('clubs') ? cached.club : undefined
-  }
-  // Synchronous when known: the steady state of a busy booking page waits for nothing.
-  return Object.assign((slug: string) => peek(slug) ?? load(slug), { known: peek })
-}
 
 /**
  * A club's court grid of a day (today in its zone unless given): its change-tracking scope (courts,

@@ -1,9 +1,9 @@
 /** What every club route of the dashboard API shares: its path prefix, its refusals, the club, and who acts. */
 import type { FastifyRequest } from 'fastify'
 import type { AppContext } from '../../context.js'
-import { findClubBySlug } from '../../services/clubs.js'
 import type { Club } from '../../services/clubs.js'
-import { NotFound } from '../../domain/errors.js'
+import { ClubNotFound, NotFound } from '../../domain/errors.js'
+import { clubLookup } from '../../speed/club-lookup.js'
 import type { InvalidInput } from '../../domain/errors.js'
 import { ADMIN_PREFIX, memberOf } from '../../http/dashboard-access.js'
 import { ProblemError } from '../../http/problems.js'
@@ -24,9 +24,12 @@ export function actorOf(request: FastifyRequest): Actor & { adminId: string } {
 
 /** The club the access guard admitted the request to, with its time zone. */
 export async function clubOf(context: AppContext, request: FastifyRequest): Promise<Club> {
-  const club = await findClubBySlug(context.db, memberOf(request).membership.clubSlug)
-  if (club === undefined) throw new NotFound('No such club.')
-  return club
+  try {
+    return await clubLookup(context)(memberOf(request).membership.clubSlug)
+  } catch (error) {
+    if (error instanceof ClubNotFound) throw new NotFound('No such club.')
+    throw error
+  }
 }
 
 /**
