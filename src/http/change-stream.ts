@@ -8,19 +8,12 @@
  * One timer per process compares each watched scope's version with the one last sent, however many
  * pages are open: a scope costs one look-up per interval (on PostgreSQL a map's; on SQLite one read
  * of the counter per turn). A stream that falls behind (its socket's buffer full) is not written
- * to again until it drains: the next event says the same. A comment every `heartbeatMs` keeps
+ * to again until it drains: the next event says the same. A comment every 15 s keeps
  * proxies from closing an idle stream; on shutdown every stream ends, and the browser's
  * EventSource reconnects (to this process's successor) after `retry` milliseconds.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { ChangeFeed } from '../db/changes.js'
-
-export interface ChangeStreamOptions {
-  /** How often the watched scopes' versions are compared (default 1 s). */
-  readonly intervalMs?: number
-  /** A comment line this often on a stream with nothing to say (default 15 s). */
-  readonly heartbeatMs?: number
-}
 
 interface Stream {
   readonly reply: FastifyReply
@@ -31,25 +24,17 @@ interface Stream {
 
 /** A browser reconnects this long after the stream ended (a restart, a network change). */
 const RETRY_MS = 3_000
+/** How often the watched scopes' versions are compared. */
+const INTERVAL_MS = 1_000
+/** A stream with nothing to say gets a comment line after this many comparisons (15 s). */
+const QUIET_TICKS = 15
 
 export class ChangeStreams {
   private readonly scopes = new Map<string, Set<Stream>>()
   private timer: NodeJS.Timeout | undefined
-  private readonly intervalMs: number
-  private readonly heartbeatMs: number
   private ticks = 0
 
-  constructor(private readonly changes: ChangeFeed, options: ChangeStreamOptions = {}) {
-    this.intervalMs = options.intervalMs ?? 1_000
-    this.heartbeatMs = options.heartbeatMs ?? 15_000
-  }
-
-  /** Streams open now, over all scopes. */
-  get open(): number {
-    let count = 0
-    for (const streams of this.scopes.values()) count += streams.size
-    return count
-  }
+  constructor(private readonly changes: ChangeFeed) {}
 
   /** Answers the request with a stream of `change` events of the scope, until the client or the server ends it. */
   stream(scope: string, request: FastifyRequest, reply: FastifyReply): void {
@@ -80,7 +65,7 @@ export class ChangeStreams {
     })
     this.timer ??= setInterval(() => {
       this.tick()
-    }, this.intervalMs).unref()
+    }, INTERVAL_MS).unref()
   }
 
   /** Ends every stream (the server is stopping). */
@@ -94,7 +79,6 @@ export class ChangeStreams {
 
   private tick(): void {
     this.ticks++
-    const quiet = Math.max(1, Math.round(this.heartbeatMs / this.intervalMs))
     for (const [scope, streams] of this.scopes) {
       const version = this.changes.version(scope)
       for (const stream of streams) {
@@ -104,7 +88,7 @@ export class ChangeStreams {
           stream.version = version
           stream.quietSince = this.ticks
           if (version !== undefined) raw.write(`event: change\ndata: {}\n\n`)
-        } else if (this.ticks - stream.quietSince >= quiet) {
+        } else if (this.ticks - stream.quietSince >= QUIET_TICKS) {
           stream.quietSince = this.ticks
           raw.write(': still here\n\n')
         }
