@@ -14,7 +14,7 @@ import { randomUUID } from 'node:crypto'
 import type { Kysely } from 'kysely'
 import type { Clock } from '../clock.js'
 import type { Club } from '../db/repositories/clubs.js'
-import { findBooking } from '../db/repositories/bookings.js'
+import { findBookings } from '../db/repositories/bookings.js'
 import { courtForBooking, occupancyOf } from '../db/repositories/courts.js'
 import type { Court } from '../db/repositories/courts.js'
 import { findSeries, memberWithAddress, seriesBookingInsert, seriesBookingsFrom, seriesInsert } from '../db/repositories/series.js'
@@ -149,10 +149,9 @@ export async function cancelSeriesFrom(db: Kysely<Database>, clock: Clock, setti
   return write(db, now, async (work) => {
     let cancelled = 0
     const ids = await seriesBookingsFrom(work.db, club.id, series.id, localToInstant(input.from, 0, club.timezone), now)
-    for (const id of ids) {
-      const booking = await findBooking(work.db, club.id, id)
-      if (booking !== undefined && await cancelIn(work, settings, booking, { by: 'club', reason: input.reason }, input.actor,
-        'the rest of its series', false)) cancelled++
+    for (const booking of await findBookings(work.db, club.id, ids)) {
+      if (await cancelIn(work, settings, booking, { by: 'club', reason: input.reason }, input.actor, 'the rest of its series',
+        false)) cancelled++
     }
     await work.audit(input.actor, club.id, { action: 'series.cancelled', target: series.id,
       targetName: `weekly ${series.startTime}–${series.endTime}, ${series.firstDate} to ${series.lastDate}`,

@@ -8,7 +8,7 @@
  * moment is either seen here or sees the change — never a confirmed booking without its slot.
  */
 import type { Kysely, Transaction } from 'kysely'
-import { findBooking, upcomingBookingsOf } from '../db/repositories/bookings.js'
+import { findBookings, upcomingBookingsOf } from '../db/repositories/bookings.js'
 import { lockCourtForBooking } from '../db/dialect.js'
 import type { Database } from '../db/schema.js'
 import { InvalidInput } from '../domain/errors.js'
@@ -166,9 +166,8 @@ export async function settleDisplacedBookings(
   const underHolds = new Set(found.filter(({ at }) => at.startsWith('court_holds'))
     .flatMap((displacement) => displacement.bookings.map((booking) => booking.id)))
   const cancelled: string[] = []
-  for (const id of ids) {
-    const booking = await findBooking(trx, club.id, id)
-    if (booking === undefined) continue
+  for (const booking of await findBookings(trx, club.id, ids)) {
+    const { id } = booking
     // The hold's own reason is for the club's records: the guest's mail says that the court is not available, and the
     // reason given for cancelling, if any.
     const by = underHolds.has(id) ? 'hold' : 'club'

@@ -213,6 +213,16 @@ export async function findBooking(db: Kysely<Database>, clubId: string, bookingI
   return row === undefined ? undefined : toDetails(row)
 }
 
+/** The club's bookings with these ids (another club's are not found), in the order of `ids`: one statement a chunk. */
+export async function findBookings(db: Kysely<Database>, clubId: string, ids: readonly string[]): Promise<BookingDetails[]> {
+  const byId = new Map<string, BookingDetails>()
+  for (const chunk of chunks(ids)) {
+    const rows = await details(db).where('bookings.club_id', '=', clubId).where('bookings.id', 'in', chunk).execute()
+    for (const row of rows) byId.set(row.id, toDetails(row))
+  }
+  return ids.flatMap((id) => byId.get(id) ?? [])
+}
+
 export interface Cancellation {
   readonly by: CancelledBy
   readonly reason: string | null
