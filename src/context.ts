@@ -33,6 +33,7 @@ import type { Resolver, TargetPolicy } from './webhooks/sender.js'
 import { WebhookWorker } from './webhooks/worker.js'
 import type { WebhookWorkerOptions } from './webhooks/worker.js'
 import { ApiKeyAuthenticator } from './services/api-keys.js'
+import { DashboardSessions } from './services/dashboard-sessions.js'
 import type { AuthenticatorOptions } from './services/api-keys.js'
 
 export interface AppContext {
@@ -43,6 +44,8 @@ export interface AppContext {
   readonly databaseDriver: string
   readonly clock: Clock
   readonly apiKeys: ApiKeyAuthenticator
+  /** Dashboard sessions and memberships, kept while unchanged (the dashboard's access check). */
+  readonly sessions: DashboardSessions
   /** Delivers the outbox; the server starts it, the command line does not. */
   readonly mail: MailWorker
   /** Delivers webhooks; the server starts it, the command line does not. */
@@ -163,6 +166,7 @@ export async function createContext(config: Config, options: ContextOptions = {}
     databaseDriver: database.driver,
     clock,
     apiKeys,
+    sessions: new DashboardSessions(database.db, clock, database.changes, config.dashboard.sessionIdleMs),
     mail,
     webhooks,
     webhookTargets,

@@ -139,7 +139,9 @@ export class SqliteChangeFeed implements ChangeFeed {
     }
   }
 
+  /** The counters are read again: a change another connection committed in this turn is seen. */
   settle(): Promise<void> {
+    this.turn?.clear()
     return Promise.resolve()
   }
 

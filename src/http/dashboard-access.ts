@@ -9,6 +9,8 @@
  * 3. on club routes, finds the person's role in the club named by `:club` — a club they do not
  *    administer is answered exactly like a club that does not exist (404) — and checks it.
  *
+ * Sessions and memberships are kept in the process while unchanged (src/services/dashboard-sessions.ts).
+ *
  * Nothing of the dashboard API is cacheable or readable cross-origin: no CORS, and `Cache-Control:
  * no-store` on every answer under its prefix (set in src/app.ts, refusals included).
  */
@@ -18,7 +20,6 @@ import type { AppContext } from '../context.js'
 import type { Membership, SessionRecord } from '../db/repositories/admins.js'
 import { isAdminRole, roleAllows } from '../domain/admin-roles.js'
 import { ClubNotFound, CrossSiteRequest, Forbidden, NotSignedIn } from '../domain/errors.js'
-import { authenticateSession, membershipIn } from '../services/admins.js'
 import type { DashboardSettings } from '../services/admins.js'
 import type { DashboardAccess } from './access.js'
 
@@ -78,12 +79,12 @@ export function dashboardGuard(context: AppContext) {
       }
       if (needed === 'anyone') return
       const token = request.cookies[cookieName]
-      const session = token === undefined ? undefined : await authenticateSession(context.db, context.clock, settings, token)
+      const session = token === undefined ? undefined : await context.sessions.session(token)
       if (session === undefined) throw new NotSignedIn()
       let membership: Membership | null = null
       if (clubRoute) {
         const slug = (request.params as { club?: string }).club ?? ''
-        membership = await membershipIn(context.db, session.adminId, slug) ?? null
+        membership = await context.sessions.membership(session.adminId, slug) ?? null
         if (membership === null) throw new ClubNotFound(slug)
         if (!roleAllows(membership.role, needed)) {
           throw new Forbidden(`Your role in this club (${membership.role}) does not allow this; it needs ${needed}.`)

@@ -6,6 +6,7 @@
 import { randomUUID } from 'node:crypto'
 import type { Kysely } from 'kysely'
 import type { Clock } from '../clock.js'
+import { ACCESS_SCOPE } from '../db/change-scopes.js'
 import * as admins from '../db/repositories/admins.js'
 import type { InvitationRecord, Membership, SessionRecord, TeamMember } from '../db/repositories/admins.js'
 import type { Database, SignInMethod } from '../db/schema.js'
@@ -159,6 +160,7 @@ export async function changeRole(db: Kysely<Database>, clock: Clock, input: Memb
       throw new Conflict('The club would have no owner left: make another member owner first.')
     }
     await admins.setRole(trx, input.clubId, input.adminId, input.role)
+    work.changed(ACCESS_SCOPE)
     await work.audit(input.actor, input.clubId, { action: 'member.role_changed', target: input.adminId,
       targetName: await admins.emailOf(trx, input.adminId), detail: `${current} → ${input.role}` })
   })
@@ -175,6 +177,7 @@ export async function removeAdmin(db: Kysely<Database>, clock: Clock, input: Mem
       throw new Conflict('The club would have no owner left: make another member owner first.')
     }
     await admins.removeMembership(trx, input.clubId, input.adminId)
+    work.changed(ACCESS_SCOPE)
     await work.audit(input.actor, input.clubId, { action: 'member.removed', target: input.adminId,
       targetName: await admins.emailOf(trx, input.adminId), detail: `was ${current}` })
   })
@@ -216,6 +219,7 @@ export async function acceptInvitation(db: Kysely<Database>, clock: Clock, setti
     const current = await admins.roleInClub(trx, invitation.clubId, adminId)
     // Joining never demotes: an owner who accepts an old admin invitation stays owner.
     if (current !== 'owner') await admins.addMembership(trx, invitation.clubId, adminId, invitation.role, now)
+    work.changed(ACCESS_SCOPE)
     const actor: Actor = { adminId, label: invitation.email, address: request.address }
     await work.audit(actor, invitation.clubId, { action: 'invitation.accepted', target: invitation.id,
       targetName: `${invitation.email} as ${invitation.role}` })
@@ -316,22 +320,6 @@ export async function signInWithLink(db: Kysely<Database>, clock: Clock, setting
   })
 }
 
-/** last_seen_at is written at most this often per session. */
-const TOUCH_INTERVAL_MS = 60_000
-
-/** The live session of a cookie: not revoked, within its maximum age, and used within the idle limit. */
-export async function authenticateSession(db: Kysely<Database>, clock: Clock, settings: DashboardSettings,
-  token: string): Promise<SessionRecord | undefined> {
-  if (!isWellFormedToken('session', token)) return undefined
-  const now = clock.now()
-  const session = await admins.findLiveSession(db, hashToken(token), now)
-  if (session === undefined) return undefined
-  const lastSeen = Date.parse(session.lastSeenAt)
-  if (now - lastSeen >= settings.sessionIdleMs) return undefined
-  if (now - lastSeen >= TOUCH_INTERVAL_MS) await admins.touchSession(db, session.id, now)
-  return session
-}
-
 export async function sessionsOf(db: Kysely<Database>, clock: Clock, adminId: string): Promise<SessionRecord[]> {
   return admins.liveSessionsOf(db, adminId, clock.now())
 }
@@ -343,6 +331,7 @@ export async function signOut(db: Kysely<Database>, clock: Clock, actor: Actor &
   return write(db, now, async (work) => {
     const trx = work.db
     const ended = await admins.revokeSessions(trx, actor.adminId, now, sessionId)
+    work.changed(ACCESS_SCOPE)
     if (sessionId !== undefined && ended === 0) throw new NotFound('No such session.')
     await work.auditPerson(actor, { action: sessionId === undefined ? 'sign_out.everywhere' : 'sign_out',
       target: sessionId ?? null, targetName: sessionId === undefined ? `${String(ended)} sessions` : 'a session' })
@@ -352,8 +341,4 @@ export async function signOut(db: Kysely<Database>, clock: Clock, actor: Actor &
 
 export async function membershipsOf(db: Kysely<Database>, adminId: string): Promise<Membership[]> {
   return admins.membershipsOf(db, adminId)
-}
-
-export async function membershipIn(db: Kysely<Database>, adminId: string, clubSlug: string): Promise<Membership | undefined> {
-  return admins.membershipBySlug(db, adminId, clubSlug)
 }

@@ -17,6 +17,7 @@ import * as historyBounds from './0015-history-bounds.js'
 import * as jobRuns from './0016-job-runs.js'
 import * as bookingMoves from './0017-booking-moves.js'
 import * as bookingSeries from './0018-booking-series.js'
+import * as accessChangeTracking from './0019-access-change-tracking.js'
 
 /** Every migration, in order. Names are permanent: they are recorded in the database. */
 export const migrations: Record<string, Migration> = {
@@ -38,4 +39,5 @@ export const migrations: Record<string, Migration> = {
   '0016-job-runs': jobRuns,
   '0017-booking-moves': bookingMoves,
   '0018-booking-series': bookingSeries,
+  '0019-access-change-tracking': accessChangeTracking,
 }

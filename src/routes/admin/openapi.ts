@@ -9,6 +9,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import Fastify from 'fastify'
 import type { FastifyInstance } from 'fastify'
 import type { AppContext } from '../../context.js'
+import { FastPath } from '../../speed/fast-path.js'
 import { adminRoutes } from './routes.js'
 import { ADMIN_SCHEMAS } from '../../schemas/admin.js'
 import { Problem } from '../../schemas/problem.js'
@@ -78,6 +79,8 @@ export async function adminOpenApiDocument(context: AppContext): Promise<unknown
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
   })
   for (const schema of [Problem, ...ADMIN_SCHEMAS]) instance.addSchema(schema)
+  // Routes that answer before routing register there too; this instance never listens.
+  instance.decorate('fastPath', new FastPath(false, () => false))
   adminRoutes(instance, context, undefined)
   openApiRoute(instance, () => ({}))
   await instance.ready()

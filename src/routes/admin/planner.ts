@@ -13,12 +13,73 @@ import { jsonResponse } from '../../http/responses.js'
 import { Reference } from '../../schemas/common.js'
 import { ClubParams, PlannerDay, PlannerQuery } from '../../schemas/admin.js'
 import { plannerDay } from '../../services/planner.js'
-import { answerCached } from '../../speed/cached-read.js'
+import { answerCached, cachedAnswer } from '../../speed/cached-read.js'
+import type { CacheSlot } from '../../speed/cached-read.js'
+import { ADMIN_PREFIX, sessionCookieName } from '../../http/dashboard-access.js'
+import { roleAllows } from '../../domain/admin-roles.js'
 import { CLUB, FORBIDDEN, INVALID, NO_CLUB, NOT_SIGNED_IN, clubOf } from './common.js'
+
+/** Where a day is filed: under the public listing's scope, which every change of courts, holds and bookings bumps. */
+function daySlot(club: { readonly id: string, readonly timezone: string }, date: string, now: number): CacheSlot {
+  return { scope: `courts:${club.id}`, key: `planner:${club.id}:${club.timezone}:${date}`, now }
+}
+
+/** A plain `date=YYYY-MM-DD`: with nothing, the query the planner answers before routing. */
+const PLAIN_DATE = /^date=([0-9]{4}-[0-9]{2}-[0-9]{2})$/
+
+/**
+ * The cookie of a `Cookie` header, as @fastify/cookie reads it (the first of that name), when its
+ * value is plain (nothing to decode or unquote); undefined otherwise, and Fastify decides.
+ */
+function plainCookie(header: string | undefined, name: string): string | undefined {
+  if (header === undefined) return undefined
+  for (const part of header.split(';')) {
+    const equals = part.indexOf('=')
+    if (equals === -1 || part.slice(0, equals).trim() !== name) continue
+    const value = part.slice(equals + 1).trim()
+    return /^[A-Za-z0-9_-]+$/.test(value) ? value : undefined
+  }
+  return undefined
+}
+
+/**
+ * The planner's day before routing (src/speed/fast-path.ts): a day in the response cache, for a
+ * session and a membership the process knows unchanged (src/services/dashboard-sessions.ts) whose
+ * role may read it. Everything else — no session or one due its minute's write, a club not known,
+ * a conditional request, any other query — is Fastify's, whose access check (src/http/dashboard-access.ts)
+ * is the reference: test/speed/fast-path.test.ts compares the two.
+ */
+function fastPlanner(app: FastifyInstance, context: AppContext): void {
+  const fast = app.fastPath
+  const route = `${CLUB}/planner`
+  const cookieName = sessionCookieName(context.config.publicUrl)
+  fast.getWithin(`${ADMIN_PREFIX}/clubs/`, '/planner', (raw, response, query, at) => {
+    const date = query === '' ? undefined : PLAIN_DATE.exec(query)?.[1]
+    const token = (query === '' || date !== undefined) && raw.headers['if-none-match'] === undefined
+      ? plainCookie(raw.headers.cookie, cookieName)
+      : undefined
+    const session = token === undefined ? undefined : context.sessions.knownSession(token)
+    const membership = session === undefined ? undefined : context.sessions.knownMembership(session.adminId, at.parameter)
+    const now = context.clock.now()
+    const club = membership === undefined || !roleAllows(membership.role, 'admin')
+      ? undefined
+      : { id: membership.clubId, timezone: membership.clubTimezone }
+    const entry = club === undefined
+      ? undefined
+      : cachedAnswer(context, daySlot(club, date ?? localDateOf(now, club.timezone), now))
+    if (entry === undefined) {
+      fast.pass(raw, response)
+      return
+    }
+    fast.cached(raw, response, at, { route, entry, headers: [], cacheControl: 'no-store', vary: undefined,
+      caller: undefined })
+  })
+}
 
 export function plannerRoutes(parent: FastifyInstance, context: AppContext): void {
   const app = parent.withTypeProvider<TypeBoxTypeProvider>()
   const streams = new ChangeStreams(context.changes)
+  fastPlanner(parent, context)
   app.addHook('preClose', (done) => {
     streams.closeAll()
     done()
@@ -47,9 +108,8 @@ export function plannerRoutes(parent: FastifyInstance, context: AppContext): voi
     const date = asked ?? localDateOf(context.clock.now(), club.timezone)
     const zone = club.timezone
     const at = (instant: number) => formatInZone(instant, zone)
-    const scope = `courts:${club.id}`
     void reply.header('cache-control', 'no-store')
-    return answerCached(context, reply, { scope, key: `planner:${club.id}:${zone}:${date}`, now: context.clock.now() },
+    return answerCached(context, reply, daySlot(club, date, context.clock.now()),
       async (db) => ({ validUntil: Number.POSITIVE_INFINITY, payload: {
         date, timezone: zone,
         courts: (await plannerDay(db, club, date)).map(({ court, slots, bookings }) => ({

@@ -25,7 +25,7 @@ export function report(rows: Record<string, unknown>[], rss: Record<string, numb
           ? `they went out in ${settled.seconds.toFixed(1)} s (${(settled.mails / settled.seconds).toFixed(0)} a second)`
           : `some were still due after ${settled.seconds.toFixed(0)} s`}, before the next scenario.`]
   })
-  // The planner's day (uncached, read for each request) against the public listing's cached day.
+  // The planner's day of a signed-in session against the public listing's day, both as the steady state answers them.
   const p99 = (name: string) => (rows.find((row) => row.mode === 'embedded' && row.scenario === name)?.service as Result | undefined)?.p99_ms
   const planner = p99(PLANNER_SCENARIO)
   const listing = p99(COURTS_SCENARIO)
