@@ -3,7 +3,8 @@
  * booking, a block) is previewed with both named; saved all-or-nothing it books nothing, saved
  * skipping collisions it books the ten free dates as bookings of the member, mailing nobody; one
  * occurrence moves like any booking; the rest is cancelled from a date on without mails; another
- * club's series is not found. Both databases.
+ * club's series is not found; a series saved while guests book its dates at the same moment shares
+ * no slot with them. Both databases.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { cli } from '../helpers/cli.js'
@@ -12,6 +13,7 @@ import { asSession, signedIn } from '../helpers/dashboard.js'
 import { describeEachDatabase } from '../helpers/databases.js'
 import { startHarness } from '../helpers/harness.js'
 import type { Harness } from '../helpers/harness.js'
+import { isoForDb } from '../../src/db/values.js'
 import { addDays } from '../../src/domain/zoned-time.js'
 
 const at = (date: string, time: string) => `${date}T${time}:00+02:00`
@@ -23,7 +25,8 @@ describeEachDatabase('weekly series', (dialect) => {
   let seriesId = ''
 
   beforeAll(async () => {
-    h = await startHarness(dialect, { env: { PUBLIC_URL: 'https://clubs.example', BOOKING_MAX_OPEN_PER_EMAIL: '50' } })
+    h = await startHarness(dialect, { env: { PUBLIC_URL: 'https://clubs.example', BOOKING_MAX_OPEN_PER_EMAIL: '50',
+      BOOKING_RATE_CAPACITY: '100' } })
     const { clubId } = await setUpCourts(h, 'riverside')
     await h.createClub('hillside')
     owner = asSession(h, await signedIn(h, clubId, 'olga@riverside.example', 'owner'))
@@ -115,6 +118,33 @@ describeEachDatabase('weekly series', (dialect) => {
     const foreign = await owner('POST', `/api/admin/v1/clubs/riverside/series/00000000-0000-4000-8000-000000000000/cancel`,
       { from: WEEKS[4] })
     expect(foreign.status).toBe(404)
+  })
+
+  it('shares no slot with guests booking its dates while it is saved', async () => {
+    const slot = (date: string) => ({ court_id: COURT.allDay, start_time: at(date, '14:00'), end_time: at(date, '15:00') })
+    const race = { ...body, start_time: '14:00', end_time: '15:00', booker_name: 'Race team', booker_email: 'race@example.org' }
+    for (const collisions of ['skip', 'refuse'] as const) {
+      const dates = collisions === 'skip' ? WEEKS : WEEKS.map((date) => addDays(date, 1))
+      const [series, ...guests] = await Promise.all([
+        owner('POST', '/api/admin/v1/clubs/riverside/series', { ...race, first_date: dates[0], last_date: dates[11], collisions }),
+        ...dates.filter((_, i) => i % 2 === 0).map((date, i) => h.request({ method: 'POST', url: '/api/v1/public/riverside/courts/book',
+          payload: { ...slot(date), booker_name: `Racer ${String(i)}`, booker_email: `racer${String(i)}@example.org` } })),
+      ])
+      const active = await h.context.db.selectFrom('bookings').select(['starts_at', 'series_id'])
+        .where('court_id', '=', COURT.allDay).where('status', '=', 'confirmed')
+        .where('starts_at', 'in', dates.map((date) => isoForDb(Date.parse(at(date, '14:00')))))
+        .execute()
+      const won = guests.filter((answer) => answer.status === 201).length
+      // Every guest who lost was told the slot is taken; each slot holds one booking at most.
+      expect(guests.every((answer) => answer.status === 201 || answer.json<{ type: string }>().type === '/api/v1/problems/slot-conflict'))
+        .toBe(true)
+      const seriesBooked = series.status === 201 ? series.json<{ booking_ids: string[] }>().booking_ids.length : 0
+      expect(seriesBooked + won, `${collisions}: series ${String(series.status)}, guests ${String(won)}`).toBe(active.length)
+      expect(new Set(active.map((row) => String(row.starts_at))).size).toBe(active.length)
+      // Skipping, the series takes every date the guests did not; refusing, all twelve or none.
+      if (collisions === 'skip') expect(active).toHaveLength(12)
+      else expect(seriesBooked === 0 || (seriesBooked === 12 && won === 0)).toBe(true)
+    }
   })
 
   it('previews, books and cancels from the command line', async () => {
