@@ -24,6 +24,7 @@ import { MailWorker } from './mail/worker.js'
 import { ListReaders } from './speed/list-readers.js'
 import { PeriodicJob } from './services/periodic-job.js'
 import { retentionJob } from './services/retention.js'
+import type { RetentionReport } from './services/retention.js'
 import { actAfterCommit } from './services/unit-of-work.js'
 import { MemoryLimiterStore } from './limits/memory-store.js'
 import type { LimiterStore } from './limits/store.js'
@@ -52,8 +53,11 @@ export interface AppContext {
   readonly webhooks: WebhookWorker
   /** How webhook URLs are checked and host names resolved (the worker's and the dashboard's). */
   readonly webhookTargets: TargetPolicy
-  /** Applies the clubs' retention periods every hour once started (by the server, not the command line). */
-  readonly retention: PeriodicJob
+  /**
+   * Applies the clubs' retention periods every hour once started (by the server), or once at once
+   * (`runNow`, the command line), one run at a time across every process.
+   */
+  readonly retention: PeriodicJob<{ retention: RetentionReport }>
   /** Per client IP: the public courts listing, booking, and the dashboard's sign-in requests. */
   readonly publicLimits: {
     readonly listing: ClientRateLimiter

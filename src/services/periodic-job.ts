@@ -12,21 +12,27 @@ import { endJobRun, lastJobRun, renewJobLease, takeJobLease } from '../db/reposi
 import type { Database } from '../db/schema.js'
 
 /** What one run did. */
-export interface JobOutcome {
+export interface JobOutcome<Detail extends object = object> {
   readonly rows: number
   /** False when it was stopped before its work was done. */
   readonly complete: boolean
-  /** For the log line. */
-  readonly detail: object
+  /** For the log line (and the command line's report). */
+  readonly detail: Detail
 }
 
-export interface JobSpec {
+export interface JobSpec<Detail extends object = object> {
   readonly name: string
   readonly intervalMs: number
   /** How long a lease lasts unless renewed: longer than any one batch takes. */
   readonly leaseMs: number
   /** One run. `beforeBatch` renews the lease and says whether to go on (false: stopped, or the lease was lost). */
-  run(signal: AbortSignal, beforeBatch: () => Promise<boolean>): Promise<JobOutcome>
+  run(signal: AbortSignal, beforeBatch: () => Promise<boolean>): Promise<JobOutcome<Detail>>
+}
+
+/** How a run went, and what it did when it ran (not when skipped, nor when it failed). */
+export interface JobRun<Detail extends object = object> {
+  readonly outcome: RunOutcome
+  readonly detail: Detail | undefined
 }
 
 /** Where the job reports its runs, or why one failed. */
@@ -49,7 +55,7 @@ export type RunOutcome = 'complete' | 'stopped' | 'failed' | 'skipped'
 /** How soon a process looks again after it found another's run under way, or a run failed. */
 const RETRY_MS = 60_000
 
-export class PeriodicJob {
+export class PeriodicJob<Detail extends object = object> {
   private timer: NodeJS.Timeout | undefined
   private running: Promise<void> = Promise.resolve()
   private abort = new AbortController()
@@ -63,7 +69,7 @@ export class PeriodicJob {
   constructor(
     private readonly db: Kysely<Database>,
     private readonly clock: Clock,
-    readonly spec: JobSpec,
+    readonly spec: JobSpec<Detail>,
   ) {}
 
   reportTo(log: JobLog): void {
@@ -97,14 +103,26 @@ export class PeriodicJob {
    * `whenDue`, another process finished one less than the interval ago. Says how it went.
    */
   async runOnce(whenDue = false): Promise<RunOutcome> {
+    return (await this.run(whenDue)).outcome
+  }
+
+  /**
+   * One run now unless another process's is under way (the command line's way), with what it did;
+   * `stop` ends it between two batches.
+   */
+  runNow(): Promise<JobRun<Detail>> {
+    return this.run(false)
+  }
+
+  private async run(whenDue: boolean): Promise<JobRun<Detail>> {
     const { name, leaseMs, intervalMs } = this.spec
     const startedAt = this.clock.now()
     const finishedBefore = whenDue ? startedAt - intervalMs : null
     if (!await takeJobLease(this.db, name, this.holder, startedAt, startedAt + leaseMs, finishedBefore)) {
       this.counts.skipped += 1
-      return 'skipped'
+      return { outcome: 'skipped', detail: undefined }
     }
-    let outcome: JobOutcome | undefined
+    let outcome: JobOutcome<Detail> | undefined
     try {
       const { signal } = this.abort
       outcome = await this.spec.run(signal, async () => !signal.aborted
@@ -122,7 +140,7 @@ export class PeriodicJob {
           complete ? `${name} run finished` : `${name} run stopped before its work was done; the next run goes on`)
       }
     }
-    return outcomeOf(outcome)
+    return { outcome: outcomeOf(outcome), detail: outcome.detail }
   }
 
   /** Schedules the next run at its time (the interval after the last finished run), but no sooner than `atLeastMs`. */

@@ -103,7 +103,8 @@ export function rowsOf(report: RetentionReport): number {
 }
 
 /** Retention as the server runs it: every hour (counted from the last finished run), one process at a time. */
-export function retentionJob(db: Kysely<Database>, clock: Clock, settings: { intervalMs: number, batchSize: number }): JobSpec {
+export function retentionJob(db: Kysely<Database>, clock: Clock,
+  settings: { intervalMs: number, batchSize: number }): JobSpec<{ retention: RetentionReport }> {
   return {
     name: 'retention',
     intervalMs: settings.intervalMs,

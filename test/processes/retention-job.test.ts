@@ -2,7 +2,8 @@
  * Retention as the server runs it, in real server processes: a backlog is worked in batches; SIGTERM
  * in the middle of it ends the process within its grace period, and the next start finishes the
  * work; a start after a finished run waits for the next run's time; two processes started together
- * on one database run it once. In-process: one run at a time under the lease, on both databases.
+ * on one database run it once. In-process: one run at a time under the lease, on both databases,
+ * the command line's run included.
  */
 import { randomUUID } from 'node:crypto'
 import type { Kysely } from 'kysely'
@@ -13,6 +14,7 @@ import { createClub } from '../../src/services/clubs.js'
 import { PeriodicJob } from '../../src/services/periodic-job.js'
 import { retentionJob } from '../../src/services/retention.js'
 import { importClubData } from '../../src/services/import.js'
+import { cli } from '../helpers/cli.js'
 import { openContext } from '../helpers/context.js'
 import { createTestDatabase, describeEachDatabase, describePostgres } from '../helpers/databases.js'
 import type { TestDatabase } from '../helpers/databases.js'
@@ -185,5 +187,24 @@ describeEachDatabase('the retention job\'s lease', (dialect) => {
     expect(one.figures.runs).toEqual(oneRan
       ? { complete: 2, stopped: 0, failed: 0, skipped: 2 }
       : { complete: 1, stopped: 0, failed: 0, skipped: 3 })
+  })
+
+  it('runs from the command line under the same lease: not while another run holds it, and recorded as the last run', async () => {
+    const lease = (holder: string, until: number) => context.db.updateTable('job_runs')
+      .set({ holder, lease_until: new Date(until).toISOString() }).where('name', '=', 'retention').execute()
+    await context.retention.runOnce()
+    await seedBacklog(context.db, context, 40)
+    await lease('alive', context.clock.now() + 60_000)
+    const held = await cli(database.env, ['retention', '--json'], context.clock)
+    expect(held.code, held.stderr).toBe(0)
+    expect(held.json()).toEqual({ outcome: 'skipped', bookings_anonymised: 0, mails_deleted: 0, idempotency_records_deleted: 0,
+      webhook_deliveries_deleted: 0, webhook_messages_deleted: 0 })
+    expect(await waiting(context.db)).toBe(40)
+    await lease('gone', context.clock.now() - 1)
+    const ran = await cli(database.env, ['retention'], context.clock)
+    expect(ran.code, ran.stderr).toBe(0)
+    expect(ran.stdout).toContain('Anonymised 40 bookings')
+    expect(await waiting(context.db)).toBe(0)
+    expect(await lastRun(context.db)).toMatchObject({ holder: null, last_rows: 40 })
   })
 })

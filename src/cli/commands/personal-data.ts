@@ -4,26 +4,46 @@ import type { AppContext } from '../../context.js'
 import { OPERATOR } from '../../services/audit.js'
 import { requireClub } from '../../services/clubs.js'
 import { erasePersonalData, exportPersonalData } from '../../services/personal-data.js'
-import { applyRetention } from '../../services/retention.js'
 import type { PersonalDataRequest } from '../../services/personal-data.js'
 import { emailOption } from '../options.js'
 import { jsonOption } from '../session.js'
 import type { CliSession } from '../session.js'
 
-/** retention: applies the retention periods now. */
+/**
+ * retention: applies the retention periods now, as the server's hourly run does and under the same
+ * lease (src/services/periodic-job.ts): not while another process's run is under way, recorded as
+ * the last run, and stopped between two batches by Ctrl-C or SIGTERM, the rest left to the next run.
+ */
 export function registerRetention(program: Command, cli: CliSession): void {
-  const { clock, migrated, print } = cli
+  const { migrated, print } = cli
   program.command('retention').description('remove guests\' data past their club\'s retention period now (the server does so hourly)')
     .addOption(jsonOption())
     .action(async (options: { json?: boolean }) => {
       const ctx = await migrated()
-      const report = await applyRetention(ctx.db, clock.now())
-      print(options.json === true, { bookings_anonymised: report.bookingsAnonymised, mails_deleted: report.mailsDeleted,
-        idempotency_records_deleted: report.idempotencyRecordsDeleted,
-        webhook_deliveries_deleted: report.webhookDeliveriesDeleted, webhook_messages_deleted: report.webhookMessagesDeleted },
-      `Anonymised ${String(report.bookingsAnonymised)} bookings, deleted ${String(report.mailsDeleted)} mails, `
-      + `${String(report.idempotencyRecordsDeleted)} idempotency records, ${String(report.webhookDeliveriesDeleted)} webhook `
-      + `deliveries and ${String(report.webhookMessagesDeleted)} webhook messages.`)
+      const stop = () => {
+        void ctx.retention.stop()
+      }
+      process.once('SIGINT', stop)
+      process.once('SIGTERM', stop)
+      const run = await ctx.retention.runNow().finally(() => {
+        process.off('SIGINT', stop)
+        process.off('SIGTERM', stop)
+      })
+      const report = run.detail?.retention
+      const counts = { bookings_anonymised: report?.bookingsAnonymised ?? 0, mails_deleted: report?.mailsDeleted ?? 0,
+        idempotency_records_deleted: report?.idempotencyRecordsDeleted ?? 0,
+        webhook_deliveries_deleted: report?.webhookDeliveriesDeleted ?? 0,
+        webhook_messages_deleted: report?.webhookMessagesDeleted ?? 0 }
+      const done = `Anonymised ${String(counts.bookings_anonymised)} bookings, deleted ${String(counts.mails_deleted)} mails, `
+        + `${String(counts.idempotency_records_deleted)} idempotency records, ${String(counts.webhook_deliveries_deleted)} webhook `
+        + `deliveries and ${String(counts.webhook_messages_deleted)} webhook messages.`
+      print(options.json === true, { outcome: run.outcome, ...counts }, {
+        complete: done,
+        stopped: `Stopped before the work was done: ${done} The next run goes on.`,
+        skipped: 'Another process is applying the retention periods now; nothing was done.',
+        // A run that fails throws: the command fails with its reason.
+        failed: 'The run failed.',
+      }[run.outcome])
     })
 }
 
