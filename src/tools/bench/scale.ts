@@ -121,6 +121,18 @@ function cpuMs(pid: number): { service: number, database: number } {
   return { service: ticks(read(`/proc/${String(pid)}/stat`)) * 10, database: database * 10 }
 }
 
+/** Asks for every path once, eight at a time, and fails unless each was answered 200. */
+async function fill(base: string, paths: readonly string[]): Promise<void> {
+  let next = 0
+  await Promise.all(Array.from({ length: 8 }, async () => {
+    for (let path = paths[next++]; path !== undefined; path = paths[next++]) {
+      const response = await fetch(`${base}${path}`)
+      await response.arrayBuffer()
+      if (response.status !== 200) throw new Error(`filling the cache: ${path} answered ${String(response.status)}`)
+    }
+  }))
+}
+
 /** One scenario's wrk run, with the response cache's hit rate and the CPU per request of the server and of PostgreSQL. */
 async function measureOne(kind: ScaleDatabase, server: { base: string, pid: number }, scenario: ScaleScenario,
   figures: SizeFigures) {
@@ -131,7 +143,7 @@ async function measureOne(kind: ScaleDatabase, server: { base: string, pid: numb
     return { hit: metric(text, 'response_cache_lookups_total', 'outcome="hit"') ?? 0,
       miss: metric(text, 'response_cache_lookups_total', 'outcome="miss"') ?? 0 }
   }
-  if (scenario.warmUp !== undefined) wrk(base, { method: 'GET', path: '/', headers: {} }, scenario.warmUp, { file: scenario.lua, run: 0, runs: 1 })
+  if (scenario.fill !== undefined) await fill(base, scenario.fill)
   const before = await lookups()
   const cpuBefore = cpuMs(server.pid)
   const result = wrk(base, { method: 'GET', path: '/', headers: {} }, seconds, { file: scenario.lua, run: 0, runs: 1 })
