@@ -29,9 +29,9 @@ export interface JobSpec<Detail extends object = object> {
   run(signal: AbortSignal, beforeBatch: () => Promise<boolean>): Promise<JobOutcome<Detail>>
 }
 
-/** How a run went, and what it did when it ran (not when skipped, nor when it failed). */
+/** How a run went (one that fails throws), and what it did when it ran. */
 export interface JobRun<Detail extends object = object> {
-  readonly outcome: RunOutcome
+  readonly outcome: Exclude<RunOutcome, 'failed'>
   readonly detail: Detail | undefined
 }
 
@@ -140,7 +140,7 @@ export class PeriodicJob<Detail extends object = object> {
           complete ? `${name} run finished` : `${name} run stopped before its work was done; the next run goes on`)
       }
     }
-    return { outcome: outcomeOf(outcome), detail: outcome.detail }
+    return { outcome: outcome.complete ? 'complete' : 'stopped', detail: outcome.detail }
   }
 
   /** Schedules the next run at its time (the interval after the last finished run), but no sooner than `atLeastMs`. */

@@ -41,8 +41,6 @@ export function registerRetention(program: Command, cli: CliSession): void {
         complete: done,
         stopped: `Stopped before the work was done: ${done} The next run goes on.`,
         skipped: 'Another process is applying the retention periods now; nothing was done.',
-        // A run that fails throws: the command fails with its reason.
-        failed: 'The run failed.',
       }[run.outcome])
     })
 }
