@@ -24,6 +24,9 @@ function daySlot(club: { readonly id: string, readonly timezone: string }, date:
   return { scope: `courts:${club.id}`, key: `planner:${club.id}:${club.timezone}:${date}`, now }
 }
 
+/** Who may read the planner: its routes declare it, and its answer before routing checks it. */
+const PLANNER_ACCESS = 'admin'
+
 /** A plain `date=YYYY-MM-DD`: with nothing, the query the planner answers before routing. */
 const PLAIN_DATE = /^date=([0-9]{4}-[0-9]{2}-[0-9]{2})$/
 
@@ -61,7 +64,7 @@ function fastPlanner(app: FastifyInstance, context: AppContext): void {
     const session = token === undefined ? undefined : context.sessions.knownSession(token)
     const membership = session === undefined ? undefined : context.sessions.knownMembership(session.adminId, at.parameter)
     const now = context.clock.now()
-    const club = membership === undefined || !roleAllows(membership.role, 'admin')
+    const club = membership === undefined || !roleAllows(membership.role, PLANNER_ACCESS)
       ? undefined
       : { id: membership.clubId, timezone: membership.clubTimezone }
     const entry = club === undefined
@@ -86,7 +89,7 @@ export function plannerRoutes(parent: FastifyInstance, context: AppContext): voi
   })
 
   app.get(`${CLUB}/planner`, {
-    config: { access: { dashboard: 'admin' } },
+    config: { access: { dashboard: PLANNER_ACCESS } },
     schema: {
       operationId: 'plannerDay', summary: 'A day of all courts', tags: ['Bookings'],
       description: 'Every active court of the club on the date (club-local): its slots with the status the public listing '
@@ -123,7 +126,7 @@ export function plannerRoutes(parent: FastifyInstance, context: AppContext): voi
   }
 
   app.get(`${CLUB}/planner/events`, {
-    config: { access: { dashboard: 'admin' } },
+    config: { access: { dashboard: PLANNER_ACCESS } },
     schema: {
       operationId: 'plannerEvents', summary: 'Changes of the club\'s courts, as they happen', tags: ['Bookings'],
       description: 'A stream of Server-Sent Events (`text/event-stream`): `ready` when it opens, then `change` within about a '
