@@ -1,4 +1,5 @@
 /** The command line's readers of options and arguments: each refusal names the option as the user typed it. */
+import { cancellationSettings } from '../services/booking-cancellation.js'
 import fs from 'node:fs/promises'
 import type { Clock } from '../clock.js'
 import type { AppContext } from '../context.js'
@@ -96,12 +97,12 @@ export function webAddressOption(name: string, value: string): string {
   return url.href
 }
 
-/** --email: an address, normalised as the dashboard stores it. */
-export function emailOption(value: string): string {
+/** --email (or another flag's) address, normalised as the dashboard stores it. */
+export function emailOption(value: string, flag = '--email'): string {
   try {
     return checkEmail(value)
   } catch {
-    throw new InvalidInput(`--email: "${value}" is not an e-mail address`)
+    throw new InvalidInput(`${flag}: "${value}" is not an e-mail address`)
   }
 }
 
@@ -127,6 +128,6 @@ export async function readJsonFile(file: string): Promise<unknown> {
 export function displacedPolicy(ctx: AppContext, cancel: boolean | undefined, reason?: string): DisplacedBookings {
   if (reason !== undefined && cancel !== true) throw new InvalidInput('--cancellation-reason: only with --cancel-bookings')
   return cancel === true
-    ? { policy: 'cancel', settings: { mailFrom: ctx.config.mail.from }, actor: OPERATOR, reason: reason ?? null }
+    ? { policy: 'cancel', settings: cancellationSettings(ctx.config), actor: OPERATOR, reason: reason ?? null }
     : { policy: 'refuse' }
 }

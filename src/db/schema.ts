@@ -22,6 +22,10 @@ export interface ClubsTable {
   /** JSON array of the origins that may frame the club's hosted booking page. */
   website_origins: Generated<string>
   created_at: Timestamp
+  /** The guests' language when their browser names none the service speaks (src/domain/languages.ts). */
+  language: Generated<string>
+  /** Where guests' replies go (Reply-To of the booking mails); null: the service's sender only. */
+  contact_email: string | null
 }
 
 /** Members' names and e-mails are sensitive: no endpoint of the read API selects them. */
@@ -166,6 +170,8 @@ export interface BookingsTable {
   /** Changes of the booking's calendar event since its confirmation (0): each move and the cancellation raise it. */
   calendar_sequence: Generated<number>
   series_id: string | null
+  /** The language the booking was made in (src/domain/languages.ts): its mails are written in it. */
+  language: Generated<string>
 }
 
 /** A weekly booking of one court at one local time, first date to last; its bookings name it (bookings.series_id). */
@@ -207,6 +213,9 @@ export interface MailOutboxTable {
   text_body: string
   html_body: string
   ics: string | null
+  /** The From display name (a club's name) and Reply-To; null: the service's MAIL_FROM as it is, no Reply-To. */
+  sender_name: string | null
+  reply_to: string | null
   status: MailStatus
   attempts: number
   next_attempt_at: Timestamp
@@ -264,101 +273,11 @@ export interface WebhookDeliveriesTable {
   finished_at: NullableTimestamp
 }
 
-export type { AdminRole } from '../domain/admin-roles.js'
-import type { AdminRole } from '../domain/admin-roles.js'
-
-export interface AdminsTable {
-  id: string
-  /** Lower-case. */
-  email: string
-  created_at: Timestamp
-  last_sign_in_at: NullableTimestamp
-}
-
-export interface ClubAdminsTable {
-  club_id: string
-  admin_id: string
-  role: AdminRole
-  created_at: Timestamp
-}
-
-export interface AdminInvitationsTable {
-  id: string
-  club_id: string
-  email: string
-  role: AdminRole
-  /** SHA-256 of the invitation token, hex. */
-  token_hash: string
-  invited_by: string | null
-  created_at: Timestamp
-  expires_at: Timestamp
-  accepted_at: NullableTimestamp
-  revoked_at: NullableTimestamp
-}
-
-export interface SignInLinksTable {
-  token_hash: string
-  admin_id: string
-  created_at: Timestamp
-  expires_at: Timestamp
-  used_at: NullableTimestamp
-}
-
-export type SignInMethod = 'link' | 'invitation' | 'passkey'
-
-export interface AdminSessionsTable {
-  id: string
-  token_hash: string
-  admin_id: string
-  method: SignInMethod
-  created_at: Timestamp
-  last_seen_at: Timestamp
-  /** The absolute end of the session, however active it is. */
-  expires_at: Timestamp
-  address: string | null
-  user_agent: string | null
-  revoked_at: NullableTimestamp
-}
-
-export interface PasskeysTable {
-  /** The credential id, base64url. */
-  id: string
-  admin_id: string
-  name: string
-  /** COSE public key, base64url. */
-  public_key: string
-  counter: ColumnType<number | string, number, number>
-  /** Comma-separated authenticator transports. */
-  transports: string
-  created_at: Timestamp
-  last_used_at: NullableTimestamp
-}
-
-export interface WebauthnChallengesTable {
-  id: string
-  admin_id: string | null
-  challenge: string
-  expires_at: Timestamp
-}
-
-export interface AuditLogTable {
-  id: string
-  club_id: string | null
-  actor_admin_id: string | null
-  actor: string
-  action: string
-  target: string | null
-  address: string | null
-  /** JSON array of the names of the fields an edit changed; null for other actions. */
-  fields: string | null
-  /** What the target was called when it happened (migration 0014); null for older entries. */
-  target_name: string | null
-  /** Why, in the actor's words where there are some (a cancellation's reason). */
-  detail: string | null
-  /** The part of `action` before its dot: what the log is filtered by. */
-  kind: string | null
-  created_at: Timestamp
-}
+// The dashboard's tables (its people, their sessions and passkeys, the audit log) are in schema-dashboard.ts.
+export type { AdminRole, AdminInvitationsTable, AdminSessionsTable, AdminsTable, AuditLogTable, ClubAdminsTable, PasskeysTable,
+  SignInLinksTable, SignInMethod, WebauthnChallengesTable } from './schema-dashboard.js'
+import type { AdminInvitationsTable, AdminSessionsTable, AdminsTable, AuditLogTable, ClubAdminsTable, PasskeysTable,
+  SignInLinksTable, WebauthnChallengesTable } from './schema-dashboard.js'
 
 /** A periodic job's lease and its last run (migration 0016). */
 export interface JobRunsTable {

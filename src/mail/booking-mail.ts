@@ -10,6 +10,10 @@
 import { withoutLinks } from '../domain/links.js'
 import { escapeHtml } from '../domain/html.js'
 import { formatInZone, localDateOf } from '../domain/zoned-time.js'
+import { mailText } from '../i18n/guest/index.js'
+import type { MailMessageKey } from '../i18n/guest/index.js'
+import { LOCALES } from '../domain/languages.js'
+import type { GuestLanguage } from '../domain/languages.js'
 
 /** The booking as a mail about it describes it. */
 
@@ -21,7 +25,14 @@ export interface BookingFacts {
   readonly start: number
   readonly end: number
   readonly bookerName: string
-  /** The address calendars show as the event's organiser (the service's sender address). */
+  /** The guest's address: the calendar event's attendee. */
+  readonly bookerEmail: string
+  /** The language the booking was made in: every mail about it is written in it. */
+  readonly language: GuestLanguage
+  /**
+   * The address calendars show as the event's organiser, with the club's name: the club's contact
+   * address when it has set one (where its mails' Reply-To points), else the service's sender.
+   */
   readonly organizer: string
 }
 
@@ -32,6 +43,8 @@ export interface ConfirmationInput extends BookingFacts {
   readonly manage: { readonly url: string, readonly cancelUntil: number }
   /** The club's privacy notice, when it has set one. */
   readonly privacyUrl?: string | null
+  /** Whether replies reach the club (it has set a contact address): the mail says so. */
+  readonly replyReachesClub?: boolean
 }
 
 export interface CancellationInput extends BookingFacts {
@@ -41,6 +54,9 @@ export interface CancellationInput extends BookingFacts {
   readonly by: 'guest' | 'club' | 'hold'
   /** The club's reason, shown to the guest as written (escaped). */
   readonly reason: string | null
+  /** The club's hosted booking page: the way back to booking another time. */
+  readonly bookingPageUrl: string
+  readonly replyReachesClub?: boolean
 }
 
 export interface RenderedMail {
@@ -50,104 +66,146 @@ export interface RenderedMail {
   readonly ics: string
 }
 
-/** When a booking is, in the club's zone: a span for the body and a shorter one for the subject. */
-function timeOf(input: BookingFacts): { when: string, short: string } {
-  const date = localDateOf(input.start, input.timezone)
-  const from = formatInZone(input.start, input.timezone).slice(11, 16)
-  // A booking that ends at midnight ends at 24:00 of its day; one across midnight names both dates.
-  const sameDay = localDateOf(input.end - 1, input.timezone) === date
-  const endsAtMidnight = sameDay && localDateOf(input.end, input.timezone) !== date
-  const to = endsAtMidnight ? '24:00' : formatInZone(input.end, input.timezone).slice(11, 16)
-  const span = sameDay ? `${date}, ${from}–${to}` : `${date} ${from} – ${localDateOf(input.end, input.timezone)} ${to}`
-  return { when: `${span} (${input.timezone})`, short: sameDay ? `${date} ${from}–${to}` : span }
+/** A text of the mails in the booking's language. */
+function say(input: { readonly language: GuestLanguage }, key: MailMessageKey, params: Readonly<Record<string, string>> = {}):
+string {
+  return mailText(input.language, key, params)
 }
 
-/** A local date and time in the club's zone, as the mails write it: `2026-11-24 16:00 (Europe/Berlin)`. */
-function localMoment(instant: number, timeZone: string): string {
-  return `${formatInZone(instant, timeZone).slice(0, 16).replace('T', ' ')} (${timeZone})`
+function formatted(language: GuestLanguage, options: Intl.DateTimeFormatOptions, instant: number, timeZone: string): string {
+  return new Intl.DateTimeFormat(LOCALES[language], { ...options, timeZone }).format(new Date(instant))
+}
+
+const LONG_DATE: Intl.DateTimeFormatOptions = { weekday: 'long', day: 'numeric', month: 'long', year: 'numeric' }
+const SHORT_DATE: Intl.DateTimeFormatOptions = { weekday: 'short', day: 'numeric', month: 'short', year: 'numeric' }
+
+/**
+ * When a booking is, in the club's zone and the guest's language: a span for the body (the zone
+ * named) and a shorter one for the subject. Times are written 24-hour in every language.
+ */
+function timeOf(input: BookingFacts): { when: string, short: string } {
+  const { language, timezone } = input
+  const date = localDateOf(input.start, timezone)
+  const from = formatInZone(input.start, timezone).slice(11, 16)
+  // A booking that ends at midnight ends at 24:00 of its day; one across midnight names both dates.
+  const sameDay = localDateOf(input.end - 1, timezone) === date
+  const endsAtMidnight = sameDay && localDateOf(input.end, timezone) !== date
+  const to = endsAtMidnight ? '24:00' : formatInZone(input.end, timezone).slice(11, 16)
+  const long = (instant: number) => formatted(language, LONG_DATE, instant, timezone)
+  const short = (instant: number) => formatted(language, SHORT_DATE, instant, timezone)
+  const span = sameDay ? `${long(input.start)}, ${from}–${to}` : `${long(input.start)} ${from} – ${long(input.end)} ${to}`
+  return { when: `${span} (${timezone})`,
+    short: sameDay ? `${short(input.start)}, ${from}–${to}` : `${short(input.start)} ${from} – ${short(input.end)} ${to}` }
+}
+
+/** A local date and time in the club's zone and the guest's language: `Tuesday 24 November 2026, 16:00 (Europe/Berlin)`. */
+function localMoment(instant: number, input: BookingFacts): string {
+  return `${formatted(input.language, LONG_DATE, instant, input.timezone)}, ${formatInZone(instant, input.timezone).slice(11, 16)} `
+    + `(${input.timezone})`
+}
+
+const PAGE_START = '<!doctype html><html><body style="font-family:sans-serif">'
+
+function factsTable(input: BookingFacts, when: string): string {
+  return '<table>'
+    + `<tr><th align="left">${escapeHtml(say(input, 'court'))}</th><td>${escapeHtml(input.courtName)}</td></tr>`
+    + `<tr><th align="left">${escapeHtml(say(input, 'when'))}</th><td>${escapeHtml(when)}</td></tr>`
+    + `<tr><th align="left">${escapeHtml(say(input, 'bookingId'))}</th><td>${escapeHtml(input.bookingId)}</td></tr>`
+    + '</table>'
+}
+
+/** The facts as lines of the text part, labels padded to one column. */
+function factsLines(input: BookingFacts, when: string): string[] {
+  const labels = [say(input, 'court'), say(input, 'when'), say(input, 'bookingId')].map((label) => say(input, 'labelled', { label }))
+  const width = Math.max(...labels.map((label) => label.length)) + 1
+  return [input.courtName, when, input.bookingId].map((value, i) => `${(labels[i] ?? '').padEnd(width)}${value}`)
 }
 
 export function renderBookingConfirmation(confirmation: ConfirmationInput): RenderedMail {
   // The club sees the notes as written; the guest's copy never carries a link a stranger put there.
   const input = { ...confirmation, notes: confirmation.notes === null ? null : withoutLinks(confirmation.notes) }
   const { when, short } = timeOf(input)
-  const subject = oneLine(`Booking confirmed: ${input.courtName}, ${short} — ${input.clubName}`)
-  const until = localMoment(input.manage.cancelUntil, input.timezone)
+  const club = input.clubName
+  const subject = oneLine(say(input, 'confirmedSubject', { court: input.courtName, when: short, club }))
+  const until = localMoment(input.manage.cancelUntil, input)
+  const contact = input.replyReachesClub === true ? say(input, 'contact', { club }) : null
   const lines = [
-    `Hello ${input.bookerName},`,
+    say(input, 'hello', { name: input.bookerName }),
     '',
-    `your booking at ${input.clubName} is confirmed.`,
+    say(input, 'confirmedIntro', { club }),
     '',
-    `Court:      ${input.courtName}`,
-    `When:       ${when}`,
-    `Booking id: ${input.bookingId}`,
-    ...(input.notes === null ? [] : ['', 'Your notes:', input.notes]),
+    ...factsLines(input, when),
+    ...(input.notes === null ? [] : ['', say(input, 'notesHeading'), input.notes]),
     '',
-    `Your booking's page, where you can cancel it until ${until}:`,
+    say(input, 'manageText', { until }),
     input.manage.url,
     '',
-    'The attached calendar file adds the booking to your calendar.',
-    ...(input.privacyUrl == null ? [] : ['', `How ${input.clubName} handles your data: ${input.privacyUrl}`]),
+    say(input, 'calendarAdds'),
+    ...(contact === null ? [] : ['', contact]),
+    ...(input.privacyUrl == null ? [] : ['', `${say(input, 'privacy', { club })}: ${input.privacyUrl}`]),
   ]
-  const html = '<!doctype html><html><body style="font-family:sans-serif">'
-    + `<p>Hello ${escapeHtml(input.bookerName)},</p>`
-    + `<p>your booking at <strong>${escapeHtml(input.clubName)}</strong> is confirmed.</p>`
-    + '<table>'
-    + `<tr><th align="left">Court</th><td>${escapeHtml(input.courtName)}</td></tr>`
-    + `<tr><th align="left">When</th><td>${escapeHtml(when)}</td></tr>`
-    + `<tr><th align="left">Booking id</th><td>${escapeHtml(input.bookingId)}</td></tr>`
-    + '</table>'
-    + (input.notes === null ? '' : `<p>Your notes:</p><p style="white-space:pre-wrap">${escapeHtml(input.notes)}</p>`)
-    + `<p><a href="${escapeHtml(input.manage.url)}">See or cancel your booking</a> (cancellation possible until `
-    + `${escapeHtml(until)}).</p>`
-    + '<p>The attached calendar file adds the booking to your calendar.</p>'
+  const html = PAGE_START
+    + `<p>${escapeHtml(say(input, 'hello', { name: input.bookerName }))}</p>`
+    + `<p>${escapeHtml(say(input, 'confirmedIntro', { club }))}</p>`
+    + factsTable(input, when)
+    + (input.notes === null
+      ? ''
+      : `<p>${escapeHtml(say(input, 'notesHeading'))}</p><p style="white-space:pre-wrap">${escapeHtml(input.notes)}</p>`)
+    + `<p><a href="${escapeHtml(input.manage.url)}">${escapeHtml(say(input, 'manageLink'))}</a> `
+    + `${escapeHtml(say(input, 'manageUntil', { until }))}</p>`
+    + `<p>${escapeHtml(say(input, 'calendarAdds'))}</p>`
+    + (contact === null ? '' : `<p>${escapeHtml(contact)}</p>`)
     + (input.privacyUrl == null
       ? ''
-      : `<p style="font-size:small"><a href="${escapeHtml(input.privacyUrl)}">How `
-        + `${escapeHtml(input.clubName)} handles your data</a></p>`)
-      + '</body></html>'
-  const description = [`Booking id: ${input.bookingId}`, ...(input.notes === null ? [] : [`Notes: ${input.notes}`])].join('\n')
-  return { subject, text: lines.join('\n'), html, ics: bookingIcs(input, { method: 'PUBLISH', sequence: 0 }, input.createdAt,
-    description) }
+      : `<p style="font-size:small"><a href="${escapeHtml(input.privacyUrl)}">${escapeHtml(say(input, 'privacy', { club }))}</a></p>`)
+    + '</body></html>'
+  const description = [`${say(input, 'labelled', { label: say(input, 'bookingId') })} ${input.bookingId}`,
+    ...(input.notes === null ? [] : [input.notes]),
+    say(input, 'descriptionManage', { url: input.manage.url })].join('\n')
+  return { subject, text: lines.join('\n'), html,
+    ics: bookingIcs(input, { method: 'REQUEST', sequence: 0, url: input.manage.url }, input.createdAt, description) }
 }
 
-const CANCELLED_BY: Readonly<Record<CancellationInput['by'], string>> = {
-  guest: 'as you asked',
-  club: 'by the club',
-  hold: 'by the club: the court is not available at that time after all',
+const CANCELLED_BY: Readonly<Record<CancellationInput['by'], MailMessageKey>> = {
+  guest: 'cancelledByGuest',
+  club: 'cancelledByClub',
+  hold: 'cancelledByHold',
 }
 
 /**
  * The cancellation: the same calendar event (same UID) with a higher SEQUENCE and METHOD:CANCEL,
- * so that calendars remove the event the confirmation added.
+ * so that calendars remove the event the confirmation added; and the way back to booking.
  */
 export function renderBookingCancellation(input: CancellationInput): RenderedMail {
   const { when, short } = timeOf(input)
-  const subject = oneLine(`Booking cancelled: ${input.courtName}, ${short} — ${input.clubName}`)
+  const club = input.clubName
+  const subject = oneLine(say(input, 'cancelledSubject', { court: input.courtName, when: short, club }))
   const reason = input.reason === null || input.reason.trim() === '' ? null : input.reason.trim()
+  const contact = input.replyReachesClub === true ? say(input, 'contact', { club }) : null
   const lines = [
-    `Hello ${input.bookerName},`,
+    say(input, 'hello', { name: input.bookerName }),
     '',
-    `your booking at ${input.clubName} has been cancelled ${CANCELLED_BY[input.by]}.`,
-    ...(reason === null ? [] : ['', 'Reason:', reason]),
+    say(input, CANCELLED_BY[input.by], { club }),
+    ...(reason === null ? [] : ['', say(input, 'reason'), reason]),
     '',
-    `Court:      ${input.courtName}`,
-    `When:       ${when}`,
-    `Booking id: ${input.bookingId}`,
+    ...factsLines(input, when),
     '',
-    'The slot is free again. The attached calendar file removes the booking from your calendar.',
+    say(input, 'slotFree'),
+    '',
+    `${say(input, 'labelled', { label: say(input, 'bookAgain') })} ${input.bookingPageUrl}`,
+    ...(contact === null ? [] : ['', contact]),
   ]
-  const html = '<!doctype html><html><body style="font-family:sans-serif">'
-    + `<p>Hello ${escapeHtml(input.bookerName)},</p>`
-    + `<p>your booking at <strong>${escapeHtml(input.clubName)}</strong> has been cancelled ${escapeHtml(CANCELLED_BY[input.by])}.</p>`
-    + (reason === null ? '' : `<p>Reason:</p><p style="white-space:pre-wrap">${escapeHtml(reason)}</p>`)
-    + '<table>'
-    + `<tr><th align="left">Court</th><td>${escapeHtml(input.courtName)}</td></tr>`
-    + `<tr><th align="left">When</th><td>${escapeHtml(when)}</td></tr>`
-    + `<tr><th align="left">Booking id</th><td>${escapeHtml(input.bookingId)}</td></tr>`
-    + '</table>'
-    + '<p>The slot is free again. The attached calendar file removes the booking from your calendar.</p></body></html>'
-  const description = [`Booking id: ${input.bookingId}`, ...(reason === null ? [] : [`Reason: ${reason}`])].join('\n')
+  const html = PAGE_START
+    + `<p>${escapeHtml(say(input, 'hello', { name: input.bookerName }))}</p>`
+    + `<p>${escapeHtml(say(input, CANCELLED_BY[input.by], { club }))}</p>`
+    + (reason === null ? '' : `<p>${escapeHtml(say(input, 'reason'))}</p><p style="white-space:pre-wrap">${escapeHtml(reason)}</p>`)
+    + factsTable(input, when)
+    + `<p>${escapeHtml(say(input, 'slotFree'))}</p>`
+    + `<p><a href="${escapeHtml(input.bookingPageUrl)}">${escapeHtml(say(input, 'bookAgain'))}</a></p>`
+    + (contact === null ? '' : `<p>${escapeHtml(contact)}</p>`)
+    + '</body></html>'
+  const description = [`${say(input, 'labelled', { label: say(input, 'bookingId') })} ${input.bookingId}`,
+    ...(reason === null ? [] : [`${say(input, 'reason')} ${reason}`])].join('\n')
   return { subject, text: lines.join('\n'), html, ics: bookingIcs(input, { method: 'CANCEL', sequence: input.sequence },
     input.cancelledAt, description) }
 }
@@ -160,8 +218,9 @@ export interface MoveInput extends BookingFacts {
   readonly movedAt: number
   /** Who moved it: the guest (the booking's page) or the club. */
   readonly by: 'guest' | 'club'
-  /** The guest's address: the event's attendee. */
-  readonly attendee: string
+  /** The guest's own page of the booking, unchanged by the move. */
+  readonly manageUrl: string | null
+  readonly replyReachesClub?: boolean
 }
 
 /**
@@ -172,36 +231,35 @@ export interface MoveInput extends BookingFacts {
 export function renderBookingMove(input: MoveInput): RenderedMail {
   const { when, short } = timeOf(input)
   const before = timeOf({ ...input, ...input.previous })
-  const subject = oneLine(`Booking moved: ${input.courtName}, ${short} — ${input.clubName}`)
-  const moved = input.by === 'guest' ? 'has been moved as you asked' : 'has been moved by the club'
+  const club = input.clubName
+  const subject = oneLine(say(input, 'movedSubject', { court: input.courtName, when: short, club }))
+  const moved = say(input, input.by === 'guest' ? 'movedByGuest' : 'movedByClub', { club })
+  const was = say(input, 'was', { before: `${input.previous.courtName}, ${before.when}` })
+  const contact = input.replyReachesClub === true ? say(input, 'contact', { club }) : null
   const lines = [
-    `Hello ${input.bookerName},`,
+    say(input, 'hello', { name: input.bookerName }),
     '',
-    `your booking at ${input.clubName} ${moved}.`,
+    moved,
     '',
-    `Court:      ${input.courtName}`,
-    `When:       ${when}`,
-    `Booking id: ${input.bookingId}`,
+    ...factsLines(input, when),
     '',
-    `It was: ${input.previous.courtName}, ${before.when}.`,
+    was,
     '',
-    'The link in your confirmation mail still leads to your booking\'s page. The attached calendar file moves the booking '
-    + 'in your calendar.',
+    say(input, 'moveCalendar'),
+    ...(contact === null ? [] : ['', contact]),
   ]
-  const html = '<!doctype html><html><body style="font-family:sans-serif">'
-    + `<p>Hello ${escapeHtml(input.bookerName)},</p>`
-    + `<p>your booking at <strong>${escapeHtml(input.clubName)}</strong> ${escapeHtml(moved)}.</p>`
-    + '<table>'
-    + `<tr><th align="left">Court</th><td>${escapeHtml(input.courtName)}</td></tr>`
-    + `<tr><th align="left">When</th><td>${escapeHtml(when)}</td></tr>`
-    + `<tr><th align="left">Booking id</th><td>${escapeHtml(input.bookingId)}</td></tr>`
-    + '</table>'
-    + `<p>It was: ${escapeHtml(`${input.previous.courtName}, ${before.when}`)}.</p>`
-    + '<p>The link in your confirmation mail still leads to your booking\'s page. The attached calendar file moves the booking '
-    + 'in your calendar.</p></body></html>'
-  const description = `Booking id: ${input.bookingId}`
+  const html = PAGE_START
+    + `<p>${escapeHtml(say(input, 'hello', { name: input.bookerName }))}</p>`
+    + `<p>${escapeHtml(moved)}</p>`
+    + factsTable(input, when)
+    + `<p>${escapeHtml(was)}</p>`
+    + `<p>${escapeHtml(say(input, 'moveCalendar'))}</p>`
+    + (contact === null ? '' : `<p>${escapeHtml(contact)}</p>`)
+    + '</body></html>'
+  const description = [`${say(input, 'labelled', { label: say(input, 'bookingId') })} ${input.bookingId}`,
+    ...(input.manageUrl === null ? [] : [say(input, 'descriptionManage', { url: input.manageUrl })])].join('\n')
   return { subject, text: lines.join('\n'), html, ics: bookingIcs(input, { method: 'REQUEST', sequence: input.sequence,
-    attendee: { name: input.bookerName, address: input.attendee } }, input.movedAt, description) }
+    ...(input.manageUrl === null ? {} : { url: input.manageUrl }) }, input.movedAt, description) }
 }
 
 /** Why a booking was refused for its address (the kind of limit it met and the count it reached). */
@@ -209,22 +267,21 @@ export interface RefusalInput {
   readonly clubName: string
   readonly limit: 'open' | 'daily' | 'members'
   readonly count: number
+  /** The language the refused booking was asked in. */
+  readonly language: GuestLanguage
+}
+
+const REFUSED_BECAUSE: Readonly<Record<RefusalInput['limit'], MailMessageKey>> = {
+  open: 'refusedOpen', daily: 'refusedDaily', members: 'refusedMembers',
 }
 
 /** The notice to an address whose booking was refused: why, without any text of the requester's. */
 export function renderBookingRefusal(input: RefusalInput): Omit<RenderedMail, 'ics'> {
-  const why = {
-    open: `this address already holds ${String(input.count)} upcoming bookings at ${input.clubName}, the most allowed`,
-    daily: `this address was used for ${String(input.count)} court bookings in the last 24 hours, the most allowed`,
-    members: `only members of ${input.clubName} can book its courts online, and this address is not on its member list (if you `
-      + 'are a member, book with the address the club has for you)',
-  }[input.limit]
-  const text = ['Hello,', '', `someone (perhaps you) tried to book a court at ${input.clubName} with this e-mail address. The `
-    + `booking was not accepted: ${why}.`, '', 'If it was not you, nothing needs to be done; no booking was made with your '
-    + 'address. You will receive at most one such message a day.']
-  return { subject: `Booking not accepted — ${input.clubName}`, text: text.join('\n'),
-    html: `<!doctype html><html><body style="font-family:sans-serif">${
-      text.filter((line) => line !== '').map((line) => `<p>${escapeHtml(line)}</p>`).join('')}</body></html>` }
+  const club = input.clubName
+  const why = say(input, REFUSED_BECAUSE[input.limit], { club, count: String(input.count) })
+  const text = [say(input, 'helloAnonymous'), '', say(input, 'refusedIntro', { club, why }), '', say(input, 'refusedNothing')]
+  return { subject: oneLine(say(input, 'refusedSubject', { club })), text: text.join('\n'),
+    html: `${PAGE_START}${text.filter((line) => line !== '').map((line) => `<p>${escapeHtml(line)}</p>`).join('')}</body></html>` }
 }
 
 function oneLine(text: string): string {
@@ -260,18 +317,28 @@ function fold(line: string): string {
 }
 
 /**
- * What an iCalendar part says of its event: published (the confirmation), requested anew (a move)
- * or cancelled. Each change of the event raises its SEQUENCE (RFC 5545 §3.8.7.4): the confirmation
- * is 0, each move and the cancellation one more than the mail before.
+ * What an iCalendar part says of its event (RFC 5546): requested (the confirmation, and anew after a
+ * move) or cancelled; both name the organiser (the club) and the attendee (the guest, who booked it
+ * and so has accepted it; no reply is asked for). Each change of the event raises its SEQUENCE
+ * (RFC 5545 §3.8.7.4): the confirmation is 0, each move and the cancellation one more than the mail
+ * before. PUBLISH, without an attendee as RFC 5546 §3.2.1 requires, is the booking page's calendar
+ * file (calendarFile).
  */
 interface IcsChange {
   readonly method: 'PUBLISH' | 'REQUEST' | 'CANCEL'
   readonly sequence: number
-  readonly attendee?: { readonly name: string, readonly address: string }
+  /** The guest's page of the booking (the event's URL). */
+  readonly url?: string
+  /** A published event that no longer takes place (the booking page's file of a cancelled booking). */
+  readonly cancelled?: boolean
 }
 
 function bookingIcs(input: BookingFacts, change: IcsChange, stamp: number, description: string): string {
-  const { method, attendee } = change
+  const { method } = change
+  const attendee = method === 'PUBLISH' || input.bookerEmail === ''
+    ? []
+    : [`ATTENDEE;CN=${icsParam(input.bookerName)};ROLE=REQ-PARTICIPANT${method === 'CANCEL' ? '' : ';PARTSTAT=ACCEPTED;RSVP=FALSE'}`
+      + `:mailto:${input.bookerEmail.replace(/[\r\n]/g, '')}`]
   return [
     'BEGIN:VCALENDAR',
     'VERSION:2.0',
@@ -283,18 +350,36 @@ function bookingIcs(input: BookingFacts, change: IcsChange, stamp: number, descr
     `DTSTAMP:${icsInstant(stamp)}`,
     `DTSTART:${icsInstant(input.start)}`,
     `DTEND:${icsInstant(input.end)}`,
-    `ORGANIZER;CN=${icsParam(input.clubName)}:mailto:${input.organizer}`,
-    ...attendee === undefined
-      ? []
-      : [`ATTENDEE;CN=${icsParam(attendee.name)};ROLE=REQ-PARTICIPANT;PARTSTAT=ACCEPTED:mailto:${
-          attendee.address.replace(/[\r\n]/g, '')}`],
+    `ORGANIZER;CN=${icsParam(input.clubName)}:mailto:${input.organizer.replace(/[\r\n]/g, '')}`,
+    ...attendee,
     `SUMMARY:${icsText(`${input.courtName} — ${input.clubName}`)}`,
     `LOCATION:${icsText(`${input.clubName}, ${input.courtName}`)}`,
     `DESCRIPTION:${icsText(description)}`,
-    `STATUS:${method === 'CANCEL' ? 'CANCELLED' : 'CONFIRMED'}`,
+    ...change.url === undefined ? [] : [`URL:${change.url.replace(/[\r\n]/g, '')}`],
+    `STATUS:${method === 'CANCEL' || change.cancelled === true ? 'CANCELLED' : 'CONFIRMED'}`,
     'END:VEVENT',
     'END:VCALENDAR',
   ].map(fold).join('\r\n') + '\r\n'
+}
+
+/**
+ * The booking's calendar file as its page offers it to download (METHOD:PUBLISH: the event as it
+ * stands, the UID and SEQUENCE of the mails' event, so a calendar that has it updates it).
+ */
+export interface CalendarFileInput extends BookingFacts {
+  /** The event's SEQUENCE now, whether the booking is cancelled, its page, and the file's DTSTAMP. */
+  readonly sequence: number
+  readonly cancelled: boolean
+  readonly manageUrl: string
+  readonly stamp: number
+}
+
+export function calendarFile(input: CalendarFileInput): string {
+  const description = [`${say(input, 'labelled', { label: say(input, 'bookingId') })} ${input.bookingId}`,
+    say(input, 'descriptionManage', { url: input.manageUrl })]
+    .join('\n')
+  return bookingIcs(input, { method: 'PUBLISH', sequence: input.sequence, url: input.manageUrl, cancelled: input.cancelled },
+    input.stamp, description)
 }
 
 /** An RFC 5545 parameter value: quoted, without the characters a quoted value cannot hold. */

@@ -20,7 +20,10 @@ function loadNodemailer(): typeof nodemailer {
 export interface OutgoingMail {
   readonly id: string
   readonly messageId: string
-  readonly from: string
+  /** MAIL_FROM, or its address with a club's name as the display name. */
+  readonly from: string | { readonly name: string, readonly address: string }
+  /** Where replies go (a club's contact address), when not to the sender. */
+  readonly replyTo?: string
   readonly to: { readonly name: string, readonly address: string }
   readonly subject: string
   readonly text: string
@@ -65,7 +68,8 @@ function calendarMethod(ics: string): string {
 function message(mail: OutgoingMail): SendMailOptions {
   return {
     messageId: mail.messageId,
-    from: mail.from,
+    from: typeof mail.from === 'string' ? mail.from : { name: mail.from.name, address: mail.from.address },
+    ...mail.replyTo === undefined ? {} : { replyTo: mail.replyTo },
     to: { name: mail.to.name, address: mail.to.address },
     subject: mail.subject,
     text: mail.text,

@@ -20,6 +20,7 @@ import type { Clock } from '../clock.js'
 import { claimDueMails, markFailed, markRetry, markSent, releaseMails, renewLeases } from '../db/repositories/outbox.js'
 import type { OutboxRow } from '../db/repositories/outbox.js'
 import type { Database } from '../db/schema.js'
+import { addressOf } from './booking-mail.js'
 import { isPermanentMailError } from './transport.js'
 import type { MailTransport } from './transport.js'
 import { PollingLoop } from '../polling.js'
@@ -176,7 +177,9 @@ export class MailWorker {
       await this.transport.send({
         id: mail.id,
         messageId: mail.message_id,
-        from: this.from,
+        // A club's mail: its name before the service's address (the address stays the service's, which its domain vouches for).
+        from: mail.sender_name === null ? this.from : { name: mail.sender_name, address: addressOf(this.from) },
+        ...mail.reply_to === null ? {} : { replyTo: mail.reply_to },
         to: { name: mail.recipient_name, address: mail.recipient_email },
         subject: mail.subject,
         text: mail.text_body,

@@ -8,18 +8,17 @@
 import { createHash } from 'node:crypto'
 import { isExactOrigin } from '../domain/web-origin.js'
 import { escapeHtml } from '../domain/html.js'
-import type { Language } from './manage-booking.js'
+import { bookingPageText } from '../i18n/guest/index.js'
+import type { GuestLanguage } from '../domain/languages.js'
 
 const STYLE = 'html{color-scheme:light}body{margin:0;font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#1b1f24;'
   + 'background:#fff}main{max-width:60rem;margin:0 auto;padding:0.5rem}h1{font-size:1.3rem;margin:0.5rem}'
   + '.noscript{margin:0.5rem;padding:0.75rem;border:1px solid #b3261e;border-radius:0.375rem}a{color:#0b5cad}'
 const STYLE_HASH = `'sha256-${createHash('sha256').update(STYLE).digest('base64')}'`
 
-const TITLE: Readonly<Record<Language, string>> = { en: 'Book a court', de: 'Platz buchen' }
-
 export interface BookingPageView {
   readonly club: { readonly slug: string, readonly name: string }
-  readonly language: Language
+  readonly language: GuestLanguage
   /** The widget's address (the pinned build) and its Subresource Integrity value. */
   readonly script: { readonly path: string, readonly integrity: string }
   /** The origins that may frame the page. */
@@ -28,14 +27,11 @@ export interface BookingPageView {
 
 /** With JavaScript off the widget cannot run: the page says so, and where to book instead. */
 function noScript(view: BookingPageView): string {
-  const name = escapeHtml(view.club.name)
   const site = view.frameAncestors.find(isExactOrigin)
   const link = site === undefined ? '' : ` <a href="${escapeHtml(site)}">${escapeHtml(new URL(site).host)}</a>`
-  const text = view.language === 'de'
-    ? `Zum Buchen braucht diese Seite JavaScript, das in diesem Browser ausgeschaltet ist. Schalten Sie es ein und laden Sie die `
-    + `Seite neu, oder buchen Sie direkt bei ${name}${site === undefined ? '.' : `:${link}`}`
-    : `Booking on this page needs JavaScript, which is turned off in this browser. Turn it on and reload the page, or book `
-      + `with ${name} directly${site === undefined ? '.' : `:${link}`}`
+  const text = site === undefined
+    ? escapeHtml(bookingPageText(view.language, 'noScript', { club: view.club.name }))
+    : `${escapeHtml(bookingPageText(view.language, 'noScriptSite', { club: view.club.name }))}${link}`
   return `<noscript><p class="noscript">${text}</p></noscript>`
 }
 
@@ -43,25 +39,21 @@ export function renderBookingPage(view: BookingPageView): string {
   return '<!doctype html>'
     + `<html lang="${view.language}" data-club-booking-page><head><meta charset="utf-8">`
     + '<meta name="viewport" content="width=device-width, initial-scale=1">'
-    + `<title>${escapeHtml(`${TITLE[view.language]} · ${view.club.name}`)}</title><style>${STYLE}</style>`
+    + `<title>${escapeHtml(`${bookingPageText(view.language, 'title')} · ${view.club.name}`)}</title><style>${STYLE}</style>`
     + `<script type="module" src="${escapeHtml(view.script.path)}" integrity="${escapeHtml(view.script.integrity)}"></script>`
     + '</head><body><main>'
-    + `<h1>${escapeHtml(`${view.club.name}: ${TITLE[view.language]}`)}</h1>`
+    + `<h1>${escapeHtml(`${view.club.name}: ${bookingPageText(view.language, 'title')}`)}</h1>`
     + noScript(view)
     + `<club-booking club="${escapeHtml(view.club.slug)}" lang="${view.language}"></club-booking>`
     + '</main></body></html>'
 }
 
-const UNKNOWN: Readonly<Record<Language, string>> = {
-  en: 'There is no club at this address. Check the link, or ask the club for its booking page.',
-  de: 'Unter dieser Adresse gibt es keinen Verein. Prüfen Sie den Link oder fragen Sie den Verein nach seiner Buchungsseite.',
-}
-
-export function renderUnknownClubPage(language: Language): string {
+export function renderUnknownClubPage(language: GuestLanguage): string {
+  const title = escapeHtml(bookingPageText(language, 'title'))
   return `<!doctype html><html lang="${language}"><head><meta charset="utf-8">`
     + '<meta name="viewport" content="width=device-width, initial-scale=1">'
-    + `<title>${TITLE[language]}</title><style>${STYLE}</style></head><body><main><h1>${TITLE[language]}</h1>`
-    + `<p>${UNKNOWN[language]}</p></main></body></html>`
+    + `<title>${title}</title><style>${STYLE}</style></head><body><main><h1>${title}</h1>`
+    + `<p>${escapeHtml(bookingPageText(language, 'unknownClub'))}</p></main></body></html>`
 }
 
 /**

@@ -6,11 +6,13 @@ import { Type } from '@sinclair/typebox'
 import type { FastifyInstance } from 'fastify'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import type { AppContext } from '../context.js'
+import { bookingRulesOf } from '../services/bookings.js'
 import { findClubBySlug } from '../services/clubs.js'
 import { ProblemError } from '../http/problems.js'
 import type { WidgetBuild } from '../http/widget.js'
 import { bookingPageHeaders, renderBookingPage, renderUnknownClubPage } from '../pages/booking-page.js'
-import { languageOf } from '../pages/manage-booking.js'
+import { chosenLanguage } from '../pages/manage-booking.js'
+import { preferredLanguage } from '../domain/languages.js'
 import { websitesOf } from '../services/club-websites.js'
 
 const ClubParams = Type.Object({ clubSlug: Type.String({ maxLength: 63 }) })
@@ -20,9 +22,11 @@ export function bookingPageRoutes(app: FastifyInstance, context: AppContext, wid
   // A page, not an API operation: outside the API descriptions.
   typed.get('/book/:clubSlug', { config: { access: { public: true } }, schema: { hide: true, params: ClubParams },
     onRequest: context.publicLimits.listing.hook() }, async (request, reply) => {
-    const language = languageOf(request.query, request.headers['accept-language'])
+    // The guest's choice (?lang=), else the browser's first language the service speaks, else the club's.
+    const asked = chosenLanguage(request.query) ?? preferredLanguage(request.headers['accept-language'])
     const club = await findClubBySlug(context.db, request.params.clubSlug)
-    if (club === undefined) return reply.code(404).headers(bookingPageHeaders([])).send(renderUnknownClubPage(language))
+    if (club === undefined) return reply.code(404).headers(bookingPageHeaders([])).send(renderUnknownClubPage(asked ?? 'en'))
+    const language = asked ?? (await bookingRulesOf(context.db, club.id)).language
     if (widget === undefined) {
       throw new ProblemError('not-found', 'The booking widget has not been built on this installation; run `npm run build`.')
     }

@@ -13,9 +13,12 @@ import { Type } from '@sinclair/typebox'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import type { AppContext } from '../context.js'
-import { LANGUAGES, languageOf, PAGE_HEADERS, renderBookingPage, renderNotFoundPage } from '../pages/manage-booking.js'
-import type { ChangeView, Language, PageView } from '../pages/manage-booking.js'
-import { bookingOfLink, cancelByGuest } from '../services/booking-cancellation.js'
+import { chosenLanguage, languageOf, PAGE_HEADERS, renderBookingPage, renderNotFoundPage } from '../pages/manage-booking.js'
+import type { ChangeView, PageState, PageView } from '../pages/manage-booking.js'
+import { bookingOfLink, bookingPageUrl, cancelByGuest, cancellationSettings, manageUrl } from '../services/booking-cancellation.js'
+import { calendarFile, addressOf } from '../mail/booking-mail.js'
+import { preferredLanguage } from '../domain/languages.js'
+import type { GuestLanguage } from '../domain/languages.js'
 import type { GuestBooking } from '../services/booking-cancellation.js'
 import { freeTimesFor, moveBooking } from '../services/booking-moves.js'
 import { parseDateTime } from '../domain/date-time.js'
@@ -27,13 +30,9 @@ export const MANAGE_PREFIX = '/bookings/manage'
 const TokenParams = Type.Object({ token: Type.String({ maxLength: 200 }) })
 
 /** The page's address, in the language asked for when one was chosen (`?lang=`), with extra query parameters. */
-function pageHref(token: string, language: Language | undefined, extra: Record<string, string> = {}): string {
+function pageHref(token: string, language: GuestLanguage | undefined, extra: Record<string, string> = {}): string {
   const query = new URLSearchParams({ ...language === undefined ? {} : { lang: language }, ...extra }).toString()
   return `${MANAGE_PREFIX}/${token}${query === '' ? '' : `?${query}`}`
-}
-
-function chosenLanguage(query: unknown): Language | undefined {
-  return LANGUAGES.find((language) => language === field(query, 'lang'))
 }
 
 /** A text field of a parsed query string or form body, if there is one. */
@@ -50,9 +49,21 @@ function dateOf(value: string | undefined): string | undefined {
   return Number.isNaN(time) || new Date(time).toISOString().slice(0, 10) !== value ? undefined : value
 }
 
-function viewOf(request: FastifyRequest, token: string): PageView {
-  const language = languageOf(request.query, request.headers['accept-language'])
-  return { language, switchHref: pageHref(token, language === 'en' ? 'de' : 'en') }
+/** The page's language and its links to the others: the booking's language unless the guest chose one. */
+function viewOf(request: FastifyRequest, token: string, found: GuestBooking | undefined): PageView {
+  const language = languageOf(request.query, found?.booking.language ?? preferredLanguage(request.headers['accept-language']) ?? 'en')
+  return { language, languageHref: (other) => pageHref(token, other) }
+}
+
+/** The links of an open booking's page: the change of time and the calendar file; of a cancelled one, the way back to booking. */
+function pageLinks(context: AppContext, found: GuestBooking, token: string, query: unknown): PageState {
+  const language = chosenLanguage(query)
+  return {
+    changeHref: pageHref(token, language, { change: '1' }),
+    calendarHref: `${MANAGE_PREFIX}/${token}/calendar.ics`,
+    bookingPageHref: new URL(bookingPageUrl(context.config.publicUrl, found.booking.clubSlug)).pathname
+      + (language === undefined ? '' : `?lang=${language}`),
+  }
 }
 
 function sendPage(reply: FastifyReply, status: number, html: string): FastifyReply {
@@ -72,8 +83,8 @@ export async function manageBookingRoutes(app: FastifyInstance, context: AppCont
 
     typed.get(`${MANAGE_PREFIX}/:token`, { config, schema, onRequest: context.publicLimits.listing.hook() }, async (request, reply) => {
       const { token } = request.params
-      const view = viewOf(request, token)
       const found = await bookingOfLink(context.db, context.clock, token)
+      const view = viewOf(request, token, found)
       if (found === undefined) return sendPage(reply, 404, renderNotFoundPage(view))
       const justCancelled = field(request.query, 'cancelled') !== undefined && found.booking.cancelledBy === 'guest'
       const justMoved = field(request.query, 'moved') !== undefined
@@ -83,24 +94,40 @@ export async function manageBookingRoutes(app: FastifyInstance, context: AppCont
         return sendPage(reply, 200, renderBookingPage(found, view, { change }))
       }
       return sendPage(reply, 200, renderBookingPage(found, view, { justCancelled, justMoved,
-        changeHref: pageHref(token, chosenLanguage(request.query), { change: '1' }) }))
+        ...pageLinks(context, found, token, request.query) }))
     })
 
     typed.post(`${MANAGE_PREFIX}/:token`, { config, schema, onRequest: context.publicLimits.booking.hook() }, async (request, reply) => {
       const { token } = request.params
-      const view = viewOf(request, token)
-      const found = await cancelByGuest(context.db, context.clock, { mailFrom: context.config.mail.from }, token)
+      const found = await cancelByGuest(context.db, context.clock, cancellationSettings(context.config), token)
+      const view = viewOf(request, token, found)
       if (found === undefined) return sendPage(reply, 404, renderNotFoundPage(view))
       if (found.state === 'too-late') return sendPage(reply, 409, renderBookingPage(found, view))
       return reply.headers({ 'cache-control': 'no-store', 'referrer-policy': 'no-referrer' })
         .redirect(pageHref(token, chosenLanguage(request.query), { cancelled: '1' }), 303)
     })
 
+    // The booking as a calendar file (METHOD:PUBLISH, the UID and SEQUENCE of its mails' event): for a guest who deleted the
+    // mail, or whose mail program does not read the attachment. A cancelled booking's file says so.
+    typed.get(`${MANAGE_PREFIX}/:token/calendar.ics`, { config, schema, onRequest: context.publicLimits.listing.hook() },
+      async (request, reply) => {
+        const { token } = request.params
+        const found = await bookingOfLink(context.db, context.clock, token)
+        if (found === undefined) return sendPage(reply, 404, renderNotFoundPage(viewOf(request, token, found)))
+        const { booking } = found
+        const ics = calendarFile({ ...booking, bookingId: booking.id,
+          organizer: booking.contactEmail ?? addressOf(context.config.mail.from), sequence: booking.calendarSequence, cancelled: found.state === 'cancelled', stamp: context.clock.now(),
+          manageUrl: manageUrl(context.config.publicUrl, token) })
+        return reply.code(200).headers({ 'content-type': 'text/calendar; charset=utf-8; method=PUBLISH',
+          'content-disposition': 'attachment; filename="booking.ics"', 'cache-control': 'no-store',
+          'referrer-policy': 'no-referrer', 'x-robots-tag': 'noindex, nofollow' }).send(ics)
+      })
+
     typed.post(`${MANAGE_PREFIX}/:token/move`, { config, schema, onRequest: context.publicLimits.booking.hook() },
       async (request, reply) => {
         const { token } = request.params
-        const view = viewOf(request, token)
         const found = await bookingOfLink(context.db, context.clock, token)
+        const view = viewOf(request, token, found)
         if (found === undefined) return sendPage(reply, 404, renderNotFoundPage(view))
         if (found.state === 'cancelled') return sendPage(reply, 409, renderBookingPage(found, view))
         const { booking } = found
@@ -118,7 +145,7 @@ export async function manageBookingRoutes(app: FastifyInstance, context: AppCont
         const end = start + booking.end - booking.start
         try {
           await moveBooking(context.db, context.clock, { mailFrom: context.config.mail.from }, { clubId: booking.clubId,
-            bookingId: booking.id, mover: { by: 'guest' }, target: { court_id: booking.courtId,
+            bookingId: booking.id, mover: { by: 'guest', manageUrl: manageUrl(context.config.publicUrl, token) }, target: { court_id: booking.courtId,
               start_time: formatInZone(start, booking.timezone), end_time: formatInZone(end, booking.timezone) } })
         } catch (error) {
           if (error instanceof SlotConflict) return refused(409, 'taken')

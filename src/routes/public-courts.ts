@@ -3,6 +3,7 @@
  * client IP. Booking problems are all `invalid-booking` or `slot-conflict`, so a booking page
  * can tell "choose another slot" from "fix the request".
  */
+import { preferredLanguage } from '../domain/languages.js'
 import cors from '@fastify/cors'
 import { Type } from '@sinclair/typebox'
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
@@ -181,11 +182,14 @@ function registerBooking(scope: FastifyInstance, context: AppContext, clubOf: Cl
       summary: 'Book a court',
       description: 'Books one or more consecutive slots of a court for a guest or a club member and sends a confirmation '
         + 'e-mail, which links a page where the guest can see the booking and cancel it until the club\'s deadline. Send an `Idempotency-Key` header to make retries safe: a repeated request with the same key and body '
-        + 'gets the original answer. No key needed; CORS-enabled. Limited per client IP.',
+        + 'gets the original answer. No key needed; CORS-enabled. Limited per client IP. The mails about the booking are '
+        + 'written in the first language of `Accept-Language` the service speaks (en, de, fr, es, it, nl), else in the club\'s.',
       tags: ['Courts (public)'],
       security: [],
       params: ClubSlugParams,
-      headers: Type.Object({ 'idempotency-key': IdempotencyKeyHeader }),
+      headers: Type.Object({ 'idempotency-key': IdempotencyKeyHeader,
+        'accept-language': Type.Optional(Type.String({ description: 'The guest\'s languages (RFC 9110 §12.5.4): the mails\' '
+          + 'language is the first of them the service speaks; without one it speaks, the club\'s.', examples: ['de-AT, de;q=0.9'] })) }),
       body: Reference(BookingRequest),
       response: {
         201: jsonResponse('Booked; the confirmation e-mail is on its way.', Reference(BookingCreated), {
@@ -214,7 +218,10 @@ function registerBooking(scope: FastifyInstance, context: AppContext, clubOf: Cl
     const { clubSlug } = request.params
     const key = idempotencyKeyOf(request)
     const club = await clubOf(clubSlug)
-    const outcome = await bookCourt(context.db, context.clock, bookingSettings(context), club, request.body, key)
+    // The guest's language for the mails about the booking: the first of Accept-Language the service speaks, else the club's.
+    const language = preferredLanguage(request.headers['accept-language'])
+    const outcome = await bookCourt(context.db, context.clock, bookingSettings(context), club,
+      language === undefined ? request.body : { ...request.body, language }, key)
     if (outcome.replayed) void reply.header('idempotent-replayed', 'true')
     return reply.code(201).send({ success: true, booking_id: outcome.bookingId })
   })

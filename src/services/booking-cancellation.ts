@@ -26,6 +26,11 @@ export function manageUrl(publicUrl: URL, token: string): string {
   return new URL(`bookings/manage/${token}`, publicUrl).href
 }
 
+/** The club's hosted booking page (src/routes/booking-page.ts). */
+export function bookingPageUrl(publicUrl: URL, clubSlug: string): string {
+  return new URL(`book/${encodeURIComponent(clubSlug)}`, publicUrl).href
+}
+
 /** The last instant at which a guest may cancel a booking starting at `start`. */
 export function cancellationDeadline(start: number, rules: Pick<BookingRules, 'cancellationDeadlineMinutes'>): number {
   return start - rules.cancellationDeadlineMinutes * MINUTE
@@ -59,6 +64,14 @@ function guestView(booking: BookingDetails, now: number): GuestBooking {
 
 export interface CancellationSettings {
   readonly mailFrom: string
+  /** The service's public base URL: the cancellation links back to the club's booking page. */
+  readonly publicUrl: URL
+}
+
+/** The settings a cancellation needs, from the service's. */
+export function cancellationSettings(config: { readonly mail: { readonly from: string }, readonly publicUrl: URL }):
+CancellationSettings {
+  return { mailFrom: config.mail.from, publicUrl: config.publicUrl }
 }
 
 /**
@@ -153,12 +166,15 @@ export async function cancelIn(
   if (notify && booking.bookerEmail !== '') {
     const mail = renderBookingCancellation({
       bookingId: booking.id, clubName: booking.clubName, timezone: booking.timezone, courtName: booking.courtName,
-      start: booking.start, end: booking.end, bookerName: booking.bookerName, organizer: addressOf(settings.mailFrom),
+      start: booking.start, end: booking.end, bookerName: booking.bookerName, bookerEmail: booking.bookerEmail,
+      language: booking.language, organizer: booking.contactEmail ?? addressOf(settings.mailFrom),
       cancelledAt: now, by: cancellation.by, reason: cancellation.reason, sequence,
+      bookingPageUrl: bookingPageUrl(settings.publicUrl, booking.clubSlug), replyReachesClub: booking.contactEmail !== null,
     })
     await work.mail({
       clubId: booking.clubId, bookingId: booking.id, recipientName: booking.bookerName, recipientEmail: booking.bookerEmail,
       subject: mail.subject, text: mail.text, html: mail.html, ics: mail.ics,
+      senderName: booking.clubName, replyTo: booking.contactEmail,
     }, settings.mailFrom)
   }
   work.changed(`courts:${booking.clubId}`)

@@ -43,7 +43,7 @@ export interface MoveSettings {
 /** Who moves the booking: the club (with the actor the audit log names, and whether the guest is mailed) or its guest. */
 export type Mover
   = | { readonly by: 'club', readonly actor: Actor, readonly notifyGuest: boolean }
-    | { readonly by: 'guest' }
+    | { readonly by: 'guest', readonly manageUrl: string }
 
 /** The booking after the move, and where it was before. */
 export interface MovedBooking {
@@ -103,10 +103,13 @@ export async function moveBooking(
         if ((mover.by === 'guest' || mover.notifyGuest) && booking.bookerEmail !== '') {
           const mail = renderBookingMove({ bookingId, clubName: booking.clubName, timezone: booking.timezone,
             courtName: court.name, start: interval.start, end: interval.end, bookerName: booking.bookerName,
-            organizer: addressOf(settings.mailFrom), sequence, movedAt: now, by: mover.by, attendee: booking.bookerEmail,
+            bookerEmail: booking.bookerEmail, language: booking.language,
+            organizer: booking.contactEmail ?? addressOf(settings.mailFrom), sequence, movedAt: now, by: mover.by,
+            manageUrl: mover.by === 'guest' ? mover.manageUrl : null, replyReachesClub: booking.contactEmail !== null,
             previous: { courtName: booking.courtName, start: booking.start, end: booking.end } })
           await work.mail({ clubId, bookingId, recipientName: booking.bookerName, recipientEmail: booking.bookerEmail,
-            subject: mail.subject, text: mail.text, html: mail.html, ics: mail.ics }, settings.mailFrom)
+            subject: mail.subject, text: mail.text, html: mail.html, ics: mail.ics, senderName: booking.clubName,
+            replyTo: booking.contactEmail }, settings.mailFrom)
         }
         work.changed(`courts:${clubId}`)
         return { booking: moved, previous: was }

@@ -23,7 +23,8 @@ export async function changeBookingRules(
     await work.audit(input.actor, input.clubId, { action: 'booking_rules.changed', targetName: 'the booking rules',
       fields: Object.keys(input.rules).map(snakeCase), detail: `cancellation deadline ${String(rules.cancellationDeadlineMinutes)} min, retention ${String(rules.retentionDays)} days, `
         + `privacy notice ${rules.privacyUrl ?? 'none'}, at most ${rules.maxOpenPerEmail === null ? 'the default' : String(rules.maxOpenPerEmail)} `
-        + `upcoming bookings per address, ${rules.guestsMayBook ? 'guests and members' : 'members only'}` })
+        + `upcoming bookings per address, ${rules.guestsMayBook ? 'guests and members' : 'members only'}, guests' language `
+        + `${rules.language}, contact ${rules.contactEmail === null ? 'none' : 'set'}` })
     return rules
   })
 }

@@ -14,7 +14,7 @@ import { randomUUID } from 'node:crypto'
 import type { Kysely } from 'kysely'
 import type { Clock } from '../clock.js'
 import type { Club } from '../db/repositories/clubs.js'
-import { findBookings } from '../db/repositories/bookings.js'
+import { bookingRulesOf, findBookings } from '../db/repositories/bookings.js'
 import { courtForBooking, occupancyOf } from '../db/repositories/courts.js'
 import type { Court } from '../db/repositories/courts.js'
 import { findSeries, memberWithAddress, seriesBookingInsert, seriesBookingsFrom, seriesInsert } from '../db/repositories/series.js'
@@ -102,13 +102,15 @@ export async function createSeries(db: Kysely<Database>, clock: Clock, club: Clu
       const free = occurrences.filter((occurrence) => occurrence.status === 'free')
       if (free.length === 0) throw new SlotConflict(`No date of the series is free on ${court.name}.`)
       const memberId = await memberWithAddress(work.db, club.id, email)
+      // The club's language: the mails about a booking of the series (a move, a cancellation) are written in it.
+      const { language } = await bookingRulesOf(work.db, club.id)
       work.insert(seriesInsert(work.db, { id: seriesId, clubId: club.id, courtId: court.id, startTime: input.start_time,
         endTime: input.end_time, firstDate: input.first_date, lastDate: input.last_date }, now))
       const bookingIds = free.map((occurrence) => {
         const id = randomUUID()
         work.insert(seriesBookingInsert(work.db, { id, clubId: club.id, courtId: court.id, start: occurrence.start,
           end: occurrence.end, bookerName, bookerEmail: email, memberId, notes,
-          manageTokenHash: hashToken(generateToken('manage')) }, seriesId, now))
+          manageTokenHash: hashToken(generateToken('manage')), language }, seriesId, now))
         return id
       })
       await work.events(club.id, free.map((occurrence, i) => ({ type: 'booking.created', subjectId: bookingIds[i] ?? '',

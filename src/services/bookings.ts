@@ -13,6 +13,9 @@ import { courtForBooking, listActiveCourts, occupancyOf } from '../db/repositori
 import type { Court } from '../db/repositories/courts.js'
 import { isExclusionViolation, isTransientConflict, isUniqueViolation } from '../db/dialect.js'
 import { addressStanding, bookingInsert, bookingRequestInsert, findBookingRequest } from '../db/repositories/bookings.js'
+import type { BookingRules } from '../db/repositories/bookings.js'
+import { isGuestLanguage } from '../domain/languages.js'
+import type { GuestLanguage } from '../domain/languages.js'
 import { hasNoticeSince } from '../db/repositories/outbox.js'
 import type { Database } from '../db/schema.js'
 import { parseDateTime } from '../domain/date-time.js'
@@ -119,6 +122,11 @@ export interface BookingInput {
   readonly booker_name: string
   readonly booker_email: string
   readonly notes?: string | undefined
+  /**
+   * The guest's language (the public endpoint reads it from Accept-Language); absent or not spoken
+   * by the service: the club's. Not part of the request an Idempotency-Key stands for.
+   */
+  readonly language?: string | undefined
 }
 
 export interface BookingSettings {
@@ -172,6 +180,8 @@ export async function bookCourt(
   const bookingId = randomUUID()
   const manageToken = generateToken('manage')
   let courtName = ''
+  // The club's rules as the booking read them: a refusal's notice is written in the language and signed as its mails are.
+  let clubRules: BookingRules | undefined
   try {
     await withRetries(() => write(db, now, async (work) => {
       const trx = work.db
@@ -195,6 +205,8 @@ export async function bookCourt(
       // The rules, the member record, the address's counts and the club's webhook endpoints: one statement.
       const standing = await addressStanding(trx, club.id, email, now, now - DAY)
       const { rules, memberId, openBookings: open, bookingsMade: today, endpoints } = standing
+      clubRules = rules
+      const language = guestLanguage(input.language, rules)
       if (staff === undefined && !rules.guestsMayBook && memberId === null) throw new AddressAtLimit('members', 0, 0)
       // A staff booking without an address has no address to limit.
       if (email !== '' && staff?.overrideAddressLimits !== true) {
@@ -209,7 +221,7 @@ export async function bookCourt(
       work.insert(bookingInsert(trx, {
         id: bookingId, clubId: club.id, courtId: court.id, start: interval.start, end: interval.end, bookerName,
         bookerEmail: email, memberId, notes,
-        manageTokenHash: hashToken(manageToken),
+        manageTokenHash: hashToken(manageToken), language,
       }, now))
       await work.events(club.id, [{ type: 'booking.created', subjectId: bookingId, data: bookingData({
         id: bookingId, courtId: court.id, courtName: court.name, timezone: club.timezone, start: interval.start,
@@ -230,12 +242,13 @@ export async function bookCourt(
       if (email !== '' && staff?.confirm !== false) {
         const mail = renderBookingConfirmation({
           bookingId, clubName: club.name, timezone: club.timezone, courtName: court.name, start: interval.start,
-          end: interval.end, bookerName, notes, createdAt: now, organizer: addressOf(settings.mailFrom),
+          end: interval.end, bookerName, bookerEmail: email, language, notes, createdAt: now,
+          organizer: rules.contactEmail ?? addressOf(settings.mailFrom),
           manage: { url: manageUrl(settings.publicUrl, manageToken), cancelUntil: cancellationDeadline(interval.start, rules) },
-          privacyUrl: rules.privacyUrl,
+          privacyUrl: rules.privacyUrl, replyReachesClub: rules.contactEmail !== null,
         })
         await work.mail({ clubId: club.id, bookingId, recipientName: bookerName, recipientEmail: input.booker_email.trim(),
-          subject: mail.subject, text: mail.text, html: mail.html, ics: mail.ics }, settings.mailFrom)
+          subject: mail.subject, text: mail.text, html: mail.html, ics: mail.ics, ...clubSender(club, rules) }, settings.mailFrom)
       }
       work.changed(`courts:${club.id}`)
     }))
@@ -249,7 +262,7 @@ export async function bookCourt(
     }
     if (error instanceof AddressAtLimit) {
       // The same answer whichever limit it was, without counts: the requester may not own the address. Its owner is told why.
-      await queueLimitNotice(db, now, settings, club, email, error)
+      await queueLimitNotice(db, now, settings, club, email, error, clubRules, input.language)
       throw new InvalidBooking('booker_email: this address cannot take another booking now. If it is yours, its mailbox has a '
         + 'message saying why.')
     }
@@ -313,11 +326,26 @@ async function queueLimitNotice(
   club: Club,
   email: string,
   refusal: AddressAtLimit,
+  rules: BookingRules | undefined,
+  requestedLanguage: string | undefined,
 ): Promise<void> {
   if (await hasNoticeSince(db, email, now - DAY)) return
-  const notice = renderBookingRefusal({ clubName: club.name, limit: refusal.limit, count: refusal.count })
+  const notice = renderBookingRefusal({ clubName: club.name, limit: refusal.limit, count: refusal.count,
+    language: rules === undefined ? 'en' : guestLanguage(requestedLanguage, rules) })
   await write(db, now, (work) => work.mail({ clubId: club.id, bookingId: null, recipientName: '', recipientEmail: email,
-    subject: notice.subject, text: notice.text, html: notice.html, ics: null }, settings.mailFrom))
+    subject: notice.subject, text: notice.text, html: notice.html, ics: null,
+    ...rules === undefined ? {} : clubSender(club, rules) }, settings.mailFrom))
+}
+
+/** The language of a booking's mails: the guest's when the service speaks it, else the club's. */
+function guestLanguage(requested: string | undefined, rules: Pick<BookingRules, 'language'>): GuestLanguage {
+  return isGuestLanguage(requested) ? requested : rules.language
+}
+
+/** A club's mail to a guest: from the club's name (at the service's address), replies to its contact address if it has one. */
+export function clubSender(club: Pick<Club, 'name'>, rules: Pick<BookingRules, 'contactEmail'>):
+{ senderName: string, replyTo: string | null } {
+  return { senderName: club.name, replyTo: rules.contactEmail }
 }
 
 /** Runs a transaction again (up to three times) when the database aborted it only because of a concurrent one. */

@@ -33,7 +33,8 @@ it('tells names with links from ordinary names', () => {
 
 it('repeats the notes in the guest\'s mail without links, in every part', () => {
   const mail = renderBookingConfirmation({ bookingId: 'b', clubName: 'Club', timezone: 'UTC', courtName: 'Court', start: 0, end: 3_600_000,
-    bookerName: 'Gina', notes: 'Pay at https://evil.example/pay or www.evil.example now', createdAt: 0,
+    bookerName: 'Gina', bookerEmail: 'gina@example.org', language: 'en', notes: 'Pay at https://evil.example/pay or www.evil.example now',
+    createdAt: 0,
     organizer: 'bookings@club.example', manage: { url: 'https://clubs.example/bookings/manage/cpm_x', cancelUntil: 0 } })
   for (const part of [mail.text, mail.html, mail.ics]) {
     expect(part).toContain('[link removed]')

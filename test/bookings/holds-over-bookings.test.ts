@@ -88,7 +88,7 @@ describeEachDatabase('holds over bookings', (dialect) => {
     expect((await stored(id)).status).toBe('confirmed')
     // Moved to cover it, with cancellation: the booking goes, the guest is told.
     const summary = await importClubData(h.context.db, h.clock, clubId, { court_holds: [weekly] },
-      { displacedBookings: { policy: 'cancel', settings: { mailFrom: 'Club <club@example.org>' } } })
+      { displacedBookings: { policy: 'cancel', settings: { mailFrom: 'Club <club@example.org>', publicUrl: new URL('http://127.0.0.1/') } } })
     expect(summary.bookings_cancelled).toBe(1)
     expect(await stored(id)).toMatchObject({ status: 'cancelled', cancelled_by: 'hold' })
     expect(await statusAt('2026-06-24', '19:00')).toBe('reserved')

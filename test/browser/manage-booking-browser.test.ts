@@ -100,8 +100,10 @@ describeInBrowser('the guest\'s booking page in a browser', 'the booking page br
     await expect.poll(() => smtp.received.filter((mail) => mail.parsed.subject?.startsWith('Booking cancelled')).length,
       { timeout: 10_000, interval: 100 }).toBe(1)
 
-    // In German, as the browser asks, after the fact.
+    // In German, as the guest chooses from the page's languages (the page follows the booking's language, English here).
     const german = await open(link, 'de-DE')
+    expect(await german.locator('html').getAttribute('lang')).toBe('en')
+    await german.getByRole('navigation').getByRole('link', { name: 'Deutsch' }).click()
     await expect.poll(() => german.getByRole('heading', { level: 1 }).textContent()).toBe('Ihre Buchung')
     expect(await german.locator('html').getAttribute('lang')).toBe('de')
     expect(await german.locator('dd').last().textContent()).toBe('Storniert')

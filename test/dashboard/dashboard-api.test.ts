@@ -365,10 +365,18 @@ describeEachDatabase('dashboard API', (dialect) => {
     const rules = { cancellation_deadline_minutes: 360, retention_days: 30, privacy_url: 'https://riverside.example/privacy',
       max_open_bookings_per_email: 3, guests_may_book: true }
     const changed = await as(owner, 'PUT', '/api/admin/v1/clubs/riverside/booking-rules', rules)
-    expect([changed.status, changed.json()]).toEqual([200, rules])
-    expect((await as(owner, 'GET', '/api/admin/v1/clubs/riverside/booking-rules')).json()).toEqual(rules)
+    // Language and contact address, left out of a change, stay as they were.
+    expect([changed.status, changed.json()]).toEqual([200, { ...rules, language: 'en', contact_email: null }])
+    const guests = await as(owner, 'PUT', '/api/admin/v1/clubs/riverside/booking-rules',
+      { ...rules, language: 'nl', contact_email: 'Office@Riverside.example' })
+    expect([guests.status, guests.json()]).toEqual([200, { ...rules, language: 'nl', contact_email: 'office@riverside.example' }])
+    const back = await as(owner, 'PUT', '/api/admin/v1/clubs/riverside/booking-rules', { ...rules, language: 'en', contact_email: null })
+    expect(back.json()).toEqual({ ...rules, language: 'en', contact_email: null })
+    expect((await as(owner, 'GET', '/api/admin/v1/clubs/riverside/booking-rules')).json()).toEqual({ ...rules, language: 'en',
+      contact_email: null })
     for (const wrong of [{ ...rules, privacy_url: 'javascript:alert(1)' }, { ...rules, cancellation_deadline_minutes: 7 },
-      { ...rules, retention_days: 0 }, { cancellation_deadline_minutes: 60 }]) {
+      { ...rules, retention_days: 0 }, { cancellation_deadline_minutes: 60 }, { ...rules, language: 'pl' },
+      { ...rules, contact_email: 'not an address' }, { ...rules, contact_email: 'office@riverside.example\r\nBcc: x@evil.example' }]) {
       expect((await as(owner, 'PUT', '/api/admin/v1/clubs/riverside/booking-rules', wrong)).status, JSON.stringify(wrong)).toBe(400)
     }
 

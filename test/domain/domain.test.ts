@@ -246,14 +246,23 @@ describe('the slots a booking covers', () => {
 
 describe('the confirmation\'s time of day', () => {
   const render = (start: string, end: string) => renderBookingConfirmation({ bookingId: 'b', clubName: 'Club', timezone: 'Europe/Berlin',
-    courtName: 'Court D', start: Date.parse(start), end: Date.parse(end), bookerName: 'Nora', notes: null, createdAt: 0,
-    organizer: 'bookings@club.example', manage: { url: 'https://clubs.example/bookings/manage/cpm_x', cancelUntil: 0 } })
+    courtName: 'Court D', start: Date.parse(start), end: Date.parse(end), bookerName: 'Nora', bookerEmail: 'nora@example.org',
+    language: 'en', notes: null, createdAt: 0, organizer: 'bookings@club.example',
+    manage: { url: 'https://clubs.example/bookings/manage/cpm_x', cancelUntil: 0 } })
+  // The dates as Intl writes them in British English on this Node.js (its ICU decides a comma after the weekday).
+  const long = (date: string) => new Intl.DateTimeFormat('en-GB', { weekday: 'long', day: 'numeric', month: 'long', year: 'numeric',
+    timeZone: 'UTC' }).format(new Date(`${date}T12:00:00Z`))
+  const short = (date: string) => new Intl.DateTimeFormat('en-GB', { weekday: 'short', day: 'numeric', month: 'short',
+    year: 'numeric', timeZone: 'UTC' }).format(new Date(`${date}T12:00:00Z`))
 
   it('ends a booking at 24:00 of its day, and names both dates of one across midnight', () => {
-    expect(render('2026-06-16T23:00:00+02:00', '2026-06-17T00:00:00+02:00').subject).toBe('Booking confirmed: Court D, 2026-06-16 23:00–24:00 — Club')
+    expect(long('2026-06-16')).toMatch(/^Tuesday,? 16 June 2026$/)
+    expect(render('2026-06-16T23:00:00+02:00', '2026-06-17T00:00:00+02:00').subject)
+      .toBe(`Booking confirmed: Court D, ${short('2026-06-16')}, 23:00–24:00 — Club`)
     const across = render('2026-06-16T23:00:00+02:00', '2026-06-17T01:00:00+02:00')
-    expect(across.subject).toBe('Booking confirmed: Court D, 2026-06-16 23:00 – 2026-06-17 01:00 — Club')
-    expect(across.text).toContain('When:       2026-06-16 23:00 – 2026-06-17 01:00 (Europe/Berlin)')
-    expect(render('2026-06-16T08:00:00+02:00', '2026-06-16T09:00:00+02:00').text).toContain('When:       2026-06-16, 08:00–09:00 (Europe/Berlin)')
+    expect(across.subject).toBe(`Booking confirmed: Court D, ${short('2026-06-16')} 23:00 – ${short('2026-06-17')} 01:00 — Club`)
+    expect(across.text).toContain(`When:       ${long('2026-06-16')} 23:00 – ${long('2026-06-17')} 01:00 (Europe/Berlin)`)
+    expect(render('2026-06-16T08:00:00+02:00', '2026-06-16T09:00:00+02:00').text)
+      .toContain(`When:       ${long('2026-06-16')}, 08:00–09:00 (Europe/Berlin)`)
   })
 })

@@ -53,15 +53,17 @@ describeEachDatabase('confirmation mail', (dialect) => {
     const mails = smtp.received.slice(before)
     expect(mails).toHaveLength(1)
     const mail = mails[0]!.parsed
-    expect(mail.subject).toBe(`Booking confirmed: Court D (floodlit), ${TUESDAY} 08:00–09:00 — Club riverside`)
-    expect(mail.from?.value[0]).toMatchObject({ name: 'TC Riverside', address: 'bookings@riverside.example' })
+    expect(mail.subject).toMatch(/^Booking confirmed: Court D \(floodlit\), Tue,? 16 Jun 2026, 08:00–09:00 — Club riverside$/)
+    expect(TUESDAY).toBe('2026-06-16')
+    // The club's name before the service's address (MAIL_FROM's).
+    expect(mail.from?.value[0]).toMatchObject({ name: 'Club riverside', address: 'bookings@riverside.example' })
     expect(mail.to && !Array.isArray(mail.to) ? mail.to.value[0] : undefined).toMatchObject({ name: 'Jörg Gast', address: 'guest08@example.org' })
     expect(mail.messageId).toMatch(/^<[0-9a-f-]{36}@riverside\.example>$/)
     for (const part of [mail.text ?? '', typeof mail.html === 'string' ? mail.html : '']) {
       expect(part).toContain(bookingId)
       expect(part).toContain('Club riverside')
       expect(part).toContain('Court D (floodlit)')
-      expect(part).toContain(`${TUESDAY}, 08:00–09:00 (Europe/Berlin)`)
+      expect(part).toMatch(/Tuesday,? 16 June 2026, 08:00–09:00 \(Europe\/Berlin\)/)
       expect(part).toContain('Two players, bring balls')
     }
     const ics = mail.attachments.find((attachment) => attachment.filename === 'booking.ics')
@@ -138,7 +140,7 @@ describeEachDatabase('confirmation mail', (dialect) => {
     expect((await cli(env, ['mail', 'retry', entry?.id ?? ''], h.clock)).code).toBe(1)
   })
 
-  it('keeps pace with a burst: many mails over the few connections MAIL_CONNECTIONS allows (4), not one connection each', async () => {
+  it('keeps pace with a burst: many mails over the few connections MAIL_CONNECTIONS allows, not one connection each', async () => {
     const club = await h.context.db.selectFrom('clubs').select('id').where('slug', '=', 'riverside').executeTakeFirstOrThrow()
     const ids = Array.from({ length: 30 }, () => randomUUID())
     await h.context.db.insertInto('mail_outbox').values(ids.map((id, i) => ({
@@ -153,7 +155,7 @@ describeEachDatabase('confirmation mail', (dialect) => {
       .toEqual(ids.map((_, i) => `Burst ${String(i)}`).sort())
     // A connection costs a TCP and SMTP handshake (about 100 ms); one per mail would fall behind a booking burst.
     expect(smtp.connections - connectionsBefore).toBeGreaterThan(1)
-    expect(smtp.connections - connectionsBefore).toBeLessThanOrEqual(4)
+    expect(smtp.connections - connectionsBefore).toBeLessThanOrEqual(Math.min(h.context.config.mail.connections, ids.length - 1))
   })
 })
 

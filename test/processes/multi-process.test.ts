@@ -139,7 +139,7 @@ describePostgres('two server processes', () => {
       const racers = Array.from({ length: 20 }, async (_, i) => (await book(400 + i, at(hour(i)), at(hour(i) + 60))).status)
       const block = importClubData(context.db, context.clock, club.id, { court_holds: [{ id: idFor('hold:race'), court_id: COURT.a,
         kind: 'block', starts_at: at(0), ends_at: at(24 * 60) }] },
-      { displacedBookings: { policy: 'cancel', settings: { mailFrom: 'Twin <twin@example.org>' } } })
+      { displacedBookings: { policy: 'cancel', settings: { mailFrom: 'Twin <twin@example.org>', publicUrl: new URL('http://127.0.0.1/') } } })
       const [statuses, summary] = await Promise.all([Promise.all(racers), block])
       const under = await context.db.selectFrom('bookings').select('id').where('court_id', '=', COURT.a).where('status', '=', 'confirmed')
         .where('starts_at', '<', at(24 * 60)).where('ends_at', '>', at(0)).execute()

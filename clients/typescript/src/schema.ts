@@ -200,7 +200,7 @@ export interface paths {
         put?: never;
         /**
          * Book a court
-         * @description Books one or more consecutive slots of a court for a guest or a club member and sends a confirmation e-mail, which links a page where the guest can see the booking and cancel it until the club's deadline. Send an `Idempotency-Key` header to make retries safe: a repeated request with the same key and body gets the original answer. No key needed; CORS-enabled. Limited per client IP.
+         * @description Books one or more consecutive slots of a court for a guest or a club member and sends a confirmation e-mail, which links a page where the guest can see the booking and cancel it until the club's deadline. Send an `Idempotency-Key` header to make retries safe: a repeated request with the same key and body gets the original answer. No key needed; CORS-enabled. Limited per client IP. The mails about the booking are written in the first language of `Accept-Language` the service speaks (en, de, fr, es, it, nl), else in the club's.
          */
         post: operations["bookCourt"];
         delete?: never;
@@ -2343,6 +2343,11 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /**
+                 * @description The guest's languages (RFC 9110 §12.5.4): the mails' language is the first of them the service speaks; without one it speaks, the club's.
+                 * @example de-AT, de;q=0.9
+                 */
+                "accept-language"?: string;
                 /**
                  * @description Any 1–255 printable ASCII characters, unique per booking attempt (e.g. a UUID); remembered per club. A retry with the same key and body gets the original 201 with `Idempotent-Replayed: true`; the same key with another body is `invalid-booking`.
                  * @example 5f0c6a52-7d1e-4b9a-8c3f-2e6d9b1a4c70

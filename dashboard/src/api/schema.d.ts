@@ -1561,8 +1561,18 @@ export interface components {
         BookingRules: {
             /** @description Guests may cancel until this many minutes before the start (0: until the start). */
             cancellation_deadline_minutes: number;
+            /**
+             * Format: email
+             * @description Where guests' replies to the booking mails go (their Reply-To; the calendar event's organiser); null: the mails come from the service alone (absent in a change: unchanged).
+             */
+            contact_email?: string | null;
             /** @description False: only addresses on the club's member list may book. */
             guests_may_book: boolean;
+            /**
+             * @description The language of the booking widget, pages and guest mails when the guest's browser asks for none of these (absent in a change: unchanged).
+             * @enum {string}
+             */
+            language?: "en" | "de" | "fr" | "es" | "it" | "nl";
             /** @description At most this many upcoming bookings per e-mail address; null: the service's default (docs/api.md). */
             max_open_bookings_per_email: number | null;
             /**

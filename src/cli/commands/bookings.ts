@@ -6,7 +6,7 @@ import type { ClubBooking } from '../../db/repositories/bookings.js'
 import { InvalidInput } from '../../domain/errors.js'
 import { formatInZone, localDateOf, localToInstant } from '../../domain/zoned-time.js'
 import { OPERATOR } from '../../services/audit.js'
-import { cancelByClub } from '../../services/booking-cancellation.js'
+import { cancelByClub, cancellationSettings } from '../../services/booking-cancellation.js'
 import { moveBooking } from '../../services/booking-moves.js'
 import { bookForClub, bookingSettings } from '../../services/bookings.js'
 import { requireClub } from '../../services/clubs.js'
@@ -45,7 +45,7 @@ export function registerBookings(program: Command, cli: CliSession): void {
       const reason = optional(options.reason, (value) => textOption('--reason', value, 500))
       const ctx = await migrated()
       const club = await requireClub(ctx.db, options.club)
-      const result = await cancelByClub(ctx.db, clock, { mailFrom: ctx.config.mail.from },
+      const result = await cancelByClub(ctx.db, clock, cancellationSettings(ctx.config),
         { clubId: club.id, bookingId: id, reason: reason ?? null, actor: OPERATOR })
       if (result === undefined) throw new InvalidInput(`no booking ${bookingId} at ${club.slug}`)
       if (result.outcome === 'ended') throw new InvalidInput(`booking ${id} has already ended; it stays as it was`)

@@ -7,7 +7,9 @@ import { OPERATOR } from '../../services/audit.js'
 import { changeBookingRules } from '../../services/booking-rules.js'
 import { setWebsites, websitesOf } from '../../services/club-websites.js'
 import { createClub, requireClub } from '../../services/clubs.js'
-import { boundedInteger, optional, webAddressOption } from '../options.js'
+import { GUEST_LANGUAGES } from '../../domain/languages.js'
+import type { GuestLanguage } from '../../domain/languages.js'
+import { boundedInteger, emailOption, optional, webAddressOption } from '../options.js'
 import { jsonOption, table } from '../session.js'
 import type { CliSession } from '../session.js'
 
@@ -56,6 +58,9 @@ export function registerClubs(program: Command, cli: CliSession): void {
     .option('--privacy-url <url>', 'the club\'s privacy notice, linked from the booking mails and pages ("none" removes it)')
     .option('--max-open-per-email <n>', 'at most this many upcoming bookings per e-mail address (1–1000; "default": the service\'s)')
     .addOption(new Option('--members-only <yes|no>', 'whether only addresses on the member list may book').choices(['yes', 'no']))
+    .addOption(new Option('--language <code>', 'the guests\' language when their browser asks for none the service speaks')
+      .choices([...GUEST_LANGUAGES]))
+    .option('--contact-email <address>', 'where guests\' replies to the booking mails go ("none": the service\'s sender only)')
     .addOption(jsonOption())
     .action(async (options: RulesOptions) => {
       const hours = optional(options.cancellationDeadlineHours, (value) => boundedInteger('--cancellation-deadline-hours', value, 0, 720))
@@ -63,6 +68,7 @@ export function registerClubs(program: Command, cli: CliSession): void {
       const privacyUrl = optional(options.privacyUrl, (value) => value === 'none' ? null : webAddressOption('--privacy-url', value))
       const maxOpen = optional(options.maxOpenPerEmail,
         (value) => value === 'default' ? null : boundedInteger('--max-open-per-email', value, 1, 1000))
+      const contactEmail = optional(options.contactEmail, (value) => value === 'none' ? null : emailOption(value, '--contact-email'))
       const ctx = await migrated()
       const club = await requireClub(ctx.db, options.club)
       const changes = {
@@ -71,17 +77,20 @@ export function registerClubs(program: Command, cli: CliSession): void {
         ...privacyUrl === undefined ? {} : { privacyUrl },
         ...maxOpen === undefined ? {} : { maxOpenPerEmail: maxOpen },
         ...options.membersOnly === undefined ? {} : { guestsMayBook: options.membersOnly === 'no' },
+        ...options.language === undefined ? {} : { language: options.language },
+        ...contactEmail === undefined ? {} : { contactEmail },
       }
       const rules = Object.keys(changes).length === 0
         ? await bookingRulesOf(ctx.db, club.id)
         : await changeBookingRules(ctx.db, clock, { clubId: club.id, rules: changes, actor: OPERATOR })
       print(options.json === true, { cancellation_deadline_minutes: rules.cancellationDeadlineMinutes,
         retention_days: rules.retentionDays, privacy_url: rules.privacyUrl, max_open_bookings_per_email: rules.maxOpenPerEmail,
-        guests_may_book: rules.guestsMayBook },
+        guests_may_book: rules.guestsMayBook, language: rules.language, contact_email: rules.contactEmail },
       `${club.slug}: guests may cancel until ${describeMinutes(rules.cancellationDeadlineMinutes)} before the start; their `
       + `data is removed ${String(rules.retentionDays)} days after the booking; privacy notice: ${rules.privacyUrl ?? 'none'}; `
       + `at most ${rules.maxOpenPerEmail === null ? 'the default number of' : String(rules.maxOpenPerEmail)} upcoming bookings `
-      + `per address; ${rules.guestsMayBook ? 'guests and members may book' : 'only members may book'}.`)
+      + `per address; ${rules.guestsMayBook ? 'guests and members may book' : 'only members may book'}; guests' language `
+      + `${rules.language}; replies to ${rules.contactEmail ?? 'the service\'s sender only'}.`)
     })
 }
 
@@ -92,6 +101,8 @@ interface RulesOptions {
   readonly privacyUrl?: string
   readonly maxOpenPerEmail?: string
   readonly membersOnly?: 'yes' | 'no'
+  readonly language?: GuestLanguage
+  readonly contactEmail?: string
   readonly json?: boolean
 }
 

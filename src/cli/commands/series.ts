@@ -1,4 +1,5 @@
 /** series: a club's weekly series of bookings (src/services/booking-series.ts): preview, book, cancel the rest. */
+import { cancellationSettings } from '../../services/booking-cancellation.js'
 import type { Command } from 'commander'
 import { InvalidInput } from '../../domain/errors.js'
 import { formatInZone } from '../../domain/zoned-time.js'
@@ -85,7 +86,7 @@ export function registerSeries(program: Command, cli: CliSession): void {
       const reason = optional(options.reason, (value) => textOption('--reason', value, 500))
       const ctx = await migrated()
       const club = await requireClub(ctx.db, options.club)
-      const cancelled = await cancelSeriesFrom(ctx.db, clock, { mailFrom: ctx.config.mail.from }, { club, seriesId: id, from,
+      const cancelled = await cancelSeriesFrom(ctx.db, clock, cancellationSettings(ctx.config), { club, seriesId: id, from,
         reason: reason ?? null, actor: OPERATOR })
       if (cancelled === undefined) throw new InvalidInput(`no series ${id} at ${club.slug}`)
       print(options.json === true, { id, cancelled }, `Cancelled ${String(cancelled)} bookings of series ${id} from ${from}.`)

@@ -18,6 +18,7 @@ import * as jobRuns from './0016-job-runs.js'
 import * as bookingMoves from './0017-booking-moves.js'
 import * as bookingSeries from './0018-booking-series.js'
 import * as accessChangeTracking from './0019-access-change-tracking.js'
+import * as guestLanguage from './0020-guest-language.js'
 
 /** Every migration, in order. Names are permanent: they are recorded in the database. */
 export const migrations: Record<string, Migration> = {
@@ -40,4 +41,5 @@ export const migrations: Record<string, Migration> = {
   '0017-booking-moves': bookingMoves,
   '0018-booking-series': bookingSeries,
   '0019-access-change-tracking': accessChangeTracking,
+  '0020-guest-language': guestLanguage,
 }

@@ -3,7 +3,9 @@
  * club's data takes the club id; a booking found by its guest's link carries its club.
  */
 import { sql } from 'kysely'
-import type { CompiledQuery, Kysely } from 'kysely'
+import type { CompiledQuery, Kysely, Selectable } from 'kysely'
+import { isGuestLanguage } from '../../domain/languages.js'
+import type { GuestLanguage } from '../../domain/languages.js'
 import { compiledOnce } from '../compiled.js'
 import { joinedLines } from '../dialect.js'
 import type { BookingStatus, CancelledBy, Database } from '../schema.js'
@@ -20,17 +22,28 @@ export interface BookingRules {
   readonly maxOpenPerEmail: number | null
   /** False when only members (addresses of the club's member list) may book. */
   readonly guestsMayBook: boolean
+  /** The guests' language when their browser names none the service speaks. */
+  readonly language: GuestLanguage
+  /** Where guests' replies go (the booking mails' Reply-To and the calendar event's organiser); null: nowhere but the service. */
+  readonly contactEmail: string | null
+}
+
+const RULE_COLUMNS = ['cancellation_deadline_minutes', 'booking_retention_days', 'privacy_url', 'max_open_bookings_per_email',
+  'guests_may_book', 'language', 'contact_email'] as const
+
+function rulesOf(row: Pick<Selectable<Database['clubs']>, (typeof RULE_COLUMNS)[number]>): BookingRules {
+  return { cancellationDeadlineMinutes: row.cancellation_deadline_minutes, retentionDays: row.booking_retention_days,
+    privacyUrl: row.privacy_url, maxOpenPerEmail: row.max_open_bookings_per_email, guestsMayBook: Boolean(row.guests_may_book),
+    language: isGuestLanguage(row.language) ? row.language : 'en', contactEmail: row.contact_email }
 }
 
 // The statements of a booking's transaction are compiled once (compiled.ts).
-const rulesQuery = compiledOnce((db, clubId: string) => db.selectFrom('clubs').select(['cancellation_deadline_minutes',
-  'booking_retention_days', 'privacy_url', 'max_open_bookings_per_email', 'guests_may_book']).where('id', '=', clubId))
+const rulesQuery = compiledOnce((db, clubId: string) => db.selectFrom('clubs').select(RULE_COLUMNS).where('id', '=', clubId))
 
 export async function bookingRulesOf(db: Kysely<Database>, clubId: string): Promise<BookingRules> {
   const [row] = await rulesQuery.execute(db, clubId)
   if (row === undefined) throw new Error(`no club ${clubId}`)
-  return { cancellationDeadlineMinutes: row.cancellation_deadline_minutes, retentionDays: row.booking_retention_days,
-    privacyUrl: row.privacy_url, maxOpenPerEmail: row.max_open_bookings_per_email, guestsMayBook: Boolean(row.guests_may_book) }
+  return rulesOf(row)
 }
 
 export async function updateBookingRules(db: Kysely<Database>, clubId: string, rules: Partial<BookingRules>): Promise<void> {
@@ -42,6 +55,8 @@ export async function updateBookingRules(db: Kysely<Database>, clubId: string, r
     ...rules.privacyUrl === undefined ? {} : { privacy_url: rules.privacyUrl },
     ...rules.maxOpenPerEmail === undefined ? {} : { max_open_bookings_per_email: rules.maxOpenPerEmail },
     ...rules.guestsMayBook === undefined ? {} : { guests_may_book: rules.guestsMayBook },
+    ...rules.language === undefined ? {} : { language: rules.language },
+    ...rules.contactEmail === undefined ? {} : { contact_email: rules.contactEmail },
   }
   if (Object.keys(changes).length === 0) return
   await db.updateTable('clubs').set(changes).where('id', '=', clubId).execute()
@@ -61,8 +76,7 @@ export interface AddressStanding {
 }
 
 const standingQuery = compiledOnce((db, clubId: string, email: string, endsAfter: string, since: string) => db.selectFrom('clubs')
-  .select((eb) => ['cancellation_deadline_minutes', 'booking_retention_days', 'privacy_url', 'max_open_bookings_per_email',
-    'guests_may_book',
+  .select((eb) => [...RULE_COLUMNS,
     eb.selectFrom('members').select('members.id').where('members.club_id', '=', clubId).where('members.email', '=', email).limit(1)
       .as('member_id'),
     eb.selectFrom('bookings').select((count) => count.fn.countAll<number | string>().as('n')).where('bookings.club_id', '=', clubId)
@@ -87,9 +101,7 @@ Promise<AddressStanding> {
   const [row] = await standingQuery.execute(db, clubId, email, isoForDb(now), isoForDb(since))
   if (row === undefined) throw new Error(`no club ${clubId}`)
   return {
-    rules: { cancellationDeadlineMinutes: row.cancellation_deadline_minutes, retentionDays: row.booking_retention_days,
-      privacyUrl: row.privacy_url, maxOpenPerEmail: row.max_open_bookings_per_email,
-      guestsMayBook: Boolean(row.guests_may_book) },
+    rules: rulesOf(row),
     memberId: row.member_id ?? null, openBookings: Number(row.open_bookings ?? 0), bookingsMade: Number(row.bookings_made ?? 0),
     endpoints: (row.endpoints ?? '').split('\n').filter((line) => line !== '').map((line) => {
       const space = line.indexOf(' ')
@@ -109,20 +121,22 @@ export interface NewBooking {
   readonly memberId: string | null
   readonly notes: string | null
   readonly manageTokenHash: string
+  /** The language it is made in: its mails are written in it. */
+  readonly language: GuestLanguage
 }
 
 const insertBookingQuery = compiledOnce((db, id: string, clubId: string, courtId: string, start: string, end: string,
   bookerName: string, bookerEmail: string, memberId: string | null, notes: string | null, createdAt: string,
-  manageTokenHash: string) => db.insertInto('bookings').values({
+  manageTokenHash: string, language: string) => db.insertInto('bookings').values({
   id, club_id: clubId, court_id: courtId, starts_at: start, ends_at: end, booker_name: bookerName, booker_email: bookerEmail,
-  member_id: memberId, notes, created_at: createdAt, manage_token_hash: manageTokenHash,
+  member_id: memberId, notes, created_at: createdAt, manage_token_hash: manageTokenHash, language,
 }))
 
 /** The insert of a booking (its unit of work sends it with the booking's other rows). */
 export function bookingInsert(db: Kysely<Database>, booking: NewBooking, now: number): CompiledQuery {
   return insertBookingQuery.compile(db, booking.id, booking.clubId, booking.courtId, isoForDb(booking.start),
     isoForDb(booking.end), booking.bookerName, booking.bookerEmail, booking.memberId, booking.notes, isoForDb(now),
-    booking.manageTokenHash)
+    booking.manageTokenHash, booking.language)
 }
 
 export interface BookingRequestRecord {
@@ -162,9 +176,14 @@ export interface BookingDetails {
   readonly id: string
   readonly clubId: string
   readonly clubName: string
+  readonly clubSlug: string
   readonly timezone: string
   readonly cancellationDeadlineMinutes: number
   readonly privacyUrl: string | null
+  /** The club's contact address (Reply-To of the mails about the booking), null for none. */
+  readonly contactEmail: string | null
+  /** The language the booking was made in. */
+  readonly language: GuestLanguage
   readonly courtId: string
   readonly courtName: string
   readonly start: number
@@ -176,16 +195,18 @@ export interface BookingDetails {
   readonly cancelledBy: CancelledBy | null
   readonly cancelReason: string | null
   readonly createdAt: number
+  /** The SEQUENCE of the booking's calendar event (0 at the confirmation, raised by each move and the cancellation). */
+  readonly calendarSequence: number
 }
 
 function details(db: Kysely<Database>) {
   return db.selectFrom('bookings')
     .innerJoin('clubs', 'clubs.id', 'bookings.club_id')
     .innerJoin('courts', (join) => join.onRef('courts.club_id', '=', 'bookings.club_id').onRef('courts.id', '=', 'bookings.court_id'))
-    .select(['bookings.id', 'bookings.club_id', 'clubs.name as club_name', 'clubs.timezone', 'clubs.cancellation_deadline_minutes',
-      'clubs.privacy_url', 'courts.name as court_name', 'bookings.starts_at', 'bookings.ends_at', 'bookings.booker_name', 'bookings.booker_email',
+    .select(['bookings.id', 'bookings.club_id', 'clubs.name as club_name', 'clubs.slug as club_slug', 'clubs.timezone',
+      'clubs.cancellation_deadline_minutes', 'clubs.privacy_url', 'clubs.contact_email', 'bookings.language', 'courts.name as court_name', 'bookings.starts_at', 'bookings.ends_at', 'bookings.booker_name', 'bookings.booker_email',
       'bookings.status', 'bookings.cancelled_at', 'bookings.cancelled_by', 'bookings.cancel_reason', 'bookings.court_id',
-      'bookings.created_at'])
+      'bookings.created_at', 'bookings.calendar_sequence'])
 }
 
 type DetailsRow = Awaited<ReturnType<ReturnType<typeof details>['executeTakeFirstOrThrow']>>
@@ -193,13 +214,14 @@ type DetailsRow = Awaited<ReturnType<ReturnType<typeof details>['executeTakeFirs
 function toDetails(row: DetailsRow): BookingDetails {
   const cancelledAt = isoFromDbOrNull(row.cancelled_at)
   return {
-    id: row.id, clubId: row.club_id, clubName: row.club_name, timezone: row.timezone,
-    cancellationDeadlineMinutes: row.cancellation_deadline_minutes, privacyUrl: row.privacy_url, courtId: row.court_id,
+    id: row.id, clubId: row.club_id, clubName: row.club_name, clubSlug: row.club_slug, timezone: row.timezone,
+    cancellationDeadlineMinutes: row.cancellation_deadline_minutes, privacyUrl: row.privacy_url, contactEmail: row.contact_email,
+    language: isGuestLanguage(row.language) ? row.language : 'en', courtId: row.court_id,
     courtName: row.court_name,
     start: Date.parse(isoFromDb(row.starts_at)), end: Date.parse(isoFromDb(row.ends_at)),
     bookerName: row.booker_name, bookerEmail: row.booker_email, status: row.status,
     cancelledAt: cancelledAt === null ? null : Date.parse(cancelledAt), cancelledBy: row.cancelled_by,
-    cancelReason: row.cancel_reason, createdAt: Date.parse(isoFromDb(row.created_at)),
+    cancelReason: row.cancel_reason, createdAt: Date.parse(isoFromDb(row.created_at)), calendarSequence: row.calendar_sequence,
   }
 }
 

@@ -29,7 +29,7 @@ export function seriesBookingInsert(db: Kysely<Database>, booking: NewBooking, s
   return db.insertInto('bookings').values({ id: booking.id, club_id: booking.clubId, court_id: booking.courtId,
     starts_at: isoForDb(booking.start), ends_at: isoForDb(booking.end), booker_name: booking.bookerName,
     booker_email: booking.bookerEmail, member_id: booking.memberId, notes: booking.notes, created_at: isoForDb(now),
-    manage_token_hash: booking.manageTokenHash, series_id: seriesId }).compile()
+    manage_token_hash: booking.manageTokenHash, series_id: seriesId, language: booking.language }).compile()
 }
 
 export async function findSeries(db: Kysely<Database>, clubId: string, seriesId: string): Promise<StoredSeries | undefined> {

@@ -25,7 +25,7 @@ import { BookingCancel, BookingExportQuery, BookingMove, StaffBookingCreate,
   ClubBookingList, ClubBookingParams, ClubParams, Erasure,
   PersonalDataExport, PersonalDataRequest } from '../../schemas/admin.js'
 import { checkEmail } from '../../services/admins.js'
-import { cancelByClub } from '../../services/booking-cancellation.js'
+import { cancelByClub, cancellationSettings } from '../../services/booking-cancellation.js'
 import { moveBooking } from '../../services/booking-moves.js'
 import { changeBookingRules } from '../../services/booking-rules.js'
 import { erasePersonalData, exportPersonalData } from '../../services/personal-data.js'
@@ -47,7 +47,8 @@ const ENDED = problemResponse('The booking has ended: it stays as it was.')
 
 function rulesBody(rules: Rules): BookingRules {
   return { cancellation_deadline_minutes: rules.cancellationDeadlineMinutes, retention_days: rules.retentionDays,
-    privacy_url: rules.privacyUrl, max_open_bookings_per_email: rules.maxOpenPerEmail, guests_may_book: rules.guestsMayBook }
+    privacy_url: rules.privacyUrl, max_open_bookings_per_email: rules.maxOpenPerEmail, guests_may_book: rules.guestsMayBook,
+    language: rules.language, contact_email: rules.contactEmail }
 }
 
 export function bookingBody(booking: Booking, timeZone: string): ClubBooking {
@@ -113,7 +114,12 @@ function registerBookingRules(parent: FastifyInstance, context: AppContext): voi
     const rules = await changeBookingRules(context.db, context.clock, { clubId: memberOf(request).membership.clubId, actor:
       actorOf(request), rules: { cancellationDeadlineMinutes: request.body.cancellation_deadline_minutes,
       retentionDays: request.body.retention_days, privacyUrl: request.body.privacy_url,
-      maxOpenPerEmail: request.body.max_open_bookings_per_email, guestsMayBook: request.body.guests_may_book } })
+      maxOpenPerEmail: request.body.max_open_bookings_per_email, guestsMayBook: request.body.guests_may_book,
+      ...request.body.language === undefined ? {} : { language: request.body.language },
+      ...request.body.contact_email === undefined
+        ? {}
+        : { contactEmail: request.body.contact_email?.trim().toLowerCase() ?? null },
+    } })
     return rulesBody(rules)
   })
 }
@@ -201,7 +207,7 @@ function registerCancellation(parent: FastifyInstance, context: AppContext): voi
   }, async (request) => {
     const club = await clubOf(context, request)
     const reason = request.body.reason?.trim() ?? ''
-    const result = await cancelByClub(context.db, context.clock, { mailFrom: context.config.mail.from },
+    const result = await cancelByClub(context.db, context.clock, cancellationSettings(context.config),
       { clubId: club.id, bookingId: request.params.booking, reason: reason === '' ? null : reason, actor: actorOf(request) })
     if (result === undefined) throw new NotFound(`No booking with the id ${request.params.booking}.`)
     if (result.outcome === 'ended') throw new Conflict('The booking has ended: it stays as it was.')

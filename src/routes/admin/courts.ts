@@ -6,6 +6,7 @@
  * the request says to cancel them (with the reason each guest's mail carries); the preview routes
  * list them first, so the dashboard can ask, and the change's answer says how many it cancelled.
  */
+import { cancellationSettings } from '../../services/booking-cancellation.js'
 import { randomUUID } from 'node:crypto'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
@@ -105,7 +106,7 @@ function changeOptions(context: AppContext, request: FastifyRequest,
   return {
     actor: actorOf(request),
     displaced: body.cancel_displaced_bookings === true
-      ? { policy: 'cancel', settings: { mailFrom: context.config.mail.from }, actor: actorOf(request),
+      ? { policy: 'cancel', settings: cancellationSettings(context.config), actor: actorOf(request),
           reason: body.cancellation_reason ?? null }
       : { policy: 'refuse' },
   }

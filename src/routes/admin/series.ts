@@ -2,6 +2,7 @@
  * Weekly series in the dashboard API: preview, book, and cancel the rest from a date
  * (src/services/booking-series.ts). Each occurrence is a booking: moved and cancelled as one.
  */
+import { cancellationSettings } from '../../services/booking-cancellation.js'
 import type { FastifyInstance } from 'fastify'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import type { AppContext } from '../../context.js'
@@ -84,7 +85,7 @@ export function seriesRoutes(parent: FastifyInstance, context: AppContext): void
   }, async (request) => {
     const club = await clubOf(context, request)
     const reason = request.body.reason?.trim() ?? ''
-    const cancelled = await cancelSeriesFrom(context.db, context.clock, { mailFrom: context.config.mail.from }, { club,
+    const cancelled = await cancelSeriesFrom(context.db, context.clock, cancellationSettings(context.config), { club,
       seriesId: request.params.series, from: request.body.from, reason: reason === '' ? null : reason, actor: actorOf(request) })
     if (cancelled === undefined) throw new NotFound(`No series with the id ${request.params.series}.`)
     return { cancelled }

@@ -3,6 +3,8 @@ import { Type } from '@sinclair/typebox'
 import type { Static, TProperties } from '@sinclair/typebox'
 import { NO_CONTROL_BUT_NEWLINES, NO_CONTROL_CHARACTERS, Nullable, Reference, Uuid } from '../common.js'
 import { Email, Instant, LocalDate } from './fields.js'
+import { GUEST_LANGUAGES } from '../../domain/languages.js'
+import type { GuestLanguage } from '../../domain/languages.js'
 
 export const ClubBookingParams = Type.Object({
   club: Type.String({ minLength: 1, maxLength: 100, description: 'The club\'s slug.' }),
@@ -23,6 +25,12 @@ export const BookingRules = Type.Object({
   max_open_bookings_per_email: Nullable(Type.Integer({ minimum: 1, maximum: 1000,
     description: 'At most this many upcoming bookings per e-mail address; null: the service\'s default (docs/api.md).' })),
   guests_may_book: Type.Boolean({ description: 'False: only addresses on the club\'s member list may book.' }),
+  language: Type.Optional(Type.Unsafe<GuestLanguage>({ type: 'string', enum: [...GUEST_LANGUAGES],
+    description: 'The language of the booking widget, pages and guest mails when the guest\'s browser asks for none of these '
+      + '(absent in a change: unchanged).' })),
+  contact_email: Type.Optional(Nullable(Type.String({ format: 'email', maxLength: 254,
+    description: 'Where guests\' replies to the booking mails go (their Reply-To; the calendar event\'s organiser); null: the '
+      + 'mails come from the service alone (absent in a change: unchanged).' }))),
 }, { $id: 'BookingRules', additionalProperties: false, description: 'The club\'s booking rules (docs/bookings.md).' })
 export type BookingRules = Static<typeof BookingRules>
 

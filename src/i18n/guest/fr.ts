@@ -1,0 +1,92 @@
+/** Français (vous). */
+import type { GuestMessages } from './en.js'
+
+export const fr: GuestMessages = {
+  mail: {
+    labelled: '{label} :',
+    hello: 'Bonjour {name},',
+    helloAnonymous: 'Bonjour,',
+    court: 'Terrain',
+    when: 'Quand',
+    bookingId: 'N° de réservation',
+    confirmedSubject: 'Réservation confirmée : {court}, {when} — {club}',
+    confirmedIntro: 'votre réservation chez {club} est confirmée.',
+    notesHeading: 'Vos remarques :',
+    manageText: 'La page de votre réservation, où vous pouvez l\'annuler jusqu\'au {until} :',
+    manageLink: 'Voir ou annuler votre réservation',
+    manageUntil: '(annulation possible jusqu\'au {until})',
+    calendarAdds: 'Le fichier de calendrier joint ajoute la réservation à votre agenda.',
+    privacy: 'Comment {club} traite vos données',
+    contact: 'Des questions ? Répondez à cet e-mail pour joindre {club}.',
+    descriptionManage: 'Votre réservation : {url}',
+    cancelledSubject: 'Réservation annulée : {court}, {when} — {club}',
+    cancelledByGuest: 'votre réservation chez {club} a été annulée à votre demande.',
+    cancelledByClub: 'votre réservation chez {club} a été annulée par le club.',
+    cancelledByHold: 'votre réservation chez {club} a été annulée par le club : le terrain n\'est finalement pas disponible à cette '
+      + 'heure.',
+    reason: 'Motif :',
+    slotFree: 'Le créneau est de nouveau libre. Le fichier de calendrier joint retire la réservation de votre agenda.',
+    bookAgain: 'Réserver un autre créneau',
+    movedSubject: 'Réservation déplacée : {court}, {when} — {club}',
+    movedByGuest: 'votre réservation chez {club} a été déplacée à votre demande.',
+    movedByClub: 'votre réservation chez {club} a été déplacée par le club.',
+    was: 'Avant : {before}.',
+    moveCalendar: 'Le lien de votre e-mail de confirmation mène toujours à la page de votre réservation. Le fichier de calendrier '
+      + 'joint déplace la réservation dans votre agenda.',
+    refusedSubject: 'Réservation non acceptée — {club}',
+    refusedIntro: 'quelqu\'un (peut-être vous) a tenté de réserver un terrain chez {club} avec cette adresse e-mail. La réservation '
+      + 'n\'a pas été acceptée : {why}.',
+    refusedOpen: 'cette adresse a déjà {count} réservations à venir chez {club}, le maximum autorisé',
+    refusedDaily: 'cette adresse a servi à {count} réservations au cours des dernières 24 heures, le maximum autorisé',
+    refusedMembers: 'seuls les membres de {club} peuvent réserver ses terrains en ligne, et cette adresse ne figure pas sur sa liste '
+      + 'de membres (si vous êtes membre, réservez avec l\'adresse que le club a pour vous)',
+    refusedNothing: 'Si ce n\'était pas vous, vous n\'avez rien à faire ; aucune réservation n\'a été faite avec votre adresse. Vous '
+      + 'recevrez au plus un tel message par jour.',
+  },
+  manage: {
+    title: 'Votre réservation',
+    notFoundTitle: 'Réservation introuvable',
+    notFound: 'Ce lien ne mène à aucune réservation. Il a peut-être été mal recopié, ou la réservation a déjà eu lieu.',
+    court: 'Terrain',
+    when: 'Quand',
+    status: 'Statut',
+    confirmed: 'Confirmée',
+    cancelled: 'Annulée',
+    cancelledNow: 'Votre réservation est annulée. Le créneau est de nouveau libre, et un e-mail d\'annulation est en route.',
+    cancelledEarlier: 'Cette réservation a été annulée {by} le {at}.',
+    byGuest: 'à votre demande',
+    byClub: 'par le club',
+    reason: 'Motif',
+    cancelUntil: 'Vous pouvez la modifier ou l\'annuler jusqu\'au {until}.',
+    changeLink: 'Changer la date ou l\'heure',
+    changeTitle: 'Changer la date ou l\'heure',
+    changeIntro: 'Créneaux libres sur {court}, de la durée de votre réservation :',
+    dateLabel: 'Date',
+    showTimes: 'Afficher les créneaux libres',
+    noTimes: 'Aucun créneau n\'est libre ce jour-là. Choisissez une autre date.',
+    timeLegend: 'Nouvel horaire',
+    moveButton: 'Déplacer ma réservation',
+    movedNow: 'Votre réservation a été déplacée. Un e-mail avec la mise à jour du calendrier est en route.',
+    back: 'Retour à votre réservation',
+    taken: 'Ce créneau a été réservé entre-temps. Choisissez-en un autre.',
+    invalidTime: 'Ce créneau ne peut pas être réservé. Choisissez l\'un des créneaux libres.',
+    tooLateChange: 'Cette réservation ne peut plus être modifiée ici : les modifications étaient possibles jusqu\'au {until}. '
+      + 'Veuillez contacter le club.',
+    cancelButton: 'Annuler cette réservation',
+    cannotUndo: 'Une annulation est définitive ; il faudrait réserver à nouveau.',
+    tooLate: 'Cette réservation ne peut plus être annulée ici : l\'annulation était possible jusqu\'au {until}. Veuillez '
+      + 'contacter le club.',
+    bookAgain: 'Réserver un terrain chez {club}',
+    addToCalendar: 'Ajouter à mon agenda',
+    languages: 'Langue',
+    privacy: 'Politique de confidentialité du club',
+  },
+  bookingPage: {
+    title: 'Réserver un terrain',
+    noScript: 'Pour réserver, cette page a besoin de JavaScript, désactivé dans ce navigateur. Activez-le et rechargez la page, ou '
+      + 'réservez directement auprès de {club}.',
+    noScriptSite: 'Pour réserver, cette page a besoin de JavaScript, désactivé dans ce navigateur. Activez-le et rechargez la page, '
+      + 'ou réservez directement auprès de {club} :',
+    unknownClub: 'Il n\'y a pas de club à cette adresse. Vérifiez le lien ou demandez au club l\'adresse de sa page de réservation.',
+  },
+}

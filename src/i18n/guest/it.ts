@@ -1,0 +1,92 @@
+/** Italiano (Lei). */
+import type { GuestMessages } from './en.js'
+
+export const it: GuestMessages = {
+  mail: {
+    labelled: '{label}:',
+    hello: 'Buongiorno {name},',
+    helloAnonymous: 'Buongiorno,',
+    court: 'Campo',
+    when: 'Quando',
+    bookingId: 'N. prenotazione',
+    confirmedSubject: 'Prenotazione confermata: {court}, {when} — {club}',
+    confirmedIntro: 'la sua prenotazione presso {club} è confermata.',
+    notesHeading: 'Le sue note:',
+    manageText: 'La pagina della sua prenotazione, dove può annullarla fino a {until}:',
+    manageLink: 'Vedere o annullare la prenotazione',
+    manageUntil: '(annullamento possibile fino a {until})',
+    calendarAdds: 'Il file di calendario allegato aggiunge la prenotazione al suo calendario.',
+    privacy: 'Come {club} tratta i suoi dati',
+    contact: 'Domande? Risponda a questa e-mail per scrivere a {club}.',
+    descriptionManage: 'La sua prenotazione: {url}',
+    cancelledSubject: 'Prenotazione annullata: {court}, {when} — {club}',
+    cancelledByGuest: 'la sua prenotazione presso {club} è stata annullata come richiesto.',
+    cancelledByClub: 'la sua prenotazione presso {club} è stata annullata dal circolo.',
+    cancelledByHold: 'la sua prenotazione presso {club} è stata annullata dal circolo: il campo non è disponibile a quell\'ora.',
+    reason: 'Motivo:',
+    slotFree: 'L\'orario è di nuovo libero. Il file di calendario allegato rimuove la prenotazione dal suo calendario.',
+    bookAgain: 'Prenotare un altro orario',
+    movedSubject: 'Prenotazione spostata: {court}, {when} — {club}',
+    movedByGuest: 'la sua prenotazione presso {club} è stata spostata come richiesto.',
+    movedByClub: 'la sua prenotazione presso {club} è stata spostata dal circolo.',
+    was: 'Prima: {before}.',
+    moveCalendar: 'Il link della e-mail di conferma porta sempre alla pagina della sua prenotazione. Il file di calendario allegato '
+      + 'sposta la prenotazione nel suo calendario.',
+    refusedSubject: 'Prenotazione non accettata — {club}',
+    refusedIntro: 'qualcuno (forse lei) ha provato a prenotare un campo presso {club} con questo indirizzo e-mail. La prenotazione '
+      + 'non è stata accettata: {why}.',
+    refusedOpen: 'questo indirizzo ha già {count} prenotazioni future presso {club}, il massimo consentito',
+    refusedDaily: 'questo indirizzo è stato usato per {count} prenotazioni nelle ultime 24 ore, il massimo consentito',
+    refusedMembers: 'solo i soci di {club} possono prenotare i campi online, e questo indirizzo non è nell\'elenco dei soci (se è '
+      + 'socio, prenoti con l\'indirizzo che il circolo ha di lei)',
+    refusedNothing: 'Se non è stato lei, non deve fare nulla; nessuna prenotazione è stata fatta con il suo indirizzo. Riceverà al '
+      + 'massimo un messaggio di questo tipo al giorno.',
+  },
+  manage: {
+    title: 'La sua prenotazione',
+    notFoundTitle: 'Prenotazione non trovata',
+    notFound: 'Questo link non porta a nessuna prenotazione. Forse è stato copiato male, oppure la prenotazione è già passata.',
+    court: 'Campo',
+    when: 'Quando',
+    status: 'Stato',
+    confirmed: 'Confermata',
+    cancelled: 'Annullata',
+    cancelledNow: 'La sua prenotazione è annullata. L\'orario è di nuovo libero e una e-mail di annullamento è in arrivo.',
+    cancelledEarlier: 'Questa prenotazione è stata annullata {by} il {at}.',
+    byGuest: 'su sua richiesta',
+    byClub: 'dal circolo',
+    reason: 'Motivo',
+    cancelUntil: 'Può modificarla o annullarla fino a {until}.',
+    changeLink: 'Cambiare data o orario',
+    changeTitle: 'Cambiare data o orario',
+    changeIntro: 'Orari liberi su {court}, della durata della sua prenotazione:',
+    dateLabel: 'Data',
+    showTimes: 'Mostrare gli orari liberi',
+    noTimes: 'In questo giorno non c\'è nessun orario libero. Scelga un\'altra data.',
+    timeLegend: 'Nuovo orario',
+    moveButton: 'Spostare la prenotazione',
+    movedNow: 'La sua prenotazione è stata spostata. Una e-mail con l\'aggiornamento del calendario è in arrivo.',
+    back: 'Torna alla prenotazione',
+    taken: 'Questo orario è stato prenotato nel frattempo. Ne scelga un altro.',
+    invalidTime: 'Questo orario non si può prenotare. Scelga uno degli orari liberi.',
+    tooLateChange: 'Questa prenotazione non si può più modificare qui: le modifiche erano possibili fino a {until}. Contatti '
+      + 'il circolo.',
+    cancelButton: 'Annullare questa prenotazione',
+    cannotUndo: 'L\'annullamento è definitivo; dovrebbe prenotare di nuovo.',
+    tooLate: 'Questa prenotazione non si può più annullare qui: l\'annullamento era possibile fino a {until}. Contatti il '
+      + 'circolo.',
+    bookAgain: 'Prenotare un campo presso {club}',
+    addToCalendar: 'Aggiungere al mio calendario',
+    languages: 'Lingua',
+    privacy: 'Informativa sulla privacy del circolo',
+  },
+  bookingPage: {
+    title: 'Prenotare un campo',
+    noScript: 'Per prenotare, questa pagina ha bisogno di JavaScript, disattivato in questo browser. Lo attivi e ricarichi la '
+      + 'pagina, oppure prenoti direttamente presso {club}.',
+    noScriptSite: 'Per prenotare, questa pagina ha bisogno di JavaScript, disattivato in questo browser. Lo attivi e ricarichi la '
+      + 'pagina, oppure prenoti direttamente presso {club}:',
+    unknownClub: 'A questo indirizzo non c\'è nessun circolo. Controlli il link o chieda al circolo l\'indirizzo della sua pagina '
+      + 'di prenotazione.',
+  },
+}

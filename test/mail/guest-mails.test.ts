@@ -1,0 +1,180 @@
+/**
+ * The mails a guest receives, as a guest's mail program and calendar meet them, over real SMTP:
+ * written in the language the booking was made in (Accept-Language, else the club's), with the
+ * date as that language writes it and the club's time zone named; from the club's name at the
+ * service's address, replies to the club's contact address; the iCalendar parts parsed by a real
+ * iCalendar library (ical.js) and checked against what RFC 5546 asks of REQUEST, CANCEL and PUBLISH
+ * (ORGANIZER, ATTENDEE, UID, SEQUENCE, METHOD), with the booking's page in the event; after a
+ * cancellation, the way back to the club's booking page. Both databases.
+ */
+import ICAL from 'ical.js'
+import { afterAll, beforeAll, expect, it } from 'vitest'
+import { changeBookingRules } from '../../src/services/booking-rules.js'
+import { OPERATOR } from '../../src/services/audit.js'
+import { COURT, TUESDAY, setUpCourts } from '../helpers/courts.js'
+import { describeEachDatabase } from '../helpers/databases.js'
+import { startHarness } from '../helpers/harness.js'
+import type { Harness } from '../helpers/harness.js'
+import { TestSmtpServer } from '../helpers/smtp.js'
+import type { ReceivedMail } from '../helpers/smtp.js'
+
+const at = (date: string, time: string) => `${date}T${time}:00+02:00`
+const PUBLIC_URL = 'https://clubs.example'
+const LINK = /https:\/\/clubs\.example\/bookings\/manage\/(cpm_[A-Za-z0-9_-]{43})/
+const FORM = { 'content-type': 'application/x-www-form-urlencoded' }
+
+/** The calendar part of a mail, or a calendar file, as ical.js reads it, with what RFC 5546 requires of its method. */
+function calendar(ics: string) {
+  const parsed: unknown = ICAL.parse(ics)
+  if (!Array.isArray(parsed)) throw new Error(`not one calendar:\n${ics}`)
+  const root = new ICAL.Component(parsed)
+  const event = root.getFirstSubcomponent('vevent')
+  if (event === null) throw new Error(`no VEVENT in\n${ics}`)
+  const organizer = event.getFirstProperty('organizer')
+  const attendees = event.getAllProperties('attendee')
+  const method = String(root.getFirstPropertyValue('method'))
+  const fact = {
+    method,
+    uid: String(event.getFirstPropertyValue('uid')),
+    sequence: Number(event.getFirstPropertyValue('sequence')),
+    organizer: String(organizer?.getFirstValue()),
+    organizerName: organizer?.getParameter('cn'),
+    attendees: attendees.map((attendee) => String(attendee.getFirstValue())),
+    url: event.getFirstPropertyValue('url'),
+    description: String(event.getFirstPropertyValue('description')),
+    status: event.getFirstPropertyValue('status'),
+    start: event.getFirstPropertyValue('dtstart')?.toString(),
+  }
+  // RFC 5546 §3.2: every method names one organiser, a UID and a DTSTAMP; REQUEST at least one attendee, CANCEL every
+  // attendee of an event cancelled whole and a SEQUENCE; PUBLISH no attendee.
+  expect(event.getAllProperties('organizer'), ics).toHaveLength(1)
+  expect(event.getAllProperties('uid'), ics).toHaveLength(1)
+  expect(event.getAllProperties('dtstamp'), ics).toHaveLength(1)
+  expect(event.getAllProperties('sequence'), ics).toHaveLength(1)
+  if (method === 'PUBLISH') expect(attendees, ics).toHaveLength(0)
+  else expect(attendees.length, ics).toBeGreaterThanOrEqual(1)
+  return fact
+}
+
+const calendarOf = (mail: ReceivedMail) => {
+  const part = mail.parsed.attachments.find((attachment) => attachment.contentType === 'text/calendar')
+  return calendar(part?.content.toString('utf8') ?? '')
+}
+
+const longDate = (locale: string, date: string) => new Intl.DateTimeFormat(locale, { weekday: 'long', day: 'numeric', month: 'long',
+  year: 'numeric', timeZone: 'UTC' }).format(new Date(`${date}T12:00:00Z`))
+
+describeEachDatabase('the guest\'s mails', (dialect) => {
+  const smtp = new TestSmtpServer()
+  let h: Harness & { close(): Promise<void> }
+  let clubId = ''
+
+  beforeAll(async () => {
+    await smtp.start()
+    h = await startHarness(dialect, { env: { SMTP_URL: smtp.url, PUBLIC_URL, MAIL_FROM: 'Club Platform <bookings@platform.example>',
+      BOOKING_MAX_OPEN_PER_EMAIL: '50' } })
+    clubId = (await setUpCourts(h, 'riverside')).clubId
+    await changeBookingRules(h.context.db, h.clock, { clubId, actor: OPERATOR,
+      rules: { language: 'de', contactEmail: 'office@riverside.example' } })
+  })
+  afterAll(async () => {
+    await h.close()
+    await smtp.stop()
+  })
+
+  const book = async (from: string, to: string, acceptLanguage?: string) => {
+    const response = await h.request({ method: 'POST', url: '/api/v1/public/riverside/courts/book', payload: {
+      court_id: COURT.allDay, start_time: at(TUESDAY, from), end_time: at(TUESDAY, to), booker_name: 'Gina Guest',
+      booker_email: 'gina@example.org',
+    }, headers: acceptLanguage === undefined ? {} : { 'accept-language': acceptLanguage } })
+    expect(response.status, response.body).toBe(201)
+    const bookingId = response.json<{ booking_id: string }>().booking_id
+    const [confirmation] = await smtp.deliveredBy(() => h.context.mail.runOnce())
+    if (confirmation === undefined) throw new Error('no confirmation')
+    const token = LINK.exec(confirmation.parsed.text ?? '')?.[1] ?? ''
+    expect(token, confirmation.parsed.text).not.toBe('')
+    return { bookingId, token, confirmation, path: `/bookings/manage/${token}` }
+  }
+  const post = (url: string, payload = '') => h.app.inject({ method: 'POST', url, headers: FORM, payload })
+
+  it('writes a French guest\'s mails in French, from the club\'s name, with replies to the club and one calendar event', async () => {
+    const { bookingId, confirmation, path } = await book('08:00', '09:00', 'fr-CH, fr;q=0.9, en;q=0.5')
+    const manageUrl = `${PUBLIC_URL}${path}`
+    expect(confirmation.parsed.from?.value).toEqual([{ name: 'Club riverside', address: 'bookings@platform.example' }])
+    expect(confirmation.parsed.replyTo?.value.map((address) => address.address)).toEqual(['office@riverside.example'])
+    expect(confirmation.parsed.subject)
+      .toMatch(/^Réservation confirmée : Court D \(floodlit\), mar\.? 16 juin 2026, 08:00–09:00 — Club riverside$/)
+    expect(longDate('fr-FR', TUESDAY)).toBe('mardi 16 juin 2026')
+    expect(confirmation.parsed.text).toContain('mardi 16 juin 2026, 08:00–09:00 (Europe/Berlin)')
+    expect(confirmation.parsed.text).toContain('votre réservation chez Club riverside est confirmée.')
+    expect(confirmation.parsed.text).toContain('Répondez à cet e-mail pour joindre Club riverside.')
+    const request = calendarOf(confirmation)
+    expect(request).toMatchObject({ method: 'REQUEST', uid: `${bookingId}@club-platform`, sequence: 0,
+      organizer: 'mailto:office@riverside.example', organizerName: 'Club riverside', attendees: ['mailto:gina@example.org'],
+      url: manageUrl, status: 'CONFIRMED', start: '2026-06-16T06:00:00Z' })
+    expect(request.description).toContain(manageUrl)
+    expect(confirmation.raw).toMatch(/Content-Type: text\/calendar; charset=utf-8; method=REQUEST/)
+
+    // The booking's page speaks the booking's language, and offers the event as a file of its own.
+    const page = await h.app.inject({ url: path })
+    expect(page.body).toContain('<html lang="fr">')
+    expect(page.body).toContain('mardi 16 juin 2026, 08:00–09:00 (Europe/Berlin)')
+    expect(page.body).toContain(`href="${path}/calendar.ics"`)
+    const file = await h.app.inject({ url: `${path}/calendar.ics` })
+    expect(file.headers['content-type']).toBe('text/calendar; charset=utf-8; method=PUBLISH')
+    expect(calendar(file.body)).toMatchObject({ method: 'PUBLISH', uid: `${bookingId}@club-platform`, sequence: 0, attendees: [],
+      organizer: 'mailto:office@riverside.example', url: manageUrl, status: 'CONFIRMED' })
+
+    // Moved by the guest: the same event, requested anew with the next SEQUENCE, in French.
+    const moved = await post(`${path}/move`, `start=${encodeURIComponent(at(TUESDAY, '10:00'))}`)
+    expect(moved.statusCode, moved.body).toBe(303)
+    const [move] = await smtp.deliveredBy(() => h.context.mail.runOnce())
+    expect(move?.parsed.subject).toMatch(/^Réservation déplacée : Court D \(floodlit\), mar\.? 16 juin 2026, 10:00–11:00/)
+    expect(move?.parsed.replyTo?.value.map((address) => address.address)).toEqual(['office@riverside.example'])
+    expect(move === undefined ? undefined : calendarOf(move)).toMatchObject({ method: 'REQUEST', uid: `${bookingId}@club-platform`,
+      sequence: 1, organizer: 'mailto:office@riverside.example', attendees: ['mailto:gina@example.org'], url: manageUrl,
+      start: '2026-06-16T08:00:00Z' })
+
+    // Cancelled by the guest: CANCEL of the same event, every attendee named, and the way back to booking.
+    const cancelled = await post(path)
+    expect(cancelled.statusCode, cancelled.body).toBe(303)
+    const [cancellation] = await smtp.deliveredBy(() => h.context.mail.runOnce())
+    expect(cancellation?.parsed.subject).toMatch(/^Réservation annulée : /)
+    expect(cancellation?.parsed.text).toContain('votre réservation chez Club riverside a été annulée à votre demande.')
+    expect(cancellation?.parsed.text).toContain(`Réserver un autre créneau : ${PUBLIC_URL}/book/riverside`)
+    expect(cancellation?.parsed.html).toContain(`<a href="${PUBLIC_URL}/book/riverside">`)
+    expect(cancellation === undefined ? undefined : calendarOf(cancellation)).toMatchObject({ method: 'CANCEL',
+      uid: `${bookingId}@club-platform`, sequence: 2, organizer: 'mailto:office@riverside.example',
+      attendees: ['mailto:gina@example.org'], status: 'CANCELLED' })
+    const after = await h.app.inject({ url: `${path}?cancelled=1` })
+    expect(after.body).toContain('<a href="/book/riverside">Réserver un terrain chez Club riverside</a>')
+    expect(calendar((await h.app.inject({ url: `${path}/calendar.ics` })).body)).toMatchObject({ method: 'PUBLISH', sequence: 2,
+      status: 'CANCELLED' })
+  })
+
+  it('writes in the club\'s language when the guest\'s browser asks for none the service speaks', async () => {
+    const { confirmation, path } = await book('12:00', '13:00', 'pl, cs;q=0.8')
+    expect(confirmation.parsed.subject).toMatch(/^Buchung bestätigt: Court D \(floodlit\), Di\.?, 16\. Juni 2026, 12:00–13:00/)
+    expect(confirmation.parsed.text).toContain(`${longDate('de-DE', TUESDAY)}, 12:00–13:00 (Europe/Berlin)`)
+    expect((await h.app.inject({ url: path })).body).toContain('<html lang="de">')
+    // The guest may read the page in another language; the links keep the choice.
+    const english = await h.app.inject({ url: `${path}?lang=en` })
+    expect(english.body).toContain('<html lang="en">')
+    expect(english.body).toContain('Your booking')
+    expect(english.body).toContain(`href="${path}?lang=nl" hreflang="nl" lang="nl">Nederlands</a>`)
+  })
+
+  it('without a contact address: no Reply-To, and the service\'s address organises the event', async () => {
+    await changeBookingRules(h.context.db, h.clock, { clubId, actor: OPERATOR, rules: { contactEmail: null } })
+    try {
+      const { confirmation } = await book('14:00', '15:00', 'en-GB')
+      expect(confirmation.parsed.from?.value).toEqual([{ name: 'Club riverside', address: 'bookings@platform.example' }])
+      expect(confirmation.parsed.replyTo).toBeUndefined()
+      expect(confirmation.parsed.text).not.toContain('Reply to this mail')
+      expect(calendarOf(confirmation)).toMatchObject({ method: 'REQUEST', organizer: 'mailto:bookings@platform.example',
+        organizerName: 'Club riverside' })
+    } finally {
+      await changeBookingRules(h.context.db, h.clock, { clubId, actor: OPERATOR, rules: { contactEmail: 'office@riverside.example' } })
+    }
+  })
+})
