@@ -5,7 +5,8 @@
  *
  *   npm run build && node scripts/mail-drain.js [connections] [DATABASE_URL] [mails]
  *
- * Without DATABASE_URL, SQLite in a temporary directory. The relay shares this process's cores: the
+ * Without DATABASE_URL, SQLite in a temporary directory; with MAIL_DRAIN_FILES=1, to `.eml` files as a
+ * server without SMTP_URL delivers (as the benchmark's server does). The relay shares this process's cores: the
  * figures are for comparing settings and versions on one machine, not a relay's capacity.
  */
 import { randomUUID } from 'node:crypto'
@@ -39,8 +40,9 @@ await new Promise((resolve) => {
 })
 const { port } = /** @type {import('node:net').AddressInfo} */ (relay.server.address())
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'club-platform-mail-drain-'))
-const config = readConfig({ DATA_DIR: dir, DATABASE_URL: databaseUrl, SMTP_URL: `smtp://127.0.0.1:${String(port)}`,
-  MAIL_CONNECTIONS: connections, LOG_LEVEL: 'silent' })
+const toFiles = process.env.MAIL_DRAIN_FILES === '1'
+const config = readConfig({ DATA_DIR: dir, DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent', MAIL_CONNECTIONS: connections,
+  ...(toFiles ? {} : { SMTP_URL: `smtp://127.0.0.1:${String(port)}` }) })
 const clock = { now: () => Date.now() }
 const context = await createContext(config, { clock, migrate: true, mailThread: true })
 const club = await createClub(context.db, clock, { slug: `drain-${randomUUID().slice(0, 8)}`, name: 'Drain', timezone: 'UTC' })
@@ -58,7 +60,7 @@ const started = performance.now()
 while (await context.mail.runOnce() > 0);
 const seconds = (performance.now() - started) / 1000
 process.stdout.write(`MAIL_CONNECTIONS=${connections} on ${databaseUrl === '' ? 'SQLite' : 'PostgreSQL'}: ${String(mails)} mails in `
-  + `${seconds.toFixed(2)} s, ${(mails / seconds).toFixed(0)} a second (the relay received ${String(received)})\n`)
+  + `${seconds.toFixed(2)} s, ${(mails / seconds).toFixed(0)} a second ${toFiles ? '(to files)' : `(the relay received ${String(received)})`}\n`)
 await context.close()
 relay.close()
 fs.rmSync(dir, { recursive: true, force: true })

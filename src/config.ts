@@ -5,6 +5,13 @@ import { parseEnv } from 'node:util'
 import fs from 'node:fs'
 import type { DatabaseSettings } from './db/settings.js'
 
+/**
+ * Mails a process sends at once by default: enough to drain the mails of a thousand bookings a
+ * second within seconds over SMTP (docs/performance.md, "The scale run"); a relay that allows a
+ * client fewer connections needs MAIL_CONNECTIONS lowered.
+ */
+export const DEFAULT_MAIL_CONNECTIONS = 16
+
 export type { DatabaseSettings } from './db/settings.js'
 
 export interface TokenBucketSettings {
@@ -68,7 +75,7 @@ export interface Config {
     readonly smtpUrl: string | undefined
     readonly from: string
     /**
-     * Mails sent at once (MAIL_CONNECTIONS, default 4): connections to the relay, and the files
+     * Mails sent at once (MAIL_CONNECTIONS, default 16): connections to the relay, and the files
      * written side by side without one. A process that dies can send the mails in flight again.
      */
     readonly connections: number
@@ -179,7 +186,7 @@ export function readConfig(env: Env = process.env): Config {
     mail: {
       smtpUrl: readServiceUrl(env, 'SMTP_URL', /^smtps?:\/\/[^/]/i, 'an smtp:// or smtps:// URL, e.g. smtp://user:pass@relay:587'),
       from: nonEmpty(env.MAIL_FROM) ?? 'Club Platform <no-reply@club-platform.invalid>',
-      connections: readInteger(env, 'MAIL_CONNECTIONS', 4, 1, 50),
+      connections: readInteger(env, 'MAIL_CONNECTIONS', DEFAULT_MAIL_CONNECTIONS, 1, 50),
     },
     webhooks: {
       allowPrivateNetworks: readBoolean(env, 'WEBHOOKS_ALLOW_PRIVATE_NETWORKS'),

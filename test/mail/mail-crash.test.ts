@@ -4,6 +4,7 @@
  * restart, and only the mail the relay had queued unanswered arrives twice, under one Message-ID —
  * on SQLite and on PostgreSQL, with a real server process and a real SMTP server.
  */
+import { DEFAULT_MAIL_CONNECTIONS } from '../../src/config.js'
 import { randomUUID } from 'node:crypto'
 import { describe, expect, inject, it } from 'vitest'
 import { createClub } from '../../src/services/clubs.js'
@@ -131,7 +132,7 @@ for (const dialect of DIALECTS) {
       }
     }, 90_000)
 
-    it('keeps pace with a burst of bookings: at most MAIL_CONNECTIONS (4) connections to the relay, each mail once', async () => {
+    it('keeps pace with a burst of bookings: at most MAIL_CONNECTIONS connections to the relay, each mail once', async () => {
       const database = await createTestDatabase(dialect)
       const smtp = new TestSmtpServer()
       await smtp.start()
@@ -148,7 +149,7 @@ for (const dialect of DIALECTS) {
           const ids = smtp.received.map((mail) => bookingIdOf(mail.parsed.text))
           expect(new Set(ids)).toEqual(new Set(answers.map((answer) => answer.body.booking_id)))
           // One connection per mail (a TCP and SMTP handshake each) is what made delivery fall behind a burst.
-          expect(smtp.connections).toBeLessThanOrEqual(4)
+          expect(smtp.connections).toBeLessThanOrEqual(DEFAULT_MAIL_CONNECTIONS)
           console.info(`burst [${dialect}]: ${String(BOOKINGS)} bookings answered in ${String(Math.round(answeredAt - startedAt))} ms, `
             + `${String(deliveredByLastAnswer)} mails delivered by then, all ${String(BOOKINGS)} after `
             + `${String(Math.round(performance.now() - startedAt))} ms, over ${String(smtp.connections)} connection(s)`)

@@ -22,6 +22,7 @@ import type { SizeFigures } from './scale-report.js'
 import { bookableSlots, scaleScenarios } from './scale-scenarios.js'
 import type { ScaleScenario, ScaleTargets } from './scale-scenarios.js'
 import { startBenchServer, waitFor } from './server.js'
+import { smtpSink } from './smtp-sink.js'
 
 const SMALL_CLUBS = 10
 /** The clubs whose anonymised bookings get their guests back for the exit during a retention backlog. */
@@ -157,8 +158,13 @@ async function measureOne(kind: ScaleDatabase, server: { base: string, pid: numb
   figures.scenarios[scenario.name] = { ...result, bounded: scenario.bounded, cpu, ...(all === 0 ? {} : { hit_rate: hits / all }) }
 }
 
-async function measureSize(kind: ScaleDatabase, count: number, data: ScaleData, dir: string): Promise<SizeFigures> {
-  const figures: SizeFigures = { clubs: count, seedSeconds: data.seedSeconds, scenarios: {} }
+async function measureSize(kind: ScaleDatabase, count: number, prepared: ScaleData, dir: string, smtpUrl: string):
+Promise<SizeFigures> {
+  const figures: SizeFigures = { clubs: count, seedSeconds: prepared.seedSeconds, scenarios: {} }
+  // Every server delivers its mail over SMTP to the run's relay, with MAIL_CONNECTIONS at its default or BENCH_MAIL_CONNECTIONS.
+  const mailConnections = process.env.BENCH_MAIL_CONNECTIONS
+  const data = { ...prepared, env: { ...prepared.env, SMTP_URL: smtpUrl,
+    ...mailConnections === undefined ? {} : { MAIL_CONNECTIONS: mailConnections } } }
 
   // With the response cache off: start-up, the start-up retention run, every listing a miss.
   const cold = await started({ ...data.env, RESPONSE_CACHE_MB: '0' })
@@ -212,6 +218,7 @@ export async function runScale(): Promise<void> {
   }
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'club-platform-scale-lua-'))
   const figures: Partial<Record<ScaleDatabase, { small: SizeFigures, large: SizeFigures }>> = {}
+  const relay = await smtpSink()
   try {
     for (const kind of kinds as ScaleDatabase[]) {
       const sizes: SizeFigures[] = []
@@ -221,7 +228,7 @@ export async function runScale(): Promise<void> {
         const data = await prepareScaleData(kind, shape, postgresUrl)
         process.stderr.write(`${kind}: seeded in ${data.seedSeconds.toFixed(0)} s\n`)
         try {
-          const measured = await measureSize(kind, count, data, dir)
+          const measured = await measureSize(kind, count, data, dir, relay.url)
           process.stderr.write(`${kind}, ${String(count)} clubs: ${JSON.stringify(measured)}\n`)
           sizes.push(measured)
         } finally {
@@ -232,6 +239,7 @@ export async function runScale(): Promise<void> {
       if (small !== undefined && big !== undefined) figures[kind] = { small, large: big }
     }
   } finally {
+    relay.stop()
     fs.rmSync(dir, { recursive: true, force: true })
   }
   reportScale(figures, { seconds, connections })
