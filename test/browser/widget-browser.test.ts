@@ -22,6 +22,7 @@ import { TestSmtpServer } from '../helpers/smtp.js'
 import { onRealDay, testToday, useTestClock } from '../helpers/today.js'
 
 const ZONE = 'Europe/Berlin'
+const LOCALES = { en: 'en-GB', de: 'de-DE', fr: 'fr-FR', es: 'es-ES', it: 'it-IT', nl: 'nl-NL' } as const
 
 /** A club's own website: pages on an origin of their own, served as given. */
 async function startSite(pages: Record<string, string>): Promise<{ origin: string, close(): Promise<void> }> {
@@ -66,20 +67,22 @@ describeInBrowser('the booking widget on a club website', 'the booking widget br
         + '<script>addEventListener("message", (event) => { if (event.origin === ' + JSON.stringify(service)
         + ' && event.data && event.data.type === "club-booking:height") '
         + `document.getElementById(${JSON.stringify(id)}).style.height = event.data.height + "px" })</script></body></html>`
-      site = await startSite({ '/en': embed('en'), '/de': embed('de'), '/frame': frame('booking') })
+      site = await startSite({ '/en': embed('en'), '/de': embed('de'), '/fr': embed('fr'), '/es': embed('es'), '/it': embed('it'),
+        '/nl': embed('nl'), '/frame': frame('booking') })
       stranger = await startSite({ '/frame': frame('booking') })
       await setWebsites(context.db, context.clock, { clubId: club.id, websites: [site.origin], actor: OPERATOR })
     },
     stop: () => Promise.all([site.close(), stranger.close(), smtp.stop()]).then(() => undefined),
   })
 
-  const open = async (path: string, options: { timezoneId?: string, locale?: string } = {}) => {
+  const open = async (path: string, options: { timezoneId?: string, locale?: string, blockMessages?: boolean } = {}) => {
     const context: BrowserContext = await suite.browser.newContext({ viewport: DESKTOP, locale: options.locale ?? 'en-GB',
       ...(options.timezoneId === undefined ? {} : { timezoneId: options.timezoneId }) })
     await useTestClock(context)
     // A step that cannot happen fails naming its locator, well before the test's own time runs out.
     context.setDefaultTimeout(8_000)
     const page = await context.newPage()
+    if (options.blockMessages === true) await page.route('**/widget/v1/messages/*', (route) => route.fulfill({ status: 404 }))
     page.on('request', (request) => {
       const url = request.url()
       if (!url.startsWith(suite.origin) && !url.startsWith(site.origin) && !url.startsWith(stranger.origin)) foreign.push(url)
@@ -88,10 +91,10 @@ describeInBrowser('the booking widget on a club website', 'the booking widget br
     return { context, page }
   }
   /** The date two days ahead, shown: its name is in the table's caption once its times are there. */
-  const showDate = async (page: Page, language: 'en' | 'de' = 'en') => {
-    await page.getByLabel(/^(Date|Datum)$/).fill(date)
-    await page.getByLabel(/^(Date|Datum)$/).dispatchEvent('change')
-    const name = new Intl.DateTimeFormat(language === 'de' ? 'de-DE' : 'en-GB', { weekday: 'long', day: 'numeric', month: 'long',
+  const showDate = async (page: Page, language: keyof typeof LOCALES = 'en') => {
+    await page.getByLabel(/^(Date|Datum|Fecha|Data)$/).fill(date)
+    await page.getByLabel(/^(Date|Datum|Fecha|Data)$/).dispatchEvent('change')
+    const name = new Intl.DateTimeFormat(LOCALES[language], { weekday: 'long', day: 'numeric', month: 'long',
       timeZone: 'UTC' }).format(new Date(`${date}T12:00:00Z`))
     await page.locator('caption', { hasText: name }).waitFor({ state: 'attached' })
   }
@@ -184,6 +187,41 @@ describeInBrowser('the booking widget on a club website', 'the booking widget br
     await page.getByRole('heading', { name: 'Gebucht: Court 1, 15:00–16:00' }).waitFor()
     expect(await statusOf(15)).toBe('booked')
     await expect.poll(() => mailsTo('karla@example.org').length, { timeout: 10_000, interval: 100 }).toBe(1)
+    // Booked in German: mailed in German, though the club's language is English.
+    expect(mailsTo('karla@example.org')[0]?.parsed.subject).toMatch(/^Buchung bestätigt: Court 1, /)
+    await context.close()
+  })
+
+  it('speaks French, Spanish, Italian and Dutch with texts fetched from the service; a booking in French is mailed in French', async () => {
+    const titles = { fr: 'Réserver un terrain', es: 'Reservar una pista', it: 'Prenotare un campo', nl: 'Een baan boeken' } as const
+    const free = { fr: 'libre', es: 'libre', it: 'libero', nl: 'vrij' } as const
+    // French last: it books the time the others show free.
+    for (const language of ['es', 'it', 'nl', 'fr'] as const) {
+      // The browser asks for English: the page's attribute decides.
+      const { context, page } = await open(`/${language}`)
+      await page.getByRole('region', { name: titles[language] }).waitFor()
+      await showDate(page, language)
+      await page.getByRole('button', { name: `Court 1, 11:00–12:00: ${free[language]}` }).waitFor()
+      await check(page, `widget-${language}`)
+      if (language !== 'fr') {
+        await context.close()
+        continue
+      }
+      await page.getByRole('button', { name: 'Court 1, 11:00–12:00: libre' }).click()
+      await page.getByRole('button', { name: 'Continuer' }).click()
+      await page.getByLabel('Votre nom').fill('Fleur Française')
+      await page.getByLabel('Votre adresse e-mail').fill('fleur@example.org')
+      await page.getByRole('button', { name: 'Réserver', exact: true }).click()
+      await page.getByRole('heading', { name: 'Réservé: Court 1, 11:00–12:00' }).waitFor()
+      await expect.poll(() => mailsTo('fleur@example.org').length, { timeout: 10_000, interval: 100 }).toBe(1)
+      const mail = mailsTo('fleur@example.org')[0]
+      expect(mail?.parsed.subject).toMatch(/^Réservation confirmée : Court 1, /)
+      expect(mail?.parsed.from?.value).toEqual([{ name: 'TC Riverside', address: expect.any(String) as string }])
+      await context.close()
+    }
+    // Texts that cannot be fetched: the widget speaks English rather than nothing.
+    const { context, page } = await open('/nl', { blockMessages: true })
+    await page.getByRole('region', { name: 'Book a court' }).waitFor()
     await context.close()
   })
 

@@ -9,7 +9,8 @@ import os from 'node:os'
 import path from 'node:path'
 import zlib from 'node:zlib'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { loadWidget, WIDGET_DIR, WIDGET_PATH } from '../../src/http/widget.js'
+import { loadWidget, WIDGET_DIR, WIDGET_MESSAGE_LANGUAGES, WIDGET_PATH } from '../../src/http/widget.js'
+import { en as widgetEnglish } from '../../widget/src/i18n.js'
 import { OPERATOR } from '../../src/services/audit.js'
 import { setWebsites } from '../../src/services/club-websites.js'
 import { cli } from '../helpers/cli.js'
@@ -24,6 +25,29 @@ describe('the booking widget build', () => {
     const size = zlib.gzipSync(await fs.readFile(path.join(WIDGET_DIR, 'club-booking.js')), { level: 9 }).length
     console.info(`booking widget: ${(size / 1024).toFixed(1)} kB of gzip'd JavaScript (budget 15 kB)`)
     expect(size).toBeLessThanOrEqual(BUDGET_BYTES)
+  })
+})
+
+describe('the booking widget\'s languages', () => {
+  const placeholders = (text: string) => [...text.matchAll(/\{(\w+)\}/g)].map((match) => match[1]).sort()
+  for (const language of WIDGET_MESSAGE_LANGUAGES) {
+    it(`has every English text in ${language}, with its placeholders, and nothing else`, async () => {
+      const texts = JSON.parse(await fs.readFile(path.resolve(`widget/public/messages/${language}.json`), 'utf8')) as Record<string, unknown>
+      expect(Object.keys(texts).sort()).toEqual(Object.keys(widgetEnglish).sort())
+      for (const [key, english] of Object.entries(widgetEnglish)) {
+        const translated = texts[key]
+        expect(typeof translated === 'string' && translated.trim() !== '', `${language}.${key}`).toBe(true)
+        expect(placeholders(String(translated)), `${language}.${key}`).toEqual(placeholders(english))
+      }
+    })
+  }
+
+  it('fetches them beside the widget: each language\'s file, counted apart from the 15 kB', async () => {
+    const sizes = await Promise.all(WIDGET_MESSAGE_LANGUAGES.map(async (language) =>
+      zlib.gzipSync(await fs.readFile(path.join(WIDGET_DIR, 'messages', `${language}.json`)), { level: 9 }).length))
+    console.info(`booking widget texts: ${WIDGET_MESSAGE_LANGUAGES.map((language, i) =>
+      `${language} ${((sizes[i] ?? 0) / 1024).toFixed(1)} kB`).join(', ')} of gzip'd JSON, each fetched only in its language`)
+    for (const size of sizes) expect(size).toBeLessThanOrEqual(2 * 1024)
   })
 })
 
@@ -92,6 +116,21 @@ describe('the booking widget and the hosted booking page, served', () => {
     expect(file.rawPayload.equals(plain.rawPayload)).toBe(true)
     const older = await h.app.inject({ url: '/widget/v1/club-booking-0000000000000000.js' })
     expect([older.statusCode, older.headers['content-type']]).toEqual([404, 'application/problem+json; charset=utf-8'])
+  })
+
+  it('serves each language\'s texts to every origin as fresh as the widget, and no file it does not have', async () => {
+    for (const language of WIDGET_MESSAGE_LANGUAGES) {
+      const texts = await h.app.inject({ url: `/widget/v1/messages/${language}.json`, headers: { 'accept-encoding': 'br' } })
+      expect(texts.statusCode).toBe(200)
+      expect(texts.headers).toMatchObject({ 'content-type': 'application/json; charset=utf-8', 'access-control-allow-origin': '*',
+        'cache-control': 'public, max-age=300, stale-while-revalidate=86400', 'content-encoding': 'br' })
+      expect(Object.keys(JSON.parse(zlib.brotliDecompressSync(texts.rawPayload).toString('utf8')) as object).sort())
+        .toEqual(Object.keys(widgetEnglish).sort())
+    }
+    for (const file of ['en.json', 'pl.json', '..%2F..%2Fpackage.json', 'fr.js']) {
+      const missing = await h.app.inject({ url: `/widget/v1/messages/${file}` })
+      expect([missing.statusCode, missing.headers['content-type']], file).toEqual([404, 'application/problem+json; charset=utf-8'])
+    }
   })
 
   it('lets only the club\'s websites frame its booking page, and answers an unknown club with a 404 page', async () => {

@@ -11,7 +11,7 @@ import type { PropertyValues, TemplateResult } from 'lit'
 import createClient from 'openapi-fetch'
 import './frame-height'
 import { SCRIPT_ORIGIN, problemText } from './api'
-import { languageOf, text } from './i18n'
+import { LOCALES, hasMessages, languageOf, loadMessages, text } from './i18n'
 import type { Lang, MessageKey } from './i18n'
 import { bookable, columns, isSelected, maxSlots, selectionAfter } from './slots'
 import type { Availability, Slot } from './slots'
@@ -104,6 +104,13 @@ export class ClubBooking extends LitElement {
 
   protected override willUpdate(changed: PropertyValues<this>): void {
     if (changed.has('club') && this.club !== '') void this.load()
+    // A language other than English: its texts are fetched once for the page, and the widget shows itself when they are in.
+    const language = this.language
+    if (!hasMessages(language)) {
+      void loadMessages(language, this.api === '' ? SCRIPT_ORIGIN : this.api).then(() => {
+        this.requestUpdate()
+      })
+    }
   }
 
   /** A new step takes the keyboard focus: the form's first field, or the confirmation. */
@@ -149,12 +156,12 @@ export class ClubBooking extends LitElement {
   }
 
   private time(instant: string): string {
-    return new Intl.DateTimeFormat(this.language === 'de' ? 'de-DE' : 'en-GB',
-      { hour: '2-digit', minute: '2-digit', timeZone: this.listing?.timezone ?? 'UTC' }).format(new Date(instant))
+    return new Intl.DateTimeFormat(LOCALES[this.language],
+      { hour: '2-digit', minute: '2-digit', hourCycle: 'h23', timeZone: this.listing?.timezone ?? 'UTC' }).format(new Date(instant))
   }
 
   private dayLabel(date: string): string {
-    return new Intl.DateTimeFormat(this.language === 'de' ? 'de-DE' : 'en-GB',
+    return new Intl.DateTimeFormat(LOCALES[this.language],
       { weekday: 'long', day: 'numeric', month: 'long', timeZone: 'UTC' }).format(new Date(`${date}T12:00:00Z`))
   }
 
@@ -191,7 +198,8 @@ export class ClubBooking extends LitElement {
     this.notice = null
     try {
       const { data, error, response } = await this.client.POST('/api/v1/public/{clubSlug}/courts/book', {
-        params: { path: { clubSlug: this.club } },
+        // The language of the mails about the booking: the widget's.
+        params: { path: { clubSlug: this.club }, header: { 'accept-language': this.language } },
         body: { court_id: first.court_id, start_time: first.start_time, end_time: last.end_time,
           booker_name: field('name'), booker_email: email, ...(notes === '' ? {} : { notes }) },
       })
@@ -311,6 +319,8 @@ export class ClubBooking extends LitElement {
   }
 
   protected override render(): TemplateResult {
+    // Until the language's texts are in, nothing that would show in another language.
+    if (!hasMessages(this.language)) return html`<section part="container" lang=${this.language} aria-busy="true"></section>`
     return html`<section part="container" lang=${this.language} aria-label=${this.t('title')}>
       <div class="day" part="day">
         <button type="button" part="button" class="secondary" aria-label=${this.t('previousDay')}

@@ -1,5 +1,8 @@
-/** The widget's texts in English and German; dates and times go through Intl in the club's time zone. */
-const en = {
+/**
+ * The widget's texts: English here, the other languages in public/messages/<lang>.json (one file each,
+ * with the same keys: test/http/widget.test.ts). Dates and times go through Intl in the club's time zone.
+ */
+export const en = {
   title: 'Book a court',
   date: 'Date',
   previousDay: 'Previous day',
@@ -38,52 +41,54 @@ const en = {
 }
 
 export type MessageKey = keyof typeof en
-export type Lang = 'en' | 'de'
+export type Messages = Readonly<Record<MessageKey, string>>
+export type Lang = 'en' | 'de' | 'fr' | 'es' | 'it' | 'nl'
 
-const de: Record<MessageKey, string> = {
-  title: 'Platz buchen',
-  date: 'Datum',
-  previousDay: 'Vorheriger Tag',
-  nextDay: 'Nächster Tag',
-  loading: 'Freie Zeiten werden geladen …',
-  court: 'Platz',
-  time: 'Zeit',
-  available: 'frei',
-  booked: 'gebucht',
-  reserved: 'reserviert',
-  blocked: 'geschlossen',
-  notBookable: 'jetzt nicht buchbar',
-  selected: 'ausgewählt',
-  noneBookable: 'An diesem Tag kann keine Zeit gebucht werden.',
-  noCourts: 'Dieser Verein hat keine buchbaren Plätze.',
-  chosen: '{court}, {from}–{to}',
-  continue: 'Weiter',
-  clear: 'Auswahl aufheben',
-  pickHint: 'Wählen Sie eine freie Zeit; für eine längere Buchung auch die nächste.',
-  maxReached: 'Eine Buchung dieses Platzes umfasst höchstens {count} Zeiten.',
-  name: 'Ihr Name',
-  email: 'Ihre E-Mail-Adresse',
-  notes: 'Anmerkungen (optional)',
-  book: 'Buchen',
-  back: 'Zurück',
-  booking: 'Wird gebucht …',
-  booked_title: 'Gebucht',
-  confirmation: 'Die Bestätigung ist unterwegs an {email}. Sie enthält einen Link zum Stornieren.',
-  another: 'Weitere Zeit buchen',
-  taken: 'Diese Zeit wurde gerade gebucht. Die Zeiten sind wieder aktuell: bitte wählen Sie eine andere.',
-  tooMany: 'Zu viele Versuche. Bitte in {seconds} Sekunden erneut versuchen.',
-  unknownClub: 'Diesen Verein gibt es nicht, oder er nimmt hier keine Buchungen mehr an.',
-  unavailable: 'Buchen ist gerade nicht möglich. Bitte versuchen Sie es in Kürze erneut.',
-  refused: 'Die Buchung wurde nicht angenommen: {detail}',
-  privacy: 'Ihr Name und Ihre E-Mail-Adresse werden nur für diese Buchung verwendet.',
+/** The languages the widget speaks; English is built in, the others' texts fetched when first needed (`messages/<lang>.json`). */
+export const LANGUAGES: readonly Lang[] = ['en', 'de', 'fr', 'es', 'it', 'nl']
+
+/** The locale whose conventions dates follow in each language (English: day before month; times on the 24-hour clock). */
+export const LOCALES: Readonly<Record<Lang, string>> = { en: 'en-GB', de: 'de-DE', fr: 'fr-FR', es: 'es-ES', it: 'it-IT', nl: 'nl-NL' }
+
+const loaded: Partial<Record<Lang, Messages>> = { en }
+const loading = new Map<Lang, Promise<void>>()
+
+/** Whether the language's texts are at hand (English always is). */
+export function hasMessages(lang: Lang): boolean {
+  return loaded[lang] !== undefined
+}
+
+/**
+ * Fetches a language's texts from the service that served the widget, once for every widget on the
+ * page. A file that cannot be read, or lacks a text, leaves the language in English.
+ */
+export function loadMessages(lang: Lang, origin: string): Promise<void> {
+  const pending = loading.get(lang) ?? (async () => {
+    let texts: Record<string, unknown> = {}
+    try {
+      const response = await fetch(`${origin}/widget/v1/messages/${lang}.json`, { credentials: 'omit' })
+      const body: unknown = response.ok ? await response.json() : undefined
+      if (typeof body === 'object' && body !== null) texts = body as Record<string, unknown>
+    } catch {
+      // Unreachable or not JSON: English, as below.
+    }
+    loaded[lang] = Object.keys(en).every((key) => typeof texts[key] === 'string') ? texts as Messages : en
+  })()
+  loading.set(lang, pending)
+  return pending
 }
 
 export function text(lang: Lang, key: MessageKey, params: Record<string, string> = {}): string {
-  return (lang === 'de' ? de : en)[key].replace(/\{(\w+)\}/g, (_, name: string) => params[name] ?? '')
+  return (loaded[lang] ?? en)[key].replace(/\{(\w+)\}/g, (_, name: string) => params[name] ?? '')
 }
 
-/** The language of the `lang` attribute, else of the page, else of the browser. */
+/** The language of the `lang` attribute, else of the page, else of the browser, that the widget speaks; else English. */
 export function languageOf(attribute: string | null | undefined): Lang {
-  const wanted = [attribute, document.documentElement.lang, navigator.language].find((value) => value != null && value !== '') ?? 'en'
-  return wanted.toLowerCase().startsWith('de') ? 'de' : 'en'
+  const candidates = [attribute, document.documentElement.lang, ...navigator.languages, navigator.language]
+  for (const value of candidates) {
+    const primary = (value ?? '').toLowerCase().split('-')[0]
+    const found = LANGUAGES.find((lang) => lang === primary)
+    if (found !== undefined) return found
+  }
+  return 'en'
 }
