@@ -56,6 +56,7 @@ describeInBrowser('the booking widget on a club website', 'the booking widget br
       await importClubData(context.db, context.clock, club.id, { courts: [
         { id: COURT.allDay, name: 'Court 1', booking_horizon_days: 30, opening_hours: hours },
         { id: COURT.b, name: 'Court 2', booking_horizon_days: 30, opening_hours: hours },
+        { id: COURT.a, name: 'Court 3', booking_horizon_days: 30, opening_hours: hours },
       ] })
       const embed = (lang: string) => '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>TC Riverside</title>'
       // Club CSS at its most aggressive: nothing of it may reach the widget.
@@ -156,10 +157,104 @@ describeInBrowser('the booking widget on a club website', 'the booking widget br
     expect(taken.status).toBe(201)
     await page.getByRole('button', { name: 'Book', exact: true }).click()
     await page.getByRole('alert').getByText('Someone booked this time a moment ago.').waitFor()
+    // The form the guest was in is gone: the keyboard focus is on the alert that says why.
+    await expect.poll(() => page.evaluate(() => {
+      const active = document.querySelector('club-booking')?.shadowRoot?.activeElement
+      return active?.getAttribute('role') === 'alert' ? active.textContent.trim() : `${active?.tagName ?? 'nothing'} has the focus`
+    })).toMatch(/^Someone booked this time a moment ago\./)
     await page.getByRole('button', { name: 'Court 2, 10:00–11:00: booked' }).waitFor()
     await check(page, 'widget-conflict')
     expect(mailsTo('sam@example.org')).toEqual([])
     await context.close()
+  })
+
+  it('books court 3 at 19:00 tomorrow with the keyboard alone in at most 15 key presses, typing aside', async () => {
+    const { context, page } = await open('/en')
+    await page.getByRole('grid').waitFor()
+    const tomorrow = testToday(1, ZONE)
+    const keys: string[] = []
+    const press = async (key: string) => {
+      keys.push(key)
+      await page.keyboard.press(key)
+    }
+    const focused = () => page.evaluate(() => {
+      const active = document.querySelector('club-booking')?.shadowRoot?.activeElement
+      return active?.getAttribute('aria-label') ?? active?.textContent.trim() ?? ''
+    })
+    // Into the widget (the day before today is not offered): the next day.
+    await press('Tab')
+    expect(await focused()).toBe('Next day')
+    await press('Enter')
+    const name = new Intl.DateTimeFormat('en-GB', { weekday: 'long', day: 'numeric', month: 'long', timeZone: 'UTC' })
+      .format(new Date(`${tomorrow}T12:00:00Z`))
+    await page.locator('caption', { hasText: name }).waitFor({ state: 'attached' })
+    // One Tab stop into the grid, on its first free time; Page Down by five rows, then the arrows.
+    await press('Tab')
+    expect(await focused()).toBe('Court 1, 08:00–09:00: free')
+    await press('PageDown')
+    await press('PageDown')
+    await press('ArrowDown')
+    await press('ArrowRight')
+    await press('ArrowRight')
+    expect(await focused()).toBe('Court 3, 19:00–20:00: free')
+    await press('Enter')
+    await press('Tab')
+    expect(await focused()).toBe('Continue')
+    await press('Enter')
+    await page.keyboard.type('Kim Keys')
+    await press('Tab')
+    await page.keyboard.type('kim@example.org')
+    await press('Enter')
+    await page.getByRole('heading', { name: 'Booked: Court 3, 19:00–20:00' }).waitFor()
+    console.info(`keyboard booking: ${String(keys.length)} key presses (${keys.join(' ')}), the name and address typed`)
+    expect(keys.length).toBeLessThanOrEqual(15)
+    await expect.poll(() => mailsTo('kim@example.org').length, { timeout: 10_000, interval: 100 }).toBe(1)
+    await context.close()
+  })
+
+  it('on a phone: courts beyond the edge scroll under sticky times, with a cue; the choice and its refusal stay in sight', async () => {
+    const phone = await suite.browser.newContext({ viewport: PHONE, locale: 'en-GB' })
+    await useTestClock(phone)
+    const page = await phone.newPage()
+    await page.goto(`${site.origin}/en`)
+    await showDate(page)
+    const grid = () => page.evaluate(() => {
+      const root = document.querySelector('club-booking')?.shadowRoot
+      const scroll = root?.querySelector<HTMLElement>('.scroll')
+      const time = root?.querySelector('tbody th')?.getBoundingClientRect().left
+      return { scrolls: (scroll?.scrollWidth ?? 0) > (scroll?.clientWidth ?? 0) + 1,
+        cue: root?.querySelector('.grid-wrap')?.hasAttribute('data-more'), timeLeft: time, left: scroll?.getBoundingClientRect().left }
+    })
+    const before = await grid()
+    // A grid wider than the screen says so; scrolled to its end, the cue goes and the times stay at the left edge.
+    expect(before.scrolls ? before.cue : 'fits').toBe(before.scrolls ? true : 'fits')
+    if (before.scrolls) {
+      await page.evaluate(() => {
+        const scroll = document.querySelector('club-booking')?.shadowRoot?.querySelector<HTMLElement>('.scroll')
+        scroll?.scrollTo({ left: scroll.scrollWidth })
+      })
+      await expect.poll(async () => (await grid()).cue).toBe(false)
+      const after = await grid()
+      expect(Math.round(after.timeLeft ?? -1)).toBe(Math.round(after.left ?? -2))
+    }
+    const inView = (name: string) => page.getByRole('button', { name }).evaluate((node) => {
+      const box = node.getBoundingClientRect()
+      return box.top >= 0 && box.bottom <= window.innerHeight
+    })
+    // Two times in the morning, far above the grid's end: Continue is on the screen, not below the grid.
+    await page.getByRole('button', { name: 'Court 1, 12:00–13:00: free' }).click()
+    await page.getByRole('button', { name: 'Court 1, 13:00–14:00: free' }).click()
+    expect(await inView('Continue')).toBe(true)
+    // A third is more than the court allows: the reason shows beside Continue, on the screen.
+    await page.getByRole('button', { name: 'Court 1, 14:00–15:00: free' }).click()
+    const reason = page.getByRole('status').getByText('One booking of this court covers at most 2 times.')
+    await reason.waitFor()
+    expect(await reason.evaluate((node) => {
+      const box = node.getBoundingClientRect()
+      return box.top >= 0 && box.bottom <= window.innerHeight
+    })).toBe(true)
+    await check(page, 'widget-phone-refusal')
+    await phone.close()
   })
 
   it('shows the club\'s times in German to a visitor in another time zone, and books with the keyboard alone', async () => {

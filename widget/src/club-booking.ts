@@ -6,15 +6,17 @@
  * custom properties (--club-booking-*), and every part can be styled with ::part. Times are the
  * club's, through Intl in the club's time zone, never the visitor's. No cookies, no other origins.
  */
-import { LitElement, css, html, nothing } from 'lit'
+import { LitElement, html, nothing } from 'lit'
 import type { PropertyValues, TemplateResult } from 'lit'
 import createClient from 'openapi-fetch'
 import './frame-height'
+import { styles } from './styles'
 import { SCRIPT_ORIGIN, problemText } from './api'
 import { LOCALES, hasMessages, languageOf, loadMessages, text } from './i18n'
 import type { Lang, MessageKey } from './i18n'
+import { cellSelector, gridTable, markMore } from './grid'
 import { bookable, columns, isSelected, maxSlots, selectionAfter } from './slots'
-import type { Availability, Slot } from './slots'
+import type { Availability, GridPosition, Slot } from './slots'
 import type { paths } from '../../clients/typescript/src/schema'
 
 interface Notice {
@@ -45,6 +47,7 @@ export class ClubBooking extends LitElement {
     busy: { state: true },
     booked: { state: true },
     waitUntil: { state: true },
+    cursor: { state: true },
   }
 
   declare club: string
@@ -63,8 +66,12 @@ export class ClubBooking extends LitElement {
   declare booked: Booked | null
   /** Until when (ms) a 429's Retry-After holds the booking button. */
   declare waitUntil: number
+  /** The grid's one Tab stop (the ARIA grid pattern): the cell the arrow keys moved to last; null: the first free one. */
+  declare cursor: GridPosition | null
 
   private client: ReturnType<typeof createClient<paths>> | null = null
+  /** After the next render, the keyboard focus goes here (a cell the arrows moved to, or the alert of a refusal). */
+  private focusAfterRender: string | undefined
   private loadCount = 0
   private timer: ReturnType<typeof setTimeout> | undefined
 
@@ -82,6 +89,7 @@ export class ClubBooking extends LitElement {
     this.busy = false
     this.booked = null
     this.waitUntil = 0
+    this.cursor = null
   }
 
   private get language(): Lang {
@@ -113,8 +121,17 @@ export class ClubBooking extends LitElement {
     }
   }
 
-  /** A new step takes the keyboard focus: the form's first field, or the confirmation. */
+  /** A new step takes the keyboard focus: the form's first field, or the confirmation; so does a cell or an alert asked for. */
   protected override updated(changed: PropertyValues<this>): void {
+    markMore(this.renderRoot)
+    const asked = this.focusAfterRender
+    this.focusAfterRender = undefined
+    if (asked !== undefined) {
+      const element = this.renderRoot.querySelector<HTMLElement>(asked)
+      element?.focus()
+      element?.scrollIntoView({ block: 'nearest' })
+      return
+    }
     if (!changed.has('step') || changed.get('step') === undefined) return
     const target = this.step === 'form' ? '#name' : this.step === 'done' ? '.done' : undefined
     if (target !== undefined) this.renderRoot.querySelector<HTMLElement>(target)?.focus()
@@ -150,6 +167,7 @@ export class ClubBooking extends LitElement {
     this.day = date
     this.selection = []
     this.notice = null
+    this.cursor = null
     // The grid of the day before is gone at once: no time of it can be chosen while the new day loads.
     this.listing = null
     await this.load()
@@ -216,6 +234,8 @@ export class ClubBooking extends LitElement {
         this.step = 'pick'
         await this.load()
         this.notice = { kind: 'error', text: this.t('taken') }
+        // The guest's focus was on the form that is gone: it goes to the alert, which says what happened.
+        this.focusAfterRender = '.notice'
         return
       }
       if (response.status === 429) this.holdFor(Number(response.headers.get('retry-after') ?? '1'))
@@ -227,14 +247,24 @@ export class ClubBooking extends LitElement {
     }
   }
 
-  /** A 429: the booking button waits the Retry-After, then is offered again. */
+  /**
+   * A 429: the booking button waits the Retry-After, counting the seconds down on itself (the alert
+   * says once how long), then is offered again and the alert goes.
+   */
   private holdFor(seconds: number): void {
     this.waitUntil = Date.now() + Math.max(1, Number.isFinite(seconds) ? seconds : 1) * 1000
     clearTimeout(this.timer)
-    this.timer = setTimeout(() => {
-      this.waitUntil = 0
-      this.notice = null
-    }, this.waitUntil - Date.now())
+    const tick = () => {
+      const left = this.waitUntil - Date.now()
+      if (left <= 0) {
+        this.waitUntil = 0
+        this.notice = null
+        return
+      }
+      this.requestUpdate()
+      this.timer = setTimeout(tick, Math.min(1000, left % 1000 || 1000))
+    }
+    tick()
   }
 
   private go(step: 'pick' | 'form'): void {
@@ -252,41 +282,36 @@ export class ClubBooking extends LitElement {
   private renderGrid(): TemplateResult {
     const grid = columns(this.listing)
     if (grid.length === 0) return html`<p part="empty">${this.t('noCourts')}</p>`
-    const starts = [...new Set(grid.flatMap((column) => column.slots.map((slot) => slot.start_time)))]
-      .sort((a, b) => Date.parse(a) - Date.parse(b))
     const anyBookable = grid.some((column) => column.slots.some((slot) => bookable(this.listing, slot)))
+    const bar = this.selection.length > 0 || this.notice?.kind === 'info'
     return html`
       ${anyBookable ? html`<p class="hint" part="hint">${this.t('pickHint')}</p>` : html`<p part="empty">${this.t('noneBookable')}</p>`}
-      <div class="scroll" part="grid">
-        <table>
-          <caption class="sr">${this.dayLabel(this.day)}</caption>
-          <thead><tr><th scope="col">${this.t('time')}</th>${grid.map((column) => html`<th scope="col">${column.name}</th>`)}</tr></thead>
-          <tbody>${starts.map((start) => html`<tr>
-            <th scope="row">${this.time(start)}</th>
-            ${grid.map((column) => {
-              const slot = column.slots.find((candidate) => candidate.start_time === start)
-              if (slot === undefined) return html`<td></td>`
-              const free = bookable(this.listing, slot)
-              const label = `${column.name}, ${this.time(slot.start_time)}–${this.time(slot.end_time)}: ${this.statusText(slot)}`
-              return html`<td><button type="button" part="slot ${free ? 'slot-free' : 'slot-taken'}"
-                class=${`slot ${slot.status}${free ? '' : ' unavailable'}`} aria-pressed=${isSelected(this.selection, slot) ? 'true' : 'false'}
-                aria-label=${label} ?disabled=${!free && !isSelected(this.selection, slot)} @click=${() => { this.choose(slot) }}
-                >${this.statusText(slot)}</button></td>`
-            })}
-          </tr>`)}</tbody>
-        </table>
-      </div>
-      ${this.selection.length === 0
-        ? nothing
-        : html`<div class="chosen" part="selection">
-        <p>${this.summary()}</p>
-        <button type="button" part="button" class="primary" @click=${() => { this.go('form') }}>${this.t('continue')}</button>
-        <button type="button" part="button" class="secondary" @click=${() => { this.selection = [] }}>${this.t('clear')}</button>
-      </div>`}`
+      ${gridTable(grid, {
+        listing: this.listing, selection: this.selection, cursor: this.cursor, caption: this.dayLabel(this.day),
+        timeHeading: this.t('time'), time: (instant) => this.time(instant), status: (slot) => this.statusText(slot),
+        choose: (slot) => { this.choose(slot) },
+        moved: (position, focus) => {
+          this.cursor = position
+          if (focus) this.focusAfterRender = cellSelector(position)
+        },
+      })}
+      ${bar
+        ? html`<div class="chosen" part="selection">
+        ${this.notice?.kind === 'info' ? html`<p class="bar-notice" role="status">${this.notice.text}</p>` : nothing}
+        ${this.selection.length === 0
+          ? nothing
+          : html`<p>${this.summary()}</p>
+        <div class="row">
+          <button type="button" part="button" class="primary" @click=${() => { this.go('form') }}>${this.t('continue')}</button>
+          <button type="button" part="button" class="secondary" @click=${() => { this.selection = [] }}>${this.t('clear')}</button>
+        </div>`}
+      </div>`
+        : nothing}`
   }
 
   private renderForm(): TemplateResult {
-    const waiting = Date.now() < this.waitUntil
+    const wait = Math.ceil((this.waitUntil - Date.now()) / 1000)
+    const waiting = wait > 0
     return html`<form part="form" @submit=${(event: SubmitEvent) => this.book(event)}>
       <p class="chosen-line"><strong>${this.summary()}</strong></p>
       <label for="name">${this.t('name')}</label>
@@ -298,7 +323,7 @@ export class ClubBooking extends LitElement {
       <p class="hint">${this.t('privacy')}</p>
       <div class="row">
         <button type="submit" part="button" class="primary" ?disabled=${this.busy || waiting}
-          >${this.busy ? this.t('booking') : this.t('book')}</button>
+          >${this.busy ? this.t('booking') : this.t('book')}${waiting ? html` <span class="wait">(${wait})</span>` : nothing}</button>
         <button type="button" part="button" class="secondary" @click=${() => { this.go('pick') }}>${this.t('back')}</button>
       </div>
     </form>`
@@ -325,64 +350,24 @@ export class ClubBooking extends LitElement {
       <div class="day" part="day">
         <button type="button" part="button" class="secondary" aria-label=${this.t('previousDay')}
           @click=${() => this.showDay(addDays(this.day, -1))} ?disabled=${this.day === '' || this.day <= this.today}>‹</button>
-        <label class="sr" for="date">${this.t('date')}</label>
-        <input id="date" type="date" part="input" .value=${this.day} min=${this.today}
-          @change=${(event: Event) => this.showDay((event.target as HTMLInputElement).value)}>
         <span class="day-name">${this.day === '' ? '' : this.dayLabel(this.day)}</span>
         <button type="button" part="button" class="secondary" aria-label=${this.t('nextDay')}
           @click=${() => this.showDay(addDays(this.day, 1))} ?disabled=${this.day === ''}>›</button>
       </div>
-      <div class="notice ${this.notice?.kind ?? ''}" part="notice" role=${this.notice?.kind === 'error' ? 'alert' : 'status'}
-        >${this.notice?.text ?? ''}</div>
+      <div class="notice ${this.notice?.kind === 'error' ? 'error' : ''}" part="notice" role="alert" tabindex="-1"
+        >${this.notice?.kind === 'error' ? this.notice.text : ''}</div>
       ${this.renderStep()}
+      ${this.step === 'pick'
+        ? html`<div class="date" part="day">
+        <label for="date">${this.t('date')}</label>
+        <input id="date" type="date" part="input" .value=${this.day} min=${this.today}
+          @change=${(event: Event) => this.showDay((event.target as HTMLInputElement).value)}>
+      </div>`
+        : nothing}
     </section>`
   }
 
-  static override styles = css`
-    :host {
-      display: block !important;
-      --_accent: var(--club-booking-accent, #0b5cad);
-      --_ink: var(--club-booking-ink, #1b1f24);
-      --_paper: var(--club-booking-background, #ffffff);
-      --_free: var(--club-booking-free, #e7f5ea);
-      --_taken: var(--club-booking-taken, #eceef1);
-      --_radius: var(--club-booking-radius, 0.375rem);
-    }
-    * { box-sizing: border-box; }
-    /* On the section, not the host: a page's rules (even * { all: unset }) reach the host element, never inside it. */
-    section { display: block; padding: 0.5rem; font-family: var(--club-booking-font, system-ui, sans-serif); color: var(--_ink);
-      background: var(--_paper); line-height: 1.4; font-size: 1rem; text-align: start; }
-    .day { display: flex; flex-wrap: wrap; align-items: center; gap: 0.5rem; margin-bottom: 0.5rem; }
-    .day-name { font-weight: 600; }
-    .day input { width: auto; flex: 1 1 9rem; max-width: 12rem; }
-    button, input, textarea { font: inherit; color: inherit; }
-    button { min-height: 2.75rem; min-width: 2.75rem; border-radius: var(--_radius); border: 1px solid var(--_accent); cursor: pointer;
-      padding: 0.25rem 0.75rem; }
-    button.primary { background: var(--_accent); color: #fff; }
-    button.secondary { background: var(--_paper); color: var(--_accent); }
-    button:disabled { cursor: not-allowed; opacity: 0.7; }
-    button:focus-visible, input:focus-visible, textarea:focus-visible { outline: 3px solid #f59e0b; outline-offset: 2px; }
-    input, textarea { min-height: 2.75rem; padding: 0.5rem; border: 1px solid #6b7480; border-radius: var(--_radius);
-      background: #fff; width: 100%; max-width: 28rem; }
-    .scroll { overflow-x: auto; }
-    table { border-collapse: collapse; width: 100%; }
-    th, td { padding: 0.125rem; text-align: center; }
-    thead th { font-size: 0.9rem; }
-    tbody th { font-weight: 600; font-size: 0.9rem; white-space: nowrap; padding-right: 0.5rem; }
-    .slot { width: 100%; border-color: transparent; font-size: 0.85rem; }
-    .slot.available { background: var(--_free); color: #14532d; }
-    .slot.unavailable, .slot.booked, .slot.reserved, .slot.blocked { background: var(--_taken); color: #3b424c; }
-    .slot[aria-pressed="true"] { background: var(--_accent); color: #fff; border-color: var(--_accent); }
-    .chosen, form { display: flex; flex-direction: column; gap: 0.5rem; align-items: flex-start; margin-top: 0.75rem; }
-    .row { display: flex; flex-wrap: wrap; gap: 0.5rem; }
-    .hint { color: #4a5360; font-size: 0.9rem; margin: 0.25rem 0; }
-    .notice:empty { display: none; }
-    .notice { padding: 0.5rem 0.75rem; border-radius: var(--_radius); margin: 0.5rem 0; }
-    .notice.error { background: #fde8e8; border: 1px solid #a4161a; color: #7a1114; }
-    .notice.info { background: #e7f5ea; }
-    .done h3 { margin: 0.5rem 0; font-size: 1.1rem; }
-    .sr { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); white-space: nowrap; }
-  `
+  static override styles = styles
 }
 
 if (customElements.get('club-booking') === undefined) customElements.define('club-booking', ClubBooking)

@@ -1,5 +1,5 @@
 /** The day's grid: the courts' columns, which times can be booked now, and how a click changes the chosen times. */
-import type { components } from '../../clients/typescript/src/schema'
+import type { components } from '../../clients/typescript/src/schema.js'
 
 export type Availability = components['schemas']['CourtAvailability']
 export type Slot = components['schemas']['CourtBookingSlot']
@@ -67,4 +67,105 @@ export function selectionAfter(selection: readonly Slot[], slot: Slot, max: numb
     return [slot, ...selection]
   }
   return [slot]
+}
+
+/** A cell of the grid: the slot that covers a row of a court's column, and the rows it covers from its first. */
+export interface GridCell {
+  readonly slot: Slot
+  /** Its first row, and how many rows it spans (a 60-minute court among 30-minute rows spans two). */
+  readonly row: number
+  readonly span: number
+}
+
+/** The day as rows of times (every start of any court's slot) and, per court's column, the cell covering each row. */
+export interface GridLayout {
+  readonly starts: readonly string[]
+  /** `cells[column][row]`; undefined where the court has no slot at that time (closed). */
+  readonly cells: readonly (readonly (GridCell | undefined)[])[]
+}
+
+export function gridLayout(grid: readonly Column[]): GridLayout {
+  const byTime = new Map<number, string>()
+  for (const column of grid) for (const slot of column.slots) byTime.set(Date.parse(slot.start_time), slot.start_time)
+  const times = [...byTime.keys()].sort((a, b) => a - b)
+  const cells = grid.map((column) => {
+    const rows: (GridCell | undefined)[] = times.map(() => undefined)
+    for (const slot of column.slots) {
+      const start = Date.parse(slot.start_time)
+      const end = Date.parse(slot.end_time)
+      const row = times.indexOf(start)
+      const span = times.filter((time) => time >= start && time < end).length
+      const cell = { slot, row, span }
+      for (let covered = row; covered < row + span; covered += 1) rows[covered] = cell
+    }
+    return rows
+  })
+  return { starts: times.map((time) => byTime.get(time) ?? ''), cells }
+}
+
+/** A position in the grid: a column and the first row of the cell there. */
+export interface GridPosition {
+  readonly column: number
+  readonly row: number
+}
+
+/** Rows that Page Up and Page Down move by. */
+export const PAGE_ROWS = 5
+
+/**
+ * Where a key moves the focus in the grid (the ARIA grid pattern): arrows to the neighbouring cell
+ * (over closed times), Home and End to the row's first and last cell, with Ctrl to the grid's, Page
+ * Up and Down by five rows. Undefined: the key is not the grid's.
+ */
+export function moveInGrid(layout: GridLayout, from: GridPosition, key: string, ctrl: boolean): GridPosition | undefined {
+  const { cells } = layout
+  const rows = layout.starts.length
+  const at = (column: number, row: number): GridPosition | undefined => {
+    const cell = cells[column]?.[row]
+    return cell === undefined ? undefined : { column, row: cell.row }
+  }
+  const span = cells[from.column]?.[from.row]?.span ?? 1
+  const scanRows = (column: number, start: number, step: number) => {
+    for (let row = start; row >= 0 && row < rows; row += step) {
+      const found = at(column, row)
+      if (found !== undefined) return found
+    }
+    return undefined
+  }
+  const scanColumns = (row: number, start: number, step: number) => {
+    for (let column = start; column >= 0 && column < cells.length; column += step) {
+      const found = at(column, row)
+      if (found !== undefined) return found
+    }
+    return undefined
+  }
+  switch (key) {
+    case 'ArrowDown': return scanRows(from.column, from.row + span, 1) ?? from
+    case 'ArrowUp': return scanRows(from.column, from.row - 1, -1) ?? from
+    case 'ArrowRight': return scanColumns(from.row, from.column + 1, 1) ?? from
+    case 'ArrowLeft': return scanColumns(from.row, from.column - 1, -1) ?? from
+    case 'Home': return ctrl ? scanColumns(0, 0, 1) ?? scanRows(0, 0, 1) ?? from : scanColumns(from.row, 0, 1) ?? from
+    case 'End': return ctrl
+      ? scanColumns(rows - 1, cells.length - 1, -1) ?? from
+      : scanColumns(from.row, cells.length - 1, -1) ?? from
+    case 'PageDown': return scanRows(from.column, Math.min(rows - 1, from.row + PAGE_ROWS), -1) ?? from
+    case 'PageUp': return scanRows(from.column, Math.max(0, from.row - PAGE_ROWS), 1) ?? from
+    default: return undefined
+  }
+}
+
+/** The cell the grid's one Tab stop is on: the cursor (where the arrows left it), else the first free time, else the first. */
+export function tabStop(layout: GridLayout, cursor: GridPosition | null, free: (slot: Slot) => boolean):
+GridPosition | undefined {
+  if (cursor !== null && layout.cells[cursor.column]?.[cursor.row]?.row === cursor.row) return cursor
+  let first: GridPosition | undefined
+  for (let row = 0; row < layout.starts.length; row += 1) {
+    for (let column = 0; column < layout.cells.length; column += 1) {
+      const cell = layout.cells[column]?.[row]
+      if (cell?.row !== row) continue
+      first ??= { column, row }
+      if (free(cell.slot)) return { column, row }
+    }
+  }
+  return first
 }

@@ -1,0 +1,63 @@
+/** The widget's look: CSS custom properties and ::part() adjust it; nothing else of the page reaches in. */
+import { css } from 'lit'
+
+export const styles = css`
+  :host {
+    display: block !important;
+    --_accent: var(--club-booking-accent, #0b5cad);
+    --_ink: var(--club-booking-ink, #1b1f24);
+    --_paper: var(--club-booking-background, #ffffff);
+    --_free: var(--club-booking-free, #e7f5ea);
+    --_taken: var(--club-booking-taken, #eceef1);
+    --_radius: var(--club-booking-radius, 0.375rem);
+  }
+  * { box-sizing: border-box; }
+  /* On the section, not the host: a page's rules (even * { all: unset }) reach the host element, never inside it. */
+  section { display: block; padding: 0.5rem; font-family: var(--club-booking-font, system-ui, sans-serif); color: var(--_ink);
+    background: var(--_paper); line-height: 1.4; font-size: 1rem; text-align: start; }
+  .day { display: flex; flex-wrap: wrap; align-items: center; gap: 0.5rem; margin-bottom: 0.5rem; }
+  .day-name { font-weight: 600; }
+  .date { display: flex; flex-wrap: wrap; align-items: center; gap: 0.5rem; margin-top: 0.75rem; }
+  .date input { width: auto; flex: 1 1 9rem; max-width: 12rem; }
+  button, input, textarea { font: inherit; color: inherit; }
+  button { min-height: 2.75rem; min-width: 2.75rem; border-radius: var(--_radius); border: 1px solid var(--_accent); cursor: pointer;
+    padding: 0.25rem 0.75rem; }
+  button.primary { background: var(--_accent); color: #fff; }
+  button.secondary { background: var(--_paper); color: var(--_accent); }
+  button:disabled, button[aria-disabled="true"] { cursor: not-allowed; }
+  button:disabled { opacity: 0.7; }
+  button:focus-visible, input:focus-visible, textarea:focus-visible { outline: 3px solid #f59e0b; outline-offset: 2px; }
+  input, textarea { min-height: 2.75rem; padding: 0.5rem; border: 1px solid #6b7480; border-radius: var(--_radius);
+    background: #fff; width: 100%; max-width: 28rem; }
+  .grid-wrap { position: relative; }
+  .scroll { overflow-x: auto; }
+  .more { display: none; position: absolute; top: 0; right: 0; bottom: 0; width: 1.5rem; pointer-events: none;
+    background: linear-gradient(to left, #1b1f2440, transparent); }
+  .grid-wrap[data-more] .more { display: block; }
+  /* The times stay in sight while the courts scroll sideways. */
+  tbody th, thead th:first-child { position: sticky; left: 0; z-index: 1; background: var(--_paper); }
+  table { border-collapse: collapse; width: 100%; }
+  th, td { padding: 0.125rem; text-align: center; }
+  thead th { font-size: 0.9rem; }
+  tbody th { font-weight: 600; font-size: 0.9rem; white-space: nowrap; padding-right: 0.5rem; }
+  .slot { width: 100%; border-color: transparent; font-size: 0.85rem; }
+  .slot.available { background: var(--_free); color: #14532d; }
+  .slot.unavailable, .slot.booked, .slot.reserved, .slot.blocked { background: var(--_taken); color: #3b424c; }
+  .slot[aria-pressed="true"] { background: var(--_accent); color: #fff; border-color: var(--_accent); }
+  .chosen, form { display: flex; flex-direction: column; gap: 0.5rem; align-items: flex-start; margin-top: 0.75rem; }
+  /* The selection and its next step stay in sight at the bottom of the screen while the grid scrolls. */
+  .chosen { position: sticky; bottom: 0; z-index: 2; background: var(--_paper); padding: 0.5rem; margin: 0.75rem -0.5rem 0;
+    border-top: 1px solid #c4c8cf; box-shadow: 0 -2px 6px #0002; }
+  .chosen p { margin: 0; }
+  .bar-notice { background: #e7f5ea; padding: 0.375rem 0.5rem; border-radius: var(--_radius); }
+  td { height: 1px; }
+  td > .slot { height: 100%; }
+  .row { display: flex; flex-wrap: wrap; gap: 0.5rem; }
+  .hint { color: #4a5360; font-size: 0.9rem; margin: 0.25rem 0; }
+  .notice:empty { display: none; }
+  .notice { padding: 0.5rem 0.75rem; border-radius: var(--_radius); margin: 0.5rem 0; }
+  .notice.error { background: #fde8e8; border: 1px solid #a4161a; color: #7a1114; }
+  .notice.info { background: #e7f5ea; }
+  .done h3 { margin: 0.5rem 0; font-size: 1.1rem; }
+  .sr { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); white-space: nowrap; }
+`
