@@ -49,7 +49,8 @@ describeInBrowser('the booking widget on a club website', 'the booking widget br
 
   const suite = useBrowserSuite(dialect, {
     start: () => smtp.start(),
-    env: () => ({ SMTP_URL: smtp.url }),
+    // Every booking of the suite comes from one client address: more than the default bucket of five.
+    env: () => ({ SMTP_URL: smtp.url, BOOKING_RATE_CAPACITY: '40' }),
     seed: async (context, service) => {
       const club = await createClub(context.db, context.clock, { slug: 'riverside', name: 'TC Riverside', timezone: ZONE })
       const hours = Object.fromEntries(['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'].map((day) => [day, { open: '08:00', close: '22:00' }]))
@@ -69,7 +70,13 @@ describeInBrowser('the booking widget on a club website', 'the booking widget br
         + ' && event.data && event.data.type === "club-booking:height") '
         + `document.getElementById(${JSON.stringify(id)}).style.height = event.data.height + "px" })</script></body></html>`
       site = await startSite({ '/en': embed('en'), '/de': embed('de'), '/fr': embed('fr'), '/es': embed('es'), '/it': embed('it'),
-        '/nl': embed('nl'), '/frame': frame('booking') })
+        '/nl': embed('nl'), '/frame': frame('booking'),
+        // The page's own hooks: a day to start on, one court, a signed-in member's name and address; the widget's events.
+        '/events': '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Members</title>'
+          + `<script type="module" src="${service}/widget/v1/club-booking.js"></script></head><body><main>`
+          + `<club-booking club="riverside" date="${date}" court="${COURT.b}" booker-name="Pia Prefill" booker-email="pia@example.org">`
+          + '</club-booking></main><script>window.seen = []; for (const type of ["booked", "error", "date-change"]) '
+          + 'document.addEventListener(type, (event) => { window.seen.push({ type, detail: event.detail }) })</script></body></html>' })
       stranger = await startSite({ '/frame': frame('booking') })
       await setWebsites(context.db, context.clock, { clubId: club.id, websites: [site.origin], actor: OPERATOR })
     },
@@ -209,6 +216,46 @@ describeInBrowser('the booking widget on a club website', 'the booking widget br
     console.info(`keyboard booking: ${String(keys.length)} key presses (${keys.join(' ')}), the name and address typed`)
     expect(keys.length).toBeLessThanOrEqual(15)
     await expect.poll(() => mailsTo('kim@example.org').length, { timeout: 10_000, interval: 100 }).toBe(1)
+    await context.close()
+  })
+
+  it('tells the page what happened (booked, error, date-change), starts on its day and court, and fills in its member', async () => {
+    const { context, page } = await open('/events')
+    const name = new Intl.DateTimeFormat('en-GB', { weekday: 'long', day: 'numeric', month: 'long', timeZone: 'UTC' })
+      .format(new Date(`${date}T12:00:00Z`))
+    await page.locator('caption', { hasText: name }).waitFor({ state: 'attached' })
+    expect(await page.getByRole('columnheader').allTextContents()).toEqual(['Time', 'Court 2'])
+    type Seen = { type: string, detail: Record<string, unknown> }[]
+    const seen = () => page.evaluate(() => (window as unknown as { seen: Seen }).seen)
+    expect(await seen()).toEqual([{ type: 'date-change', detail: { date } }])
+    await page.getByRole('button', { name: 'Court 2, 16:00–17:00: free' }).click()
+    await page.getByRole('button', { name: 'Continue' }).click()
+    expect([await page.getByLabel('Your name').inputValue(), await page.getByLabel('Your e-mail address').inputValue()])
+      .toEqual(['Pia Prefill', 'pia@example.org'])
+    await page.getByRole('button', { name: 'Book', exact: true }).click()
+    await page.getByRole('heading', { name: 'Booked: Court 2, 16:00–17:00' }).waitFor()
+    const booked = (await seen()).find((event) => event.type === 'booked')?.detail
+    expect(booked).toMatchObject({ court_id: COURT.b, court_name: 'Court 2',
+      start_time: expect.stringMatching(/T16:00:00\+0[12]:00$/) as string,
+      end_time: expect.stringMatching(/T17:00:00\+0[12]:00$/) as string })
+    expect(await statusOf(16, COURT.b)).toBe('booked')
+    expect(String(booked?.booking_id)).toMatch(/^[0-9a-f-]{36}$/)
+    // A time taken meanwhile: the page hears the refusal with its status and problem.
+    await page.getByRole('button', { name: 'Book another time' }).click()
+    await page.getByRole('button', { name: 'Court 2, 17:00–18:00: free' }).click()
+    await page.getByRole('button', { name: 'Continue' }).click()
+    const taken = await fetch(`${suite.origin}/api/v1/public/riverside/courts/book`, { method: 'POST',
+      headers: { 'content-type': 'application/json' }, body: JSON.stringify({ court_id: COURT.b, start_time: new Date(at(17)).toISOString(),
+        end_time: new Date(at(18)).toISOString(), booker_name: 'Quick Quinn', booker_email: 'quinn@example.org' }) })
+    expect(taken.status).toBe(201)
+    await page.getByRole('button', { name: 'Book', exact: true }).click()
+    await page.getByRole('alert').getByText('Someone booked this time a moment ago.').waitFor()
+    expect((await seen()).find((event) => event.type === 'error')?.detail).toMatchObject({ status: 400,
+      problem: { type: expect.stringMatching(/\/slot-conflict$/) as string } })
+    await page.getByRole('button', { name: 'Next day' }).click()
+    await expect.poll(async () => (await seen()).filter((event) => event.type === 'date-change').at(-1)?.detail)
+      .toEqual({ date: testToday(3, ZONE) })
+    await check(page, 'widget-events')
     await context.close()
   })
 

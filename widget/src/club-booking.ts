@@ -15,29 +15,25 @@ import { SCRIPT_ORIGIN, problemText } from './api'
 import { LOCALES, hasMessages, languageOf, loadMessages, text } from './i18n'
 import type { Lang, MessageKey } from './i18n'
 import { cellSelector, gridTable, markMore } from './grid'
-import { bookable, columns, isSelected, maxSlots, selectionAfter } from './slots'
+import { addDays, bookable, columns, isSelected, maxSlots, selectionAfter } from './slots'
 import type { Availability, GridPosition, Slot } from './slots'
 import type { paths } from '../../clients/typescript/src/schema'
 
-interface Notice {
-  readonly kind: 'error' | 'info'
-  readonly text: string
-}
+/** A refusal (an alert at the top) or why a time cannot be added (beside Continue). */
+interface Notice { readonly kind: 'error' | 'info', readonly text: string }
 
-interface Booked {
-  readonly email: string
-  readonly summary: string
-}
-
-function addDays(date: string, days: number): string {
-  return new Date(Date.parse(`${date}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10)
-}
+/** What the confirmation says: where the mail goes, and the court and times. */
+interface Booked { readonly email: string, readonly summary: string }
 
 export class ClubBooking extends LitElement {
   static override properties = {
     club: { type: String },
     lang: { type: String },
     api: { type: String },
+    date: { type: String },
+    court: { type: String },
+    bookerName: { type: String, attribute: 'booker-name' },
+    bookerEmail: { type: String, attribute: 'booker-email' },
     day: { state: true },
     today: { state: true },
     listing: { state: true },
@@ -53,6 +49,11 @@ export class ClubBooking extends LitElement {
   declare club: string
   declare lang: string
   declare api: string
+  /** The day to start on (YYYY-MM-DD), the one court to offer (its id), the name and address to fill in. */
+  declare date: string
+  declare court: string
+  declare bookerName: string
+  declare bookerEmail: string
   /** The date shown (YYYY-MM-DD); empty until the first answer says which day it is at the club. */
   declare day: string
   /** Today at the club (the first answer's date): no earlier day is offered. */
@@ -77,11 +78,7 @@ export class ClubBooking extends LitElement {
 
   constructor() {
     super()
-    this.club = ''
-    this.lang = ''
-    this.api = ''
-    this.day = ''
-    this.today = ''
+    this.club = this.lang = this.api = this.date = this.court = this.bookerName = this.bookerEmail = this.day = this.today = ''
     this.listing = null
     this.selection = []
     this.step = 'pick'
@@ -98,6 +95,11 @@ export class ClubBooking extends LitElement {
 
   private t(key: MessageKey, params: Record<string, string> = {}): string {
     return text(this.language, key, params)
+  }
+
+  /** Tells the page (an event that leaves the shadow root): `booked`, `error`, `date-change`; docs/integration.md. */
+  private emit(name: 'booked' | 'error' | 'date-change', detail: Record<string, unknown>): void {
+    this.dispatchEvent(new CustomEvent(name, { detail, bubbles: true, composed: true }))
   }
 
   override connectedCallback(): void {
@@ -151,15 +153,24 @@ export class ClubBooking extends LitElement {
       if (request !== this.loadCount) return
       if (data === undefined) {
         this.listing = null
-        this.notice = { kind: 'error', text: problemText(this.language, response.status, error, this.waitUntil) }
+        this.refused(response.status, error)
         return
       }
       this.listing = data
-      if (this.day === '') this.today = data.date
+      const first = this.day === ''
+      if (first) this.today = data.date
       this.day = data.date
+      // The page asked to start on a later day: it is shown once today is known.
+      if (first && /^\d{4}-\d{2}-\d{2}$/.test(this.date) && this.date > data.date) await this.showDay(this.date)
     } catch {
-      if (request === this.loadCount) this.notice = { kind: 'error', text: this.t('unavailable') }
+      if (request === this.loadCount) this.refused(0, undefined)
     }
+  }
+
+  /** A refusal (its status and RFC 9457 problem) or an unreachable service (status 0): said to the guest, told to the page. */
+  private refused(status: number, problem: unknown): void {
+    this.notice = { kind: 'error', text: problemText(this.language, status, problem, this.waitUntil) }
+    this.emit('error', { status, problem: problem ?? null })
   }
 
   private async showDay(date: string): Promise<void> {
@@ -168,6 +179,7 @@ export class ClubBooking extends LitElement {
     this.selection = []
     this.notice = null
     this.cursor = null
+    this.emit('date-change', { date })
     // The grid of the day before is gone at once: no time of it can be chosen while the new day loads.
     this.listing = null
     await this.load()
@@ -222,6 +234,8 @@ export class ClubBooking extends LitElement {
           booker_name: field('name'), booker_email: email, ...(notes === '' ? {} : { notes }) },
       })
       if (data !== undefined) {
+        this.emit('booked', { booking_id: data.booking_id, court_id: first.court_id, court_name: first.court_name,
+          start_time: first.start_time, end_time: last.end_time })
         this.booked = { email, summary: this.summary() }
         this.step = 'done'
         this.selection = []
@@ -234,14 +248,15 @@ export class ClubBooking extends LitElement {
         this.step = 'pick'
         await this.load()
         this.notice = { kind: 'error', text: this.t('taken') }
+        this.emit('error', { status: response.status, problem: error })
         // The guest's focus was on the form that is gone: it goes to the alert, which says what happened.
         this.focusAfterRender = '.notice'
         return
       }
       if (response.status === 429) this.holdFor(Number(response.headers.get('retry-after') ?? '1'))
-      this.notice = { kind: 'error', text: problemText(this.language, response.status, error, this.waitUntil) }
+      this.refused(response.status, error)
     } catch {
-      this.notice = { kind: 'error', text: this.t('unavailable') }
+      this.refused(0, undefined)
     } finally {
       this.busy = false
     }
@@ -280,7 +295,9 @@ export class ClubBooking extends LitElement {
   }
 
   private renderGrid(): TemplateResult {
-    const grid = columns(this.listing)
+    const all = columns(this.listing)
+    // `court`: that court alone, when the club has it.
+    const grid = all.some((column) => column.id === this.court) ? all.filter((column) => column.id === this.court) : all
     if (grid.length === 0) return html`<p part="empty">${this.t('noCourts')}</p>`
     const anyBookable = grid.some((column) => column.slots.some((slot) => bookable(this.listing, slot)))
     const bar = this.selection.length > 0 || this.notice?.kind === 'info'
@@ -311,19 +328,18 @@ export class ClubBooking extends LitElement {
 
   private renderForm(): TemplateResult {
     const wait = Math.ceil((this.waitUntil - Date.now()) / 1000)
-    const waiting = wait > 0
     return html`<form part="form" @submit=${(event: SubmitEvent) => this.book(event)}>
       <p class="chosen-line"><strong>${this.summary()}</strong></p>
       <label for="name">${this.t('name')}</label>
-      <input id="name" name="name" part="input" required maxlength="100" autocomplete="name">
+      <input id="name" name="name" part="input" required maxlength="100" autocomplete="name" value=${this.bookerName}>
       <label for="email">${this.t('email')}</label>
-      <input id="email" name="email" part="input" type="email" required maxlength="254" autocomplete="email">
+      <input id="email" name="email" part="input" type="email" required maxlength="254" autocomplete="email" value=${this.bookerEmail}>
       <label for="notes">${this.t('notes')}</label>
       <textarea id="notes" name="notes" part="input" maxlength="500" rows="2"></textarea>
       <p class="hint">${this.t('privacy')}</p>
       <div class="row">
-        <button type="submit" part="button" class="primary" ?disabled=${this.busy || waiting}
-          >${this.busy ? this.t('booking') : this.t('book')}${waiting ? html` <span class="wait">(${wait})</span>` : nothing}</button>
+        <button type="submit" part="button" class="primary" ?disabled=${this.busy || wait > 0}
+          >${this.busy ? this.t('booking') : this.t('book')}${wait > 0 ? ` (${String(wait)})` : ''}</button>
         <button type="button" part="button" class="secondary" @click=${() => { this.go('pick') }}>${this.t('back')}</button>
       </div>
     </form>`

@@ -11,6 +11,11 @@ export interface Column {
   readonly slots: readonly Slot[]
 }
 
+/** The date `days` after a date (YYYY-MM-DD). */
+export function addDays(date: string, days: number): string {
+  return new Date(Date.parse(`${date}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10)
+}
+
 export function columns(listing: Availability | null): Column[] {
   const byCourt = new Map<string, Column & { slots: Slot[] }>()
   for (const slot of listing?.courts ?? []) {
@@ -144,10 +149,9 @@ export function moveInGrid(layout: GridLayout, from: GridPosition, key: string, 
     case 'ArrowUp': return scanRows(from.column, from.row - 1, -1) ?? from
     case 'ArrowRight': return scanColumns(from.row, from.column + 1, 1) ?? from
     case 'ArrowLeft': return scanColumns(from.row, from.column - 1, -1) ?? from
-    case 'Home': return ctrl ? scanColumns(0, 0, 1) ?? scanRows(0, 0, 1) ?? from : scanColumns(from.row, 0, 1) ?? from
-    case 'End': return ctrl
-      ? scanColumns(rows - 1, cells.length - 1, -1) ?? from
-      : scanColumns(from.row, cells.length - 1, -1) ?? from
+    // With Ctrl, the first row's first time or the last row's last.
+    case 'Home': return scanColumns(ctrl ? 0 : from.row, 0, 1) ?? from
+    case 'End': return scanColumns(ctrl ? rows - 1 : from.row, cells.length - 1, -1) ?? from
     case 'PageDown': return scanRows(from.column, Math.min(rows - 1, from.row + PAGE_ROWS), -1) ?? from
     case 'PageUp': return scanRows(from.column, Math.max(0, from.row - PAGE_ROWS), 1) ?? from
     default: return undefined

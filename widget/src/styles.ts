@@ -42,7 +42,7 @@ export const styles = css`
   tbody th { font-weight: 600; font-size: 0.9rem; white-space: nowrap; padding-right: 0.5rem; }
   .slot { width: 100%; border-color: transparent; font-size: 0.85rem; }
   .slot.available { background: var(--_free); color: #14532d; }
-  .slot.unavailable, .slot.booked, .slot.reserved, .slot.blocked { background: var(--_taken); color: #3b424c; }
+  .slot.unavailable { background: var(--_taken); color: #3b424c; }
   .slot[aria-pressed="true"] { background: var(--_accent); color: #fff; border-color: var(--_accent); }
   .chosen, form { display: flex; flex-direction: column; gap: 0.5rem; align-items: flex-start; margin-top: 0.75rem; }
   /* The selection and its next step stay in sight at the bottom of the screen while the grid scrolls. */
@@ -57,7 +57,6 @@ export const styles = css`
   .notice:empty { display: none; }
   .notice { padding: 0.5rem 0.75rem; border-radius: var(--_radius); margin: 0.5rem 0; }
   .notice.error { background: #fde8e8; border: 1px solid #a4161a; color: #7a1114; }
-  .notice.info { background: #e7f5ea; }
   .done h3 { margin: 0.5rem 0; font-size: 1.1rem; }
   .sr { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); white-space: nowrap; }
 `
