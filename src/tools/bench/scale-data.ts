@@ -57,6 +57,9 @@ async function seedPostgres(url: string, shape: ScaleShape): Promise<void> {
   await client.connect()
   try {
     for (const statement of postgresScaleSeed(shape)) await client.query(statement)
+    // The seed's pages written out now rather than by a checkpoint in the middle of a measurement (a role without the
+    // right to ask for one leaves it to the server's schedule).
+    await client.query('checkpoint').catch(() => undefined)
   } finally {
     await client.end()
   }
