@@ -7,10 +7,9 @@ import type { ChildProcess } from 'node:child_process'
 import { randomUUID } from 'node:crypto'
 import fs from 'node:fs'
 import http from 'node:http'
-import net from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
-import { freePort } from '../free-port.js'
+import { freePort, listening } from '../free-port.js'
 import { connections, quick, rounds, seconds } from './options.js'
 
 interface Request { method: string, path: string, headers: Record<string, string>, body?: string }
@@ -99,18 +98,7 @@ http.createServer((req, res) => { req.resume(); req.on('end', () => { res.writeH
   .listen(${String(port)}, '127.0.0.1');`
   const child = spawn(process.execPath, ['-e', script], { stdio: 'ignore' })
   const base = `http://127.0.0.1:${String(port)}`
-  for (let i = 0; i < 100; i++) {
-    if (await new Promise<boolean>((resolve) => {
-      const socket = net.connect(port, '127.0.0.1', () => {
-        socket.end()
-        resolve(true)
-      })
-      socket.on('error', () => {
-        resolve(false)
-      })
-    })) break
-    await new Promise((resolve) => setTimeout(resolve, 50))
-  }
+  await listening(port)
   return { child, base }
 }
 

@@ -6,8 +6,7 @@
  */
 import type { ChildProcess } from 'node:child_process'
 import { spawn } from 'node:child_process'
-import net from 'node:net'
-import { freePort } from '../free-port.js'
+import { freePort, listening } from '../free-port.js'
 
 export interface SmtpSink {
   readonly url: string
@@ -21,17 +20,6 @@ new SMTPServer({ authOptional: true, disabledCommands: ['STARTTLS', 'AUTH'], dis
   onData(stream, _session, callback) { stream.resume(); stream.on('end', () => callback()) } })
   .listen(${String(port)}, '127.0.0.1');`
   const child: ChildProcess = spawn(process.execPath, ['-e', script], { stdio: ['ignore', 'ignore', 'inherit'] })
-  for (let i = 0; i < 100; i++) {
-    if (await new Promise<boolean>((resolve) => {
-      const socket = net.connect(port, '127.0.0.1', () => {
-        socket.end()
-        resolve(true)
-      })
-      socket.on('error', () => {
-        resolve(false)
-      })
-    })) break
-    await new Promise((resolve) => setTimeout(resolve, 50))
-  }
+  await listening(port)
   return { url: `smtp://127.0.0.1:${String(port)}`, stop: () => child.kill() }
 }
