@@ -191,9 +191,10 @@ export class WalCheckpoints implements Checkpointer {
    * the log is emptied waits for it (the connection's busy timeout): a few milliseconds, once.
    */
   async idle(): Promise<CheckpointResult | undefined> {
-    if (this.running !== undefined) await this.running
+    // A checkpoint that ends may start the held one after it: the log is emptied once none runs, not by joining that one.
+    while (this.isRunning()) await this.running
     const result = await this.checkpoint('truncate')
-    if (this.running === undefined && !this.dirty) this.release()
+    if (!this.isRunning() && !this.dirty) this.release()
     return result
   }
 
@@ -210,6 +211,11 @@ export class WalCheckpoints implements Checkpointer {
     const thread = this.thread
     this.release()
     await thread?.exited
+  }
+
+  /** Whether a checkpoint runs now (a method: it changes across every await). */
+  private isRunning(): boolean {
+    return this.running !== undefined
   }
 
   /** Runs `pass` in the connection's next turn, with no statement of this process running. */

@@ -172,6 +172,22 @@ describe('checkpoints on a thread', () => {
       expect(count.rows[0]?.n).toBe(RESTART_PAGES + 128)
     })
 
+  it('empties the log when idle after a checkpoint that starts the held one: it waits for that one, not joins it', async () => {
+    const { db, checkpoints } = open({ delayMs: 3_600_000 })
+    if (checkpoints === undefined) throw new Error('no checkpoints')
+    await sql`create table filler (n integer primary key, body text not null)`.execute(db)
+    await write(db, RESTART_PAGES)
+    const during = Promise.all(Array.from({ length: 64 }, (_, i) => write(db, 1, RESTART_PAGES + i)))
+    // Idle asked for while a checkpoint runs that finds a long log: the held one starts after it, and idle comes after that.
+    const first = checkpoints.checkpoint()
+    const emptied = checkpoints.idle()
+    expect((await first)?.log).toBeGreaterThanOrEqual(RESTART_PAGES)
+    await during
+    expect(await emptied).toEqual({ busy: 0, log: 0, checkpointed: 0 })
+    expect(checkpoints.counts.held).toBe(1)
+    expect(walBytes()).toBe(0)
+  })
+
   it('when its thread cannot start, fails the checkpoint and leaves the log to the backstop; writing goes on', async () => {
     const { db, checkpoints } = open({ module: new URL('data:text/javascript,process.exit(3)'), delayMs: 3_600_000 })
     if (checkpoints === undefined) throw new Error('no checkpoints')
