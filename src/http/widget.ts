@@ -18,6 +18,7 @@ import fs from 'node:fs/promises'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { FastifyInstance } from 'fastify'
+import { GUEST_LANGUAGES } from '../domain/languages.js'
 import { ProblemError } from './problems.js'
 import { fastStaticPage, precompressed, serveStaticPage } from './static-page.js'
 import type { StaticPage } from './static-page.js'
@@ -28,7 +29,7 @@ const NOT_BUILT = 'The booking widget has not been built on this installation; r
 const SCRIPT = 'text/javascript; charset=utf-8'
 
 /** The languages whose texts the widget fetches (widget/public/messages/<lang>.json; English is built in). */
-export const WIDGET_MESSAGE_LANGUAGES = ['de', 'fr', 'es', 'it', 'nl'] as const
+export const WIDGET_MESSAGE_LANGUAGES = GUEST_LANGUAGES.filter((language) => language !== 'en')
 
 /** The built widget: its pinned address and its Subresource Integrity value. */
 export interface WidgetBuild {

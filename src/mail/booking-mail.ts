@@ -30,10 +30,12 @@ export interface BookingFacts {
   /** The language the booking was made in: every mail about it is written in it. */
   readonly language: GuestLanguage
   /**
-   * The address calendars show as the event's organiser, with the club's name: the club's contact
-   * address when it has set one (where its mails' Reply-To points), else the service's sender.
+   * The club's contact address (its mails' Reply-To), or null; and the service's sender (MAIL_FROM).
+   * Calendars show the first, else the second's address, as the event's organiser with the club's
+   * name, and the mails say a reply reaches the club when there is the first.
    */
-  readonly organizer: string
+  readonly contactEmail: string | null
+  readonly mailFrom: string
 }
 
 export interface ConfirmationInput extends BookingFacts {
@@ -43,8 +45,6 @@ export interface ConfirmationInput extends BookingFacts {
   readonly manage: { readonly url: string, readonly cancelUntil: number }
   /** The club's privacy notice, when it has set one. */
   readonly privacyUrl?: string | null
-  /** Whether replies reach the club (it has set a contact address): the mail says so. */
-  readonly replyReachesClub?: boolean
 }
 
 export interface CancellationInput extends BookingFacts {
@@ -56,7 +56,6 @@ export interface CancellationInput extends BookingFacts {
   readonly reason: string | null
   /** The club's hosted booking page: the way back to booking another time. */
   readonly bookingPageUrl: string
-  readonly replyReachesClub?: boolean
 }
 
 export interface RenderedMail {
@@ -128,7 +127,7 @@ export function renderBookingConfirmation(confirmation: ConfirmationInput): Rend
   const club = input.clubName
   const subject = oneLine(say(input, 'confirmedSubject', { court: input.courtName, when: short, club }))
   const until = localMoment(input.manage.cancelUntil, input)
-  const contact = input.replyReachesClub === true ? say(input, 'contact', { club }) : null
+  const contact = input.contactEmail === null ? null : say(input, 'contact', { club })
   const lines = [
     say(input, 'hello', { name: input.bookerName }),
     '',
@@ -181,7 +180,7 @@ export function renderBookingCancellation(input: CancellationInput): RenderedMai
   const club = input.clubName
   const subject = oneLine(say(input, 'cancelledSubject', { court: input.courtName, when: short, club }))
   const reason = input.reason === null || input.reason.trim() === '' ? null : input.reason.trim()
-  const contact = input.replyReachesClub === true ? say(input, 'contact', { club }) : null
+  const contact = input.contactEmail === null ? null : say(input, 'contact', { club })
   const lines = [
     say(input, 'hello', { name: input.bookerName }),
     '',
@@ -220,7 +219,6 @@ export interface MoveInput extends BookingFacts {
   readonly by: 'guest' | 'club'
   /** The guest's own page of the booking, unchanged by the move. */
   readonly manageUrl: string | null
-  readonly replyReachesClub?: boolean
 }
 
 /**
@@ -235,7 +233,7 @@ export function renderBookingMove(input: MoveInput): RenderedMail {
   const subject = oneLine(say(input, 'movedSubject', { court: input.courtName, when: short, club }))
   const moved = say(input, input.by === 'guest' ? 'movedByGuest' : 'movedByClub', { club })
   const was = say(input, 'was', { before: `${input.previous.courtName}, ${before.when}` })
-  const contact = input.replyReachesClub === true ? say(input, 'contact', { club }) : null
+  const contact = input.contactEmail === null ? null : say(input, 'contact', { club })
   const lines = [
     say(input, 'hello', { name: input.bookerName }),
     '',
@@ -350,7 +348,7 @@ function bookingIcs(input: BookingFacts, change: IcsChange, stamp: number, descr
     `DTSTAMP:${icsInstant(stamp)}`,
     `DTSTART:${icsInstant(input.start)}`,
     `DTEND:${icsInstant(input.end)}`,
-    `ORGANIZER;CN=${icsParam(input.clubName)}:mailto:${input.organizer.replace(/[\r\n]/g, '')}`,
+    `ORGANIZER;CN=${icsParam(input.clubName)}:mailto:${(input.contactEmail ?? addressOf(input.mailFrom)).replace(/[\r\n]/g, '')}`,
     ...attendee,
     `SUMMARY:${icsText(`${input.courtName} — ${input.clubName}`)}`,
     `LOCATION:${icsText(`${input.clubName}, ${input.courtName}`)}`,

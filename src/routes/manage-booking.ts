@@ -16,7 +16,7 @@ import type { AppContext } from '../context.js'
 import { chosenLanguage, languageOf, PAGE_HEADERS, renderBookingPage, renderNotFoundPage } from '../pages/manage-booking.js'
 import type { ChangeView, PageState, PageView } from '../pages/manage-booking.js'
 import { bookingOfLink, bookingPageUrl, cancelByGuest, cancellationSettings, manageUrl } from '../services/booking-cancellation.js'
-import { calendarFile, addressOf } from '../mail/booking-mail.js'
+import { calendarFile } from '../mail/booking-mail.js'
 import { preferredLanguage } from '../domain/languages.js'
 import type { GuestLanguage } from '../domain/languages.js'
 import type { GuestBooking } from '../services/booking-cancellation.js'
@@ -115,8 +115,8 @@ export async function manageBookingRoutes(app: FastifyInstance, context: AppCont
         const found = await bookingOfLink(context.db, context.clock, token)
         if (found === undefined) return sendPage(reply, 404, renderNotFoundPage(viewOf(request, token, found)))
         const { booking } = found
-        const ics = calendarFile({ ...booking, bookingId: booking.id,
-          organizer: booking.contactEmail ?? addressOf(context.config.mail.from), sequence: booking.calendarSequence, cancelled: found.state === 'cancelled', stamp: context.clock.now(),
+        const ics = calendarFile({ ...booking, bookingId: booking.id, mailFrom: context.config.mail.from,
+          sequence: booking.calendarSequence, cancelled: found.state === 'cancelled', stamp: context.clock.now(),
           manageUrl: manageUrl(context.config.publicUrl, token) })
         return reply.code(200).headers({ 'content-type': 'text/calendar; charset=utf-8; method=PUBLISH',
           'content-disposition': 'attachment; filename="booking.ics"', 'cache-control': 'no-store',

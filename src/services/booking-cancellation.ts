@@ -13,7 +13,7 @@ import type { BookingDetails, BookingRules, Cancellation } from '../db/repositor
 import type { Database } from '../db/schema.js'
 import { hashToken, isWellFormedToken } from '../domain/secret-token.js'
 import { formatInZone } from '../domain/zoned-time.js'
-import { addressOf, renderBookingCancellation } from '../mail/booking-mail.js'
+import { renderBookingCancellation } from '../mail/booking-mail.js'
 import { bookingData } from '../webhooks/booking-events.js'
 import type { Actor } from './audit.js'
 import { write } from './unit-of-work.js'
@@ -167,9 +167,9 @@ export async function cancelIn(
     const mail = renderBookingCancellation({
       bookingId: booking.id, clubName: booking.clubName, timezone: booking.timezone, courtName: booking.courtName,
       start: booking.start, end: booking.end, bookerName: booking.bookerName, bookerEmail: booking.bookerEmail,
-      language: booking.language, organizer: booking.contactEmail ?? addressOf(settings.mailFrom),
+      language: booking.language, contactEmail: booking.contactEmail, mailFrom: settings.mailFrom,
       cancelledAt: now, by: cancellation.by, reason: cancellation.reason, sequence,
-      bookingPageUrl: bookingPageUrl(settings.publicUrl, booking.clubSlug), replyReachesClub: booking.contactEmail !== null,
+      bookingPageUrl: bookingPageUrl(settings.publicUrl, booking.clubSlug),
     })
     await work.mail({
       clubId: booking.clubId, bookingId: booking.id, recipientName: booking.bookerName, recipientEmail: booking.bookerEmail,

@@ -23,7 +23,7 @@ import { CONFLICT_WORDING, checkBookingTimes, occupancyOn } from '../domain/book
 import { Conflict, InvalidBooking, NotFound, SlotConflict } from '../domain/errors.js'
 import { daySlots, localDatesOf, slotStatus } from '../domain/slots.js'
 import { formatInZone } from '../domain/zoned-time.js'
-import { addressOf, renderBookingMove } from '../mail/booking-mail.js'
+import { renderBookingMove } from '../mail/booking-mail.js'
 import { bookingData } from '../webhooks/booking-events.js'
 import type { Actor } from './audit.js'
 import { bookingLabel, cancellationDeadline } from './booking-cancellation.js'
@@ -104,8 +104,8 @@ export async function moveBooking(
           const mail = renderBookingMove({ bookingId, clubName: booking.clubName, timezone: booking.timezone,
             courtName: court.name, start: interval.start, end: interval.end, bookerName: booking.bookerName,
             bookerEmail: booking.bookerEmail, language: booking.language,
-            organizer: booking.contactEmail ?? addressOf(settings.mailFrom), sequence, movedAt: now, by: mover.by,
-            manageUrl: mover.by === 'guest' ? mover.manageUrl : null, replyReachesClub: booking.contactEmail !== null,
+            contactEmail: booking.contactEmail, mailFrom: settings.mailFrom, sequence, movedAt: now, by: mover.by,
+            manageUrl: mover.by === 'guest' ? mover.manageUrl : null,
             previous: { courtName: booking.courtName, start: booking.start, end: booking.end } })
           await work.mail({ clubId, bookingId, recipientName: booking.bookerName, recipientEmail: booking.bookerEmail,
             subject: mail.subject, text: mail.text, html: mail.html, ics: mail.ics, senderName: booking.clubName,

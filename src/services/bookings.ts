@@ -25,7 +25,7 @@ import { containsLink } from '../domain/links.js'
 import { bookingWindow, bookingWindowChangesAt, daySlots, localDatesOf, slotStatus } from '../domain/slots.js'
 import type { SlotStatus } from '../domain/slots.js'
 import { addDays, formatInZone, isoWeekday, localToInstant } from '../domain/zoned-time.js'
-import { addressOf, renderBookingConfirmation, renderBookingRefusal } from '../mail/booking-mail.js'
+import { renderBookingConfirmation, renderBookingRefusal } from '../mail/booking-mail.js'
 import { generateToken, hashToken } from '../domain/secret-token.js'
 import { bookingLabel, cancellationDeadline, manageUrl } from './booking-cancellation.js'
 import type { Actor } from './audit.js'
@@ -243,9 +243,9 @@ export async function bookCourt(
         const mail = renderBookingConfirmation({
           bookingId, clubName: club.name, timezone: club.timezone, courtName: court.name, start: interval.start,
           end: interval.end, bookerName, bookerEmail: email, language, notes, createdAt: now,
-          organizer: rules.contactEmail ?? addressOf(settings.mailFrom),
+          contactEmail: rules.contactEmail, mailFrom: settings.mailFrom,
           manage: { url: manageUrl(settings.publicUrl, manageToken), cancelUntil: cancellationDeadline(interval.start, rules) },
-          privacyUrl: rules.privacyUrl, replyReachesClub: rules.contactEmail !== null,
+          privacyUrl: rules.privacyUrl,
         })
         await work.mail({ clubId: club.id, bookingId, recipientName: bookerName, recipientEmail: input.booker_email.trim(),
           subject: mail.subject, text: mail.text, html: mail.html, ics: mail.ics, ...clubSender(club, rules) }, settings.mailFrom)

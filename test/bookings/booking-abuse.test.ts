@@ -35,7 +35,7 @@ it('repeats the notes in the guest\'s mail without links, in every part', () => 
   const mail = renderBookingConfirmation({ bookingId: 'b', clubName: 'Club', timezone: 'UTC', courtName: 'Court', start: 0, end: 3_600_000,
     bookerName: 'Gina', bookerEmail: 'gina@example.org', language: 'en', notes: 'Pay at https://evil.example/pay or www.evil.example now',
     createdAt: 0,
-    organizer: 'bookings@club.example', manage: { url: 'https://clubs.example/bookings/manage/cpm_x', cancelUntil: 0 } })
+    contactEmail: null, mailFrom: 'Club <bookings@club.example>', manage: { url: 'https://clubs.example/bookings/manage/cpm_x', cancelUntil: 0 } })
   for (const part of [mail.text, mail.html, mail.ics]) {
     expect(part).toContain('[link removed]')
     expect(part).not.toContain('evil.example')

@@ -247,7 +247,7 @@ describe('the slots a booking covers', () => {
 describe('the confirmation\'s time of day', () => {
   const render = (start: string, end: string) => renderBookingConfirmation({ bookingId: 'b', clubName: 'Club', timezone: 'Europe/Berlin',
     courtName: 'Court D', start: Date.parse(start), end: Date.parse(end), bookerName: 'Nora', bookerEmail: 'nora@example.org',
-    language: 'en', notes: null, createdAt: 0, organizer: 'bookings@club.example',
+    language: 'en', notes: null, createdAt: 0, contactEmail: null, mailFrom: 'Club <bookings@club.example>',
     manage: { url: 'https://clubs.example/bookings/manage/cpm_x', cancelUntil: 0 } })
   // The dates as Intl writes them in British English on this Node.js (its ICU decides a comma after the weekday).
   const long = (date: string) => new Intl.DateTimeFormat('en-GB', { weekday: 'long', day: 'numeric', month: 'long', year: 'numeric',

@@ -2,6 +2,9 @@
  * The widget's texts: English here, the other languages in public/messages/<lang>.json (one file each,
  * with the same keys: test/http/widget.test.ts). Dates and times go through Intl in the club's time zone.
  */
+import { isGuestLanguage } from '../../src/domain/languages.js'
+import type { GuestLanguage } from '../../src/domain/languages.js'
+
 export const en = {
   title: 'Book a court',
   date: 'Date',
@@ -42,13 +45,13 @@ export const en = {
 
 export type MessageKey = keyof typeof en
 export type Messages = Readonly<Record<MessageKey, string>>
-export type Lang = 'en' | 'de' | 'fr' | 'es' | 'it' | 'nl'
-
-/** The languages the widget speaks; English is built in, the others' texts fetched when first needed (`messages/<lang>.json`). */
-export const LANGUAGES: readonly Lang[] = ['en', 'de', 'fr', 'es', 'it', 'nl']
-
-/** The locale whose conventions dates follow in each language (English: day before month; times on the 24-hour clock). */
-export const LOCALES: Readonly<Record<Lang, string>> = { en: 'en-GB', de: 'de-DE', fr: 'fr-FR', es: 'es-ES', it: 'it-IT', nl: 'nl-NL' }
+/**
+ * The languages the widget speaks, and the locale whose conventions dates follow in each: the
+ * service's own (src/domain/languages.ts). English is built in, the others' texts fetched when first
+ * needed (`messages/<lang>.json`).
+ */
+export type Lang = GuestLanguage
+export { LOCALES } from '../../src/domain/languages.js'
 
 const loaded: Partial<Record<Lang, Messages>> = { en }
 const loading = new Map<Lang, Promise<void>>()
@@ -87,8 +90,7 @@ export function languageOf(attribute: string | null | undefined): Lang {
   const candidates = [attribute, document.documentElement.lang, ...navigator.languages, navigator.language]
   for (const value of candidates) {
     const primary = (value ?? '').toLowerCase().split('-')[0]
-    const found = LANGUAGES.find((lang) => lang === primary)
-    if (found !== undefined) return found
+    if (isGuestLanguage(primary)) return primary
   }
   return 'en'
 }
