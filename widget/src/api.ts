@@ -1,22 +1,77 @@
-/** The service the widget asks (the one that served this script, unless told otherwise) and what its refusals mean to a guest. */
+/**
+ * The service the widget asks (the one that served this script, unless told otherwise), the public
+ * operations it calls — typed by the client's schema, which is generated from the service's OpenAPI
+ * document, so a changed path, parameter or body fails the widget's type-check — and what the
+ * service's refusals mean to a guest. A general client (openapi-fetch, as the dashboard uses) would
+ * be 2.3 kB of the widget's 15 kB; these calls are 0.3 kB.
+ */
 import { text } from './i18n'
 import type { Lang } from './i18n'
-import type { components } from '../../clients/typescript/src/schema'
+import type { components, operations, paths } from '../../clients/typescript/src/schema'
 
 type Problem = components['schemas']['Problem']
+
+/** The JSON body of an operation's answer with a status. */
+type Json<O, S extends number> = O extends { responses: { [K in S]: { content: { 'application/json': infer B } } } } ? B : never
+
+/** The parsed body of a success (`data`), or of a refusal (`error`: a problem document, or undefined when the body was none). */
+export type Answer<T> = { readonly data: T, readonly error?: undefined, readonly response: Response }
+  | { readonly data?: undefined, readonly error: unknown, readonly response: Response }
+
+/** A path of the service's OpenAPI document with its club filled in. */
+const at = (path: keyof paths, club: string): string => path.replace('{clubSlug}', encodeURIComponent(club))
+
+async function call<T>(url: string, init: RequestInit): Promise<Answer<T>> {
+  const response = await fetch(url, { ...init, credentials: 'omit' })
+  const body: unknown = await response.json().catch(() => undefined)
+  return response.ok ? { data: body as T, response } : { error: body, response }
+}
+
+type Query<O> = O extends { parameters: { query?: infer Q } } ? NonNullable<Q> : never
+
+function search(query: Record<string, string | number | undefined>): string {
+  const defined = Object.entries(query).filter((entry): entry is [string, string | number] => entry[1] !== undefined)
+  return defined.length === 0 ? '' : `?${new URLSearchParams(defined.map(([name, value]) => [name, String(value)])).toString()}`
+}
+
+/** The public court operations of the service at `base`. */
+export function publicApi(base: string) {
+  return {
+    /** listCourtSlots: a day's grid, revalidated every time (a 304 when nothing changed), so a booking shows at once. */
+    courts: (club: string, query: Query<operations['listCourtSlots']>) =>
+      call<Json<operations['listCourtSlots'], 200>>(base + at('/api/v1/public/{clubSlug}/courts', club) + search(query),
+        { cache: 'no-cache' }),
+    /** bookCourt, in the guest's language (the mails'). */
+    book: (club: string, body: operations['bookCourt']['requestBody']['content']['application/json'], language: Lang) =>
+      call<Json<operations['bookCourt'], 201>>(base + at('/api/v1/public/{clubSlug}/courts/book', club), {
+        method: 'POST', headers: { 'content-type': 'application/json', 'accept-language': language }, body: JSON.stringify(body),
+      }),
+  }
+}
+
+export type PublicApi = ReturnType<typeof publicApi>
 
 /** The service that served this script answers the widget's requests, unless the `api` attribute names another. */
 export const SCRIPT_ORIGIN = new URL(import.meta.url).origin
 
+/** A refusal's body as a problem document (RFC 9457), when it is one. */
+function problemOf(body: unknown): Partial<Problem> {
+  return typeof body === 'object' && body !== null ? body : {}
+}
+
+/** Whether a refusal's body is a problem of this type (the last segment of its `type` URI). */
+export function isProblem(body: unknown, type: string): boolean {
+  const known = problemOf(body).type
+  return typeof known === 'string' && known.endsWith(`/${type}`)
+}
+
 /** What a refusal means to a guest, in their language; a 429 counts the seconds until `waitUntil` (ms). */
 export function problemText(language: Lang, status: number, problem: unknown, waitUntil: number): string {
-  const known = typeof problem === 'object' && problem !== null && 'type' in problem ? problem as Problem : undefined
-  const detail = known?.detail ?? ''
-  const type = known?.type ?? ''
-  if (type.endsWith('/club-not-found')) return text(language, 'unknownClub')
+  const detail = problemOf(problem).detail
+  if (isProblem(problem, 'club-not-found')) return text(language, 'unknownClub')
   if (status === 429) {
     return text(language, 'tooMany', { seconds: String(Math.max(1, Math.ceil((waitUntil - Date.now()) / 1000))) })
   }
   if (status >= 500 || status === 0) return text(language, 'unavailable')
-  return text(language, 'refused', { detail })
+  return text(language, 'refused', { detail: typeof detail === 'string' ? detail : '' })
 }

@@ -8,16 +8,15 @@
  */
 import { LitElement, html, nothing } from 'lit'
 import type { PropertyValues, TemplateResult } from 'lit'
-import createClient from 'openapi-fetch'
 import './frame-height'
 import { styles } from './styles'
-import { SCRIPT_ORIGIN, problemText } from './api'
+import { SCRIPT_ORIGIN, isProblem, problemText, publicApi } from './api'
+import type { PublicApi } from './api'
 import { LOCALES, hasMessages, languageOf, loadMessages, text } from './i18n'
 import type { Lang, MessageKey } from './i18n'
 import { cellSelector, gridTable, markMore } from './grid'
 import { addDays, bookable, columns, isSelected, maxSlots, selectionAfter } from './slots'
 import type { Availability, GridPosition, Slot } from './slots'
-import type { paths } from '../../clients/typescript/src/schema'
 
 /** A refusal (an alert at the top) or why a time cannot be added (beside Continue). */
 interface Notice { readonly kind: 'error' | 'info', readonly text: string }
@@ -70,7 +69,7 @@ export class ClubBooking extends LitElement {
   /** The grid's one Tab stop (the ARIA grid pattern): the cell the arrow keys moved to last; null: the first free one. */
   declare cursor: GridPosition | null
 
-  private client: ReturnType<typeof createClient<paths>> | null = null
+  private client: PublicApi | null = null
   /** After the next render, the keyboard focus goes here (a cell the arrows moved to, or the alert of a refusal). */
   private focusAfterRender: string | undefined
   private loadCount = 0
@@ -104,7 +103,7 @@ export class ClubBooking extends LitElement {
 
   override connectedCallback(): void {
     super.connectedCallback()
-    this.client = createClient<paths>({ baseUrl: this.api === '' ? SCRIPT_ORIGIN : this.api, credentials: 'omit' })
+    this.client = publicApi(this.api === '' ? SCRIPT_ORIGIN : this.api)
   }
 
   override disconnectedCallback(): void {
@@ -145,11 +144,7 @@ export class ClubBooking extends LitElement {
     if (client === null) return
     const request = ++this.loadCount
     try {
-      const { data, error, response } = await client.GET('/api/v1/public/{clubSlug}/courts', {
-        params: { path: { clubSlug: this.club }, query: this.day === '' ? {} : { date: this.day } },
-        // Revalidated every time (a 304 when nothing changed): after a booking the grid must show it, not a cached copy.
-        cache: 'no-cache',
-      })
+      const { data, error, response } = await client.courts(this.club, { date: this.day === '' ? undefined : this.day })
       if (request !== this.loadCount) return
       if (data === undefined) {
         this.listing = null
@@ -227,12 +222,10 @@ export class ClubBooking extends LitElement {
     this.busy = true
     this.notice = null
     try {
-      const { data, error, response } = await this.client.POST('/api/v1/public/{clubSlug}/courts/book', {
-        // The language of the mails about the booking: the widget's.
-        params: { path: { clubSlug: this.club }, header: { 'accept-language': this.language } },
-        body: { court_id: first.court_id, start_time: first.start_time, end_time: last.end_time,
-          booker_name: field('name'), booker_email: email, ...(notes === '' ? {} : { notes }) },
-      })
+      // The language of the mails about the booking: the widget's.
+      const { data, error, response } = await this.client.book(this.club, { court_id: first.court_id,
+        start_time: first.start_time, end_time: last.end_time, booker_name: field('name'), booker_email: email,
+        ...(notes === '' ? {} : { notes }) }, this.language)
       if (data !== undefined) {
         this.emit('booked', { booking_id: data.booking_id, court_id: first.court_id, court_name: first.court_name,
           start_time: first.start_time, end_time: last.end_time })
@@ -243,7 +236,7 @@ export class ClubBooking extends LitElement {
         return
       }
       // The contract answers a taken time with 400 and the problem type slot-conflict.
-      if (typeof error === 'object' && 'type' in error && error.type.endsWith('/slot-conflict')) {
+      if (isProblem(error, 'slot-conflict')) {
         this.selection = []
         this.step = 'pick'
         await this.load()
