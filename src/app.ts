@@ -39,7 +39,7 @@ import { PUBLIC_PREFIX, publicCourtsRoutes } from './routes/public-courts.js'
 import { manageBookingRoutes } from './routes/manage-booking.js'
 import { ListMeta } from './schemas/common.js'
 import { CompetitionResult, CompetitionResultList } from './schemas/competition-result.js'
-import { BookingCreated, BookingRequest, CourtAvailability, CourtBookingSlot, CourtBookingWindow } from './schemas/court.js'
+import { BookingCreated, BookingRequest, CourtAvailability, CourtBookingSlot, CourtBookingWindow, CourtDay, CourtDays } from './schemas/court.js'
 import { Event, EventList } from './schemas/event.js'
 import { Group, GroupList } from './schemas/group.js'
 import { News, NewsList } from './schemas/news.js'
@@ -188,7 +188,7 @@ function registerRequestLog(app: FastifyInstance, context: AppContext, fastPath:
 /** Every request and response body is a named schema, once under components.schemas. */
 function registerSchemas(app: FastifyInstance): void {
   for (const schema of [Problem, ListMeta, Group, GroupList, Event, EventList, News, NewsList,
-    CompetitionResult, CompetitionResultList, CourtBookingSlot, CourtBookingWindow, CourtAvailability, BookingRequest,
+    CompetitionResult, CompetitionResultList, CourtBookingSlot, CourtBookingWindow, CourtAvailability, CourtDay, CourtDays, BookingRequest,
     BookingCreated, ...WEBHOOK_PAYLOAD_SCHEMAS]) {
     app.addSchema(schema)
   }

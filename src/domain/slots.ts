@@ -30,6 +30,10 @@ export function parseOpeningHours(spec: string): OpeningHours | string {
   return Object.keys(hours).length === 0 ? 'give the hours of at least one day, e.g. mon-sun=08:00-22:00' : hours
 }
 
+/** The most dates one summary of free times by day covers, and how many it covers when not told. */
+export const MAX_SUMMARY_DAYS = 31
+export const DEFAULT_SUMMARY_DAYS = 14
+
 export type SlotStatus = 'available' | 'reserved' | 'booked' | 'blocked'
 
 export interface Interval {

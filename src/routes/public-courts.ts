@@ -21,7 +21,9 @@ import type { CacheSlot } from '../speed/cached-read.js'
 import { conditionalGet, conditionalHeaders, IF_NONE_MATCH } from '../http/conditional.js'
 import { header, jsonResponse, problemResponse, REQUEST_ID_HEADER, RETRY_AFTER_HEADER } from '../http/responses.js'
 import { Reference } from '../schemas/common.js'
-import { BookingCreated, BookingRequest, ClubSlugParams, CourtAvailability, CourtsQuery } from '../schemas/court.js'
+import { BookingCreated, BookingRequest, ClubSlugParams, CourtAvailability, CourtDays, CourtDaysQuery, CourtsQuery } from '../schemas/court.js'
+import { courtDays } from '../services/court-days.js'
+import { DEFAULT_SUMMARY_DAYS } from '../domain/slots.js'
 import { bookCourt, bookingSettings, courtDay } from '../services/bookings.js'
 
 export const PUBLIC_PREFIX = `${API_PREFIX}/public`
@@ -112,6 +114,7 @@ export async function publicCourtsRoutes(app: FastifyInstance, context: AppConte
       maxAge: 600,
     })
     registerCourtsListing(scope, context, clubOf)
+    registerCourtDays(scope, context, clubOf)
     registerBooking(scope, context, clubOf)
   }, { prefix: PUBLIC_PREFIX })
 }
@@ -168,6 +171,55 @@ function registerCourtsListing(scope: FastifyInstance, context: AppContext, club
         validUntil: read.validUntil }
     })
   }
+}
+
+/** A run of dates with how many times each has free: a booking page's date strip and its jump to the next free time. */
+function registerCourtDays(scope: FastifyInstance, context: AppContext, clubOf: ClubLookup): void {
+  const typed = scope.withTypeProvider<TypeBoxTypeProvider>()
+  typed.get('/:clubSlug/courts/days', {
+    config: { access: { public: true } },
+    onRequest: context.publicLimits.listing.hook(),
+    onSend: conditionalGet(COURTS_CACHE_CONTROL),
+    schema: {
+      operationId: 'listCourtDays',
+      summary: 'Free times by day',
+      description: 'For each of a run of dates (today and the next 13 unless asked otherwise), how many times of the club\'s '
+        + 'active courts are free and bookable now, and the first of them. No key needed; CORS-enabled for any origin. Limited per '
+        + 'client IP, with the courts listing.',
+      tags: ['Courts (public)'],
+      security: [],
+      params: ClubSlugParams,
+      querystring: CourtDaysQuery,
+      headers: IF_NONE_MATCH,
+      response: {
+        200: jsonResponse('The dates, in order.', Reference(CourtDays), { ...conditionalHeaders(COURTS_CACHE_CONTROL), ...CORS_HEADERS }),
+        304: { description: 'The copy named in If-None-Match is current.', type: 'null',
+          headers: { ...REQUEST_ID_HEADER, ...conditionalHeaders(COURTS_CACHE_CONTROL), ...CORS_HEADERS } },
+        400: problemResponse('`from` is not a valid YYYY-MM-DD date from 2000-01-01 through 2099-12-31, `days` is not 1 to 31, or '
+          + 'an unknown parameter was sent.', CORS_HEADERS,
+        [{ kind: 'validation-error', instance: `${COURTS_PATH}/days`, detail: 'Query parameter "days" must be <= 31.',
+          invalidParams: [{ name: 'days', reason: 'must be <= 31' }] }]),
+        404: problemResponse('No club has this slug (`club-not-found`).', CORS_HEADERS,
+          [{ kind: 'club-not-found', instance: `${PUBLIC_PREFIX}/${UNKNOWN_SLUG}/courts/days`,
+            detail: `No club with the slug "${UNKNOWN_SLUG}".` }]),
+        429: problemResponse('Too many requests from this client.', { ...RETRY_AFTER_HEADER, ...CORS_HEADERS },
+          [{ kind: 'rate-limited', instance: `${COURTS_PATH}/days`, detail: 'Too many requests; retry in 1 s.' }]),
+        500: problemResponse('The service failed unexpectedly.', CORS_HEADERS),
+        503: problemResponse('The service is temporarily unavailable.', { ...RETRY_AFTER_HEADER, ...CORS_HEADERS }),
+      },
+    },
+  }, async (request, reply) => {
+    const club = await clubOf(request.params.clubSlug)
+    const now = context.clock.now()
+    const from = request.query.from ?? localDateOf(now, club.timezone)
+    const count = request.query.days ?? DEFAULT_SUMMARY_DAYS
+    // The courts' scope: every write that changes a day's grid changes these figures too.
+    const scope = `courts:${club.id}`
+    return answerCached(context, reply, { scope, key: `${scope}:${club.timezone}:days:${from}:${String(count)}`, now }, async (db) => {
+      const read = await courtDays(db, club, from, count, now)
+      return { payload: { timezone: club.timezone, days: read.days }, validUntil: read.validUntil }
+    })
+  })
 }
 
 /** Booking a court, safe to retry with an Idempotency-Key. */

@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox'
 import type { Static } from '@sinclair/typebox'
+import { DEFAULT_SUMMARY_DAYS, MAX_SUMMARY_DAYS } from '../domain/slots.js'
 import { NO_CONTROL_BUT_NEWLINES, NO_CONTROL_CHARACTERS, Reference, Uuid } from './common.js'
 
 /** The court of the examples: Court 1 of TC Riverside (Europe/Berlin). */
@@ -87,6 +88,50 @@ export const CourtAvailability = Type.Object({
         max_slots_per_booking: 2 },
     ],
   }],
+})
+
+export const CourtDaysQuery = Type.Object({
+  from: Type.Optional(Type.String({
+    format: 'date',
+    formatMinimum: FIRST_LISTED_DATE,
+    formatMaximum: LAST_LISTED_DATE,
+    description: `The first local date (YYYY-MM-DD), ${FIRST_LISTED_DATE} through ${LAST_LISTED_DATE}; `
+      + 'default: today in the club\'s time zone.',
+    examples: ['2026-06-16'],
+  })),
+  days: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_SUMMARY_DAYS, default: DEFAULT_SUMMARY_DAYS,
+    description: `How many dates, from \`from\` on (1 to ${String(MAX_SUMMARY_DAYS)}).`, examples: [7] })),
+}, { additionalProperties: false })
+
+export const CourtDay = Type.Object({
+  date: Type.String({ format: 'date', description: 'The local date.' }),
+  bookable: Type.Boolean({ description: 'Whether any court can be booked on this date now: false for a past date, one beyond '
+    + 'every court\'s booking horizon, a day every court is closed.' }),
+  free_slots: Type.Integer({ minimum: 0, description: 'How many times of the date are `available` and bookable now, over all '
+    + 'active courts (a time of two courts counts twice).' }),
+  first_free: Type.Union([Reference(CourtBookingSlot), Type.Null()], { description: 'The earliest of them (by start, then court '
+    + 'name), as GET …/courts lists it; null when there is none.' }),
+}, {
+  $id: 'CourtDay',
+  additionalProperties: false,
+  description: 'One date of a club\'s courts at a glance.',
+  examples: [{ date: '2026-06-17', bookable: true, free_slots: 12, first_free: { court_id: EXAMPLE_COURT, court_name: 'Court 1',
+    start_time: '2026-06-17T08:00:00+02:00', end_time: '2026-06-17T09:00:00+02:00', status: 'available' } }],
+})
+
+export const CourtDays = Type.Object({
+  timezone: Type.String({ description: 'The club\'s IANA time zone; times carry its offset.' }),
+  days: Type.Array(Reference(CourtDay), { description: 'One per date, in order.' }),
+}, {
+  $id: 'CourtDays',
+  additionalProperties: false,
+  description: 'How many times can be booked on each of a run of dates, and the first of them: a date strip, and a jump to the '
+    + 'next free time.',
+  examples: [{ timezone: 'Europe/Berlin', days: [
+    { date: '2026-06-16', bookable: true, free_slots: 0, first_free: null },
+    { date: '2026-06-17', bookable: true, free_slots: 12, first_free: { court_id: EXAMPLE_COURT, court_name: 'Court 1',
+      start_time: '2026-06-17T08:00:00+02:00', end_time: '2026-06-17T09:00:00+02:00', status: 'available' } },
+  ] }],
 })
 
 export const ClubSlugParams = Type.Object({

@@ -209,6 +209,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/public/{clubSlug}/courts/days": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Free times by day
+         * @description For each of a run of dates (today and the next 13 unless asked otherwise), how many times of the club's active courts are free and bookable now, and the first of them. No key needed; CORS-enabled for any origin. Limited per client IP, with the courts listing.
+         */
+        get: operations["listCourtDays"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     "booking.cancelled": {
@@ -812,6 +832,66 @@ export interface components {
             latest_start: string | null;
             /** @description The most consecutive slots of the court one booking may cover. */
             max_slots_per_booking: number;
+        };
+        /**
+         * @description One date of a club's courts at a glance.
+         * @example {
+         *       "date": "2026-06-17",
+         *       "bookable": true,
+         *       "free_slots": 12,
+         *       "first_free": {
+         *         "court_id": "c0a8f3d2-5b1e-4c7a-8f20-3d9e6b1a7c44",
+         *         "court_name": "Court 1",
+         *         "start_time": "2026-06-17T08:00:00+02:00",
+         *         "end_time": "2026-06-17T09:00:00+02:00",
+         *         "status": "available"
+         *       }
+         *     }
+         */
+        CourtDay: {
+            /** @description Whether any court can be booked on this date now: false for a past date, one beyond every court's booking horizon, a day every court is closed. */
+            bookable: boolean;
+            /**
+             * Format: date
+             * @description The local date.
+             */
+            date: string;
+            /** @description The earliest of them (by start, then court name), as GET …/courts lists it; null when there is none. */
+            first_free: components["schemas"]["CourtBookingSlot"] | null;
+            /** @description How many times of the date are `available` and bookable now, over all active courts (a time of two courts counts twice). */
+            free_slots: number;
+        };
+        /**
+         * @description How many times can be booked on each of a run of dates, and the first of them: a date strip, and a jump to the next free time.
+         * @example {
+         *       "timezone": "Europe/Berlin",
+         *       "days": [
+         *         {
+         *           "date": "2026-06-16",
+         *           "bookable": true,
+         *           "free_slots": 0,
+         *           "first_free": null
+         *         },
+         *         {
+         *           "date": "2026-06-17",
+         *           "bookable": true,
+         *           "free_slots": 12,
+         *           "first_free": {
+         *             "court_id": "c0a8f3d2-5b1e-4c7a-8f20-3d9e6b1a7c44",
+         *             "court_name": "Court 1",
+         *             "start_time": "2026-06-17T08:00:00+02:00",
+         *             "end_time": "2026-06-17T09:00:00+02:00",
+         *             "status": "available"
+         *           }
+         *         }
+         *       ]
+         *     }
+         */
+        CourtDays: {
+            /** @description One per date, in order. */
+            days: components["schemas"]["CourtDay"][];
+            /** @description The club's IANA time zone; times carry its offset. */
+            timezone: string;
         };
         /**
          * @description A public event: released for public booking and not assigned to any group.
@@ -2447,6 +2527,155 @@ export interface operations {
                 };
             };
             /** @description Too many booking requests from this client. */
+            429: {
+                headers: {
+                    /** @description Always `*`: a page on any origin may read the answer (credentials are never involved). Sent on this endpoint's answers; a browser needs it on cross-origin requests. */
+                    "access-control-allow-origin"?: string;
+                    /** @description The headers a cross-origin page may read, sent with Access-Control-Allow-Origin. */
+                    "access-control-expose-headers"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "retry-after": number;
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The service failed unexpectedly. */
+            500: {
+                headers: {
+                    /** @description Always `*`: a page on any origin may read the answer (credentials are never involved). Sent on this endpoint's answers; a browser needs it on cross-origin requests. */
+                    "access-control-allow-origin"?: string;
+                    /** @description The headers a cross-origin page may read, sent with Access-Control-Allow-Origin. */
+                    "access-control-expose-headers"?: string;
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The service is temporarily unavailable. */
+            503: {
+                headers: {
+                    /** @description Always `*`: a page on any origin may read the answer (credentials are never involved). Sent on this endpoint's answers; a browser needs it on cross-origin requests. */
+                    "access-control-allow-origin"?: string;
+                    /** @description The headers a cross-origin page may read, sent with Access-Control-Allow-Origin. */
+                    "access-control-expose-headers"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "retry-after": number;
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listCourtDays: {
+        parameters: {
+            query?: {
+                /**
+                 * @description How many dates, from `from` on (1 to 31).
+                 * @example 7
+                 */
+                days?: number;
+                /**
+                 * @description The first local date (YYYY-MM-DD), 2000-01-01 through 2099-12-31; default: today in the club's time zone.
+                 * @example 2026-06-16
+                 */
+                from?: string;
+            };
+            header?: {
+                /**
+                 * @description ETag(s) of a copy the client holds: 304 when still current.
+                 * @example "LXEWQrcmsEQBYnyp-6wy9chTD7G"
+                 */
+                "if-none-match"?: string;
+            };
+            path: {
+                /**
+                 * @description Slug identifier of the club.
+                 * @example tc-riverside
+                 */
+                clubSlug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The dates, in order. */
+            200: {
+                headers: {
+                    /** @description Always `*`: a page on any origin may read the answer (credentials are never involved). Sent on this endpoint's answers; a browser needs it on cross-origin requests. */
+                    "access-control-allow-origin"?: string;
+                    /** @description The headers a cross-origin page may read, sent with Access-Control-Allow-Origin. */
+                    "access-control-expose-headers"?: string;
+                    /** @description How the response may be cached: always `public, max-age=10`. */
+                    "cache-control": string;
+                    /** @description Strong validator of this representation; send it back in If-None-Match. */
+                    etag: string;
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CourtDays"];
+                };
+            };
+            /** @description The copy named in If-None-Match is current. */
+            304: {
+                headers: {
+                    /** @description Always `*`: a page on any origin may read the answer (credentials are never involved). Sent on this endpoint's answers; a browser needs it on cross-origin requests. */
+                    "access-control-allow-origin"?: string;
+                    /** @description The headers a cross-origin page may read, sent with Access-Control-Allow-Origin. */
+                    "access-control-expose-headers"?: string;
+                    /** @description How the response may be cached: always `public, max-age=10`. */
+                    "cache-control": string;
+                    /** @description Strong validator of this representation; send it back in If-None-Match. */
+                    etag: string;
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `from` is not a valid YYYY-MM-DD date from 2000-01-01 through 2099-12-31, `days` is not 1 to 31, or an unknown parameter was sent. */
+            400: {
+                headers: {
+                    /** @description Always `*`: a page on any origin may read the answer (credentials are never involved). Sent on this endpoint's answers; a browser needs it on cross-origin requests. */
+                    "access-control-allow-origin"?: string;
+                    /** @description The headers a cross-origin page may read, sent with Access-Control-Allow-Origin. */
+                    "access-control-expose-headers"?: string;
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No club has this slug (`club-not-found`). */
+            404: {
+                headers: {
+                    /** @description Always `*`: a page on any origin may read the answer (credentials are never involved). Sent on this endpoint's answers; a browser needs it on cross-origin requests. */
+                    "access-control-allow-origin"?: string;
+                    /** @description The headers a cross-origin page may read, sent with Access-Control-Allow-Origin. */
+                    "access-control-expose-headers"?: string;
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests from this client. */
             429: {
                 headers: {
                     /** @description Always `*`: a page on any origin may read the answer (credentials are never involved). Sent on this endpoint's answers; a browser needs it on cross-origin requests. */
