@@ -195,8 +195,8 @@ function registerCourtDays(scope: FastifyInstance, context: AppContext, clubOf: 
         200: jsonResponse('The dates, in order.', Reference(CourtDays), { ...conditionalHeaders(COURTS_CACHE_CONTROL), ...CORS_HEADERS }),
         304: { description: 'The copy named in If-None-Match is current.', type: 'null',
           headers: { ...REQUEST_ID_HEADER, ...conditionalHeaders(COURTS_CACHE_CONTROL), ...CORS_HEADERS } },
-        400: problemResponse('`from` is not a valid YYYY-MM-DD date from 2000-01-01 through 2099-12-31, `days` is not 1 to 31, or '
-          + 'an unknown parameter was sent.', CORS_HEADERS,
+        400: problemResponse('`from` is not a valid YYYY-MM-DD date from 2000-01-01 through 2099-12-31, `days` is not 1 to 31, '
+          + '`court` is not a UUID, or an unknown parameter was sent.', CORS_HEADERS,
         [{ kind: 'validation-error', instance: `${COURTS_PATH}/days`, detail: 'Query parameter "days" must be <= 31.',
           invalidParams: [{ name: 'days', reason: 'must be <= 31' }] }]),
         404: problemResponse('No club has this slug (`club-not-found`).', CORS_HEADERS,
@@ -212,11 +212,13 @@ function registerCourtDays(scope: FastifyInstance, context: AppContext, clubOf: 
     const club = await clubOf(request.params.clubSlug)
     const now = context.clock.now()
     const from = request.query.from ?? localDateOf(now, club.timezone)
+    const { court } = request.query
     const count = request.query.days ?? DEFAULT_SUMMARY_DAYS
     // The courts' scope: every write that changes a day's grid changes these figures too.
     const scope = `courts:${club.id}`
-    return answerCached(context, reply, { scope, key: `${scope}:${club.timezone}:days:${from}:${String(count)}`, now }, async (db) => {
-      const read = await courtDays(db, club, from, count, now)
+    const key = `${scope}:${club.timezone}:days:${from}:${String(count)}:${court ?? ''}`
+    return answerCached(context, reply, { scope, key, now }, async (db) => {
+      const read = await courtDays(db, club, from, count, now, court)
       return { payload: { timezone: club.timezone, days: read.days }, validUntil: read.validUntil }
     })
   })

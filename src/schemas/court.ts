@@ -101,6 +101,8 @@ export const CourtDaysQuery = Type.Object({
   })),
   days: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_SUMMARY_DAYS, default: DEFAULT_SUMMARY_DAYS,
     description: `How many dates, from \`from\` on (1 to ${String(MAX_SUMMARY_DAYS)}).`, examples: [7] })),
+  court: Type.Optional(Uuid('One court alone (a booking page for one court); without it, every active court. A court the club '
+    + 'does not have, or not an active one, has no free times.')),
 }, { additionalProperties: false })
 
 export const CourtDay = Type.Object({

@@ -41,9 +41,10 @@ function within(stored: StoredOccupancy | undefined, day: Interval): StoredOccup
     bookings: touching(stored.bookings) }
 }
 
-/** `count` local dates from `from`: each with its free, bookable times now. */
-export async function courtDays(db: Kysely<Database>, club: Club, from: string, count: number, now: number): Promise<CourtDays> {
-  const courts = await listActiveCourts(db, club.id)
+/** `count` local dates from `from`: each with its free, bookable times now, of every active court or of `only` that one. */
+export async function courtDays(db: Kysely<Database>, club: Club, from: string, count: number, now: number, only?: string):
+Promise<CourtDays> {
+  const courts = (await listActiveCourts(db, club.id)).filter((court) => only === undefined || court.id === only)
   const dates = Array.from({ length: count }, (_, index) => addDays(from, index))
   const window = { start: localToInstant(from, 0, club.timezone), end: localToInstant(addDays(from, count), 0, club.timezone) }
   const stored = await occupancyOf(db, club.id, courts.map((court) => court.id), window)

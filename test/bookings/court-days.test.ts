@@ -122,6 +122,20 @@ describeEachDatabase('free times by day', (dialect) => {
     expect(again.status).toBe(304)
   })
 
+  it('counts one court alone when asked, and none that the club does not have', async () => {
+    const all = await daysOf('riverside', `?from=${TUESDAY}&days=2`)
+    const b = await daysOf('riverside', `?from=${TUESDAY}&days=2&court=${COURT.b}`)
+    for (const [index, day] of b.days.entries()) {
+      const listing = (await get(`/api/v1/public/riverside/courts?date=${day.date}`)).json<Courts>()
+      const free = listing.courts.filter((slot) => slot.court_id === COURT.b && slot.status === 'available').length
+      expect([day.date, day.free_slots, day.first_free?.court_id]).toEqual([day.date, free, COURT.b])
+      expect(day.free_slots).toBeLessThan(all.days[index]?.free_slots ?? 0)
+    }
+    const stranger = await daysOf('riverside', `?from=${TUESDAY}&days=2&court=${SMALL_COURT}`)
+    expect(stranger.days.map((day) => [day.bookable, day.free_slots])).toEqual([[false, 0], [false, 0]])
+    expect((await get('/api/v1/public/riverside/courts/days?court=1')).status).toBe(400)
+  })
+
   it('reads the club\'s own courts alone', async () => {
     const body = await daysOf('small', `?from=${TUESDAY}&days=3`)
     const firsts = body.days.flatMap((day) => day.first_free === null ? [] : [day.first_free.court_id])

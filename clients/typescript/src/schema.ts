@@ -2580,6 +2580,8 @@ export interface operations {
     listCourtDays: {
         parameters: {
             query?: {
+                /** @description One court alone (a booking page for one court); without it, every active court. A court the club does not have, or not an active one, has no free times. */
+                court?: string;
                 /**
                  * @description How many dates, from `from` on (1 to 31).
                  * @example 7
@@ -2645,7 +2647,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description `from` is not a valid YYYY-MM-DD date from 2000-01-01 through 2099-12-31, `days` is not 1 to 31, or an unknown parameter was sent. */
+            /** @description `from` is not a valid YYYY-MM-DD date from 2000-01-01 through 2099-12-31, `days` is not 1 to 31, `court` is not a UUID, or an unknown parameter was sent. */
             400: {
                 headers: {
                     /** @description Always `*`: a page on any origin may read the answer (credentials are never involved). Sent on this endpoint's answers; a browser needs it on cross-origin requests. */
