@@ -9,7 +9,7 @@
  */
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
-import type { BrowserContext, Frame, Page } from 'playwright-core'
+import type { BrowserContext, Frame, Locator, Page } from 'playwright-core'
 import { expect, it } from 'vitest'
 import { localToInstant } from '../../src/domain/zoned-time.js'
 import { OPERATOR } from '../../src/services/audit.js'
@@ -18,10 +18,13 @@ import { createClub } from '../../src/services/clubs.js'
 import { importClubData } from '../../src/services/import.js'
 import { DESKTOP, PHONE, describeInBrowser, screenshots, seriousViolations, useBrowserSuite } from '../helpers/browser.js'
 import { COURT } from '../helpers/courts.js'
+import { idFor } from '../helpers/fixtures.js'
 import { TestSmtpServer } from '../helpers/smtp.js'
-import { onRealDay, testToday, useTestClock } from '../helpers/today.js'
+import { onRealDay, testNow, testToday, useTestClock } from '../helpers/today.js'
 
 const ZONE = 'Europe/Berlin'
+/** The desktop of the issue's acceptance: the laptop screen the docs' desktop screenshots are wider than. */
+const LAPTOP = { width: 1280, height: 800 }
 const LOCALES = { en: 'en-GB', de: 'de-DE', fr: 'fr-FR', es: 'es-ES', it: 'it-IT', nl: 'nl-NL' } as const
 
 /** A club's own website: pages on an origin of their own, served as given. */
@@ -45,12 +48,14 @@ describeInBrowser('the booking widget on a club website', 'the booking widget br
   const violations: string[] = []
   /** Two days ahead at the club: bookable, whatever the hour of the run. */
   const date = testToday(2, ZONE)
+  /** Five days ahead: every court reserved all day. */
+  const fullDay = testToday(5, ZONE)
   const at = (hour: number) => localToInstant(date, hour * 60, ZONE)
 
   const suite = useBrowserSuite(dialect, {
     start: () => smtp.start(),
-    // Every booking of the suite comes from one client address: more than the default bucket of five.
-    env: () => ({ SMTP_URL: smtp.url, BOOKING_RATE_CAPACITY: '40' }),
+    // Every booking and listing of the suite comes from one client address: more than the default buckets.
+    env: () => ({ SMTP_URL: smtp.url, BOOKING_RATE_CAPACITY: '40', BOOKING_RATE_PER_MINUTE: '1', PUBLIC_RATE_CAPACITY: '1000' }),
     seed: async (context, service) => {
       const club = await createClub(context.db, context.clock, { slug: 'riverside', name: 'TC Riverside', timezone: ZONE })
       const hours = Object.fromEntries(['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'].map((day) => [day, { open: '08:00', close: '22:00' }]))
@@ -58,7 +63,12 @@ describeInBrowser('the booking widget on a club website', 'the booking widget br
         { id: COURT.allDay, name: 'Court 1', booking_horizon_days: 30, opening_hours: hours },
         { id: COURT.b, name: 'Court 2', booking_horizon_days: 30, opening_hours: hours },
         { id: COURT.a, name: 'Court 3', booking_horizon_days: 30, opening_hours: hours },
-      ] })
+      ],
+      // A club championship on every court: a day with nothing to book, the day before the next free time.
+      court_holds: [COURT.allDay, COURT.b, COURT.a].map((court, index) => ({ id: idFor(`championship:${String(index)}`),
+        court_id: court, kind: 'reservation' as const, reason: 'club championship',
+        starts_at: new Date(localToInstant(fullDay, 0, ZONE)).toISOString(),
+        ends_at: new Date(localToInstant(fullDay, 24 * 60, ZONE)).toISOString() })) })
       const embed = (lang: string) => '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>TC Riverside</title>'
       // Club CSS at its most aggressive: nothing of it may reach the widget.
         + '<style>* { all: unset } div { display: none } button { background: red !important; font-size: 40px }</style>'
@@ -71,6 +81,12 @@ describeInBrowser('the booking widget on a club website', 'the booking widget br
         + `document.getElementById(${JSON.stringify(id)}).style.height = event.data.height + "px" })</script></body></html>`
       site = await startSite({ '/en': embed('en'), '/de': embed('de'), '/fr': embed('fr'), '/es': embed('es'), '/it': embed('it'),
         '/nl': embed('nl'), '/frame': frame('booking'),
+        // The popup and floating-button modes, on a page long enough to scroll.
+        ...Object.fromEntries(['popup', 'floating'].map((mode) => [`/${mode}`, '<!doctype html><html lang="en"><head><meta charset="utf-8">'
+        + `<title>TC Riverside</title><script type="module" src="${service}/widget/v1/club-booking.js"></script></head><body>`
+        + `<h1>Our club</h1><main><club-booking club="riverside" mode="${mode}"${mode === 'floating' ? ' label="Book now"' : ''}>`
+        + '<a href="tel:+4930123456">Call us to book</a></club-booking>'
+        + `${'<p>News of the club, one paragraph after another.</p>'.repeat(30)}</main></body></html>`])),
         // The page's own hooks: a day to start on, one court, a signed-in member's name and address; the widget's events.
         '/events': '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Members</title>'
           + `<script type="module" src="${service}/widget/v1/club-booking.js"></script></head><body><main>`
@@ -83,10 +99,13 @@ describeInBrowser('the booking widget on a club website', 'the booking widget br
     stop: () => Promise.all([site.close(), stranger.close(), smtp.stop()]).then(() => undefined),
   })
 
-  const open = async (path: string, options: { timezoneId?: string, locale?: string, blockMessages?: boolean } = {}) => {
+  interface OpenOptions { timezoneId?: string, locale?: string, blockMessages?: boolean, clock?: boolean }
+  const open = async (path: string, options: OpenOptions = {}) => {
     const context: BrowserContext = await suite.browser.newContext({ viewport: DESKTOP, locale: options.locale ?? 'en-GB',
       ...(options.timezoneId === undefined ? {} : { timezoneId: options.timezoneId }) })
-    await useTestClock(context)
+    // `clock`: the browser's clock is the test's to move (installed whatever the day); else it runs on from the run's today.
+    if (options.clock === true) await context.clock.install({ time: testNow() })
+    else await useTestClock(context)
     // A step that cannot happen fails naming its locator, well before the test's own time runs out.
     context.setDefaultTimeout(8_000)
     const page = await context.newPage()
@@ -106,15 +125,45 @@ describeInBrowser('the booking widget on a club website', 'the booking widget br
       timeZone: 'UTC' }).format(new Date(`${date}T12:00:00Z`))
     await page.locator('caption', { hasText: name }).waitFor({ state: 'attached' })
   }
-  const check = async (page: Page, name: string) => {
+  const check = async (page: Page, name: string, options: { screen?: boolean } = {}) => {
     violations.push(...await seriousViolations(page, name))
-    if (dialect === 'sqlite' && onRealDay()) await screenshots(page, name)
+    if (dialect === 'sqlite' && onRealDay()) await screenshots(page, name, options)
   }
   const mailsTo = (address: string) => smtp.received.filter((mail) => mail.envelopeTo.includes(address))
   const statusOf = async (hour: number, court = COURT.allDay) => {
     const listing = await fetch(`${suite.origin}/api/v1/public/riverside/courts?date=${date}`)
     const slots = (await listing.json() as { courts: { court_id: string, start_time: string, status: string }[] }).courts
     return slots.find((slot) => slot.court_id === court && Date.parse(slot.start_time) === at(hour))?.status
+  }
+
+  /** The full name of a date, as the widget writes it in English. */
+  const dayName = (day: string) => new Intl.DateTimeFormat('en-GB', { weekday: 'long', day: 'numeric', month: 'long',
+    timeZone: 'UTC' }).format(new Date(`${day}T12:00:00Z`))
+  /**
+   * What a guest must see after each step, on the screen without scrolling: the element with the
+   * keyboard focus, every alert and status with something to say, and the step's next action.
+   */
+  const expectInSight = async (page: Page, step: string, next?: Locator) => {
+    const outside = await page.evaluate(() => {
+      const root = document.querySelector('club-booking')?.shadowRoot
+      const seen = (node: Element) => {
+        const box = node.getBoundingClientRect()
+        return box.height > 0 && box.top >= 0 && box.bottom <= window.innerHeight && box.left >= 0
+          && box.right <= window.innerWidth
+      }
+      const named = (node: Element) => `${node.tagName.toLowerCase()} "${(node.getAttribute('aria-label') ?? node.textContent).trim()}"`
+      const said = Array.from(root?.querySelectorAll('[role="alert"], [role="status"]') ?? [])
+        .filter((node) => node.textContent.trim() !== '')
+      const active = root?.activeElement
+      return [...said, ...active == null ? [] : [active]].filter((node) => !seen(node)).map(named)
+    })
+    const nextSeen = next === undefined
+      ? true
+      : await next.evaluate((node) => {
+          const box = node.getBoundingClientRect()
+          return box.top >= 0 && box.bottom <= window.innerHeight && box.left >= 0 && box.right <= window.innerWidth
+        })
+    expect({ step, outside, nextSeen }).toEqual({ step, outside: [], nextSeen: true })
   }
 
   it('books a free time from a club website on another origin, whatever the club\'s CSS; the guest is mailed', async () => {
@@ -188,12 +237,19 @@ describeInBrowser('the booking widget on a club website', 'the booking widget br
       const active = document.querySelector('club-booking')?.shadowRoot?.activeElement
       return active?.getAttribute('aria-label') ?? active?.textContent.trim() ?? ''
     })
-    // Into the widget (the day before today is not offered): the next day.
+    const dayName = (day: string) => new Intl.DateTimeFormat('en-GB', { weekday: 'long', day: 'numeric', month: 'long',
+      timeZone: 'UTC' }).format(new Date(`${day}T12:00:00Z`))
+    const name = dayName(tomorrow)
+    // Into the widget: the date strip, one Tab stop on the day shown (today), the arrow to the next day; late in the evening,
+    // when nothing of today can be booked, the strip starts with tomorrow and Space chooses it.
     await press('Tab')
-    expect(await focused()).toBe('Next day')
-    await press('Enter')
-    const name = new Intl.DateTimeFormat('en-GB', { weekday: 'long', day: 'numeric', month: 'long', timeZone: 'UTC' })
-      .format(new Date(`${tomorrow}T12:00:00Z`))
+    const stop = await focused()
+    if (stop.startsWith(`${name}:`)) await press('Space')
+    else {
+      expect(stop).toMatch(new RegExp(`^${dayName(testToday(0, ZONE))}: \\d+ free$`))
+      await press('ArrowRight')
+    }
+    expect(await focused()).toMatch(new RegExp(`^${name}: \\d+ free$`))
     await page.locator('caption', { hasText: name }).waitFor({ state: 'attached' })
     // One Tab stop into the grid, on its first free time; Page Down by five rows, then the arrows.
     await press('Tab')
@@ -252,14 +308,17 @@ describeInBrowser('the booking widget on a club website', 'the booking widget br
     await page.getByRole('alert').getByText('Someone booked this time a moment ago.').waitFor()
     expect((await seen()).find((event) => event.type === 'error')?.detail).toMatchObject({ status: 400,
       problem: { type: expect.stringMatching(/\/slot-conflict$/) as string } })
-    await page.getByRole('button', { name: 'Next day' }).click()
+    // The date strip (of Court 2 alone, as the page asks) moves the day on.
+    const later = new Intl.DateTimeFormat('en-GB', { weekday: 'long', day: 'numeric', month: 'long', timeZone: 'UTC' })
+      .format(new Date(`${testToday(3, ZONE)}T12:00:00Z`))
+    await page.getByRole('radio', { name: new RegExp(`^${later}: `) }).click()
     await expect.poll(async () => (await seen()).filter((event) => event.type === 'date-change').at(-1)?.detail)
       .toEqual({ date: testToday(3, ZONE) })
     await check(page, 'widget-events')
     await context.close()
   })
 
-  it.each([['a phone', PHONE], ['a desktop', DESKTOP]] as const)('on %s: courts beyond the edge scroll under sticky times, '
+  it.each([['a phone', PHONE], ['a desktop', LAPTOP]] as const)('on %s: courts beyond the edge scroll under sticky times, '
     + 'with a cue; the choice and its refusal stay in sight', async (screen, viewport) => {
     const phone = await suite.browser.newContext({ viewport, locale: 'en-GB' })
     await useTestClock(phone)
@@ -403,6 +462,104 @@ describeInBrowser('the booking widget on a club website', 'the booking widget br
     await direct.close()
   })
 
+  it.each([['a phone', PHONE], ['a desktop', LAPTOP]] as const)('on %s: the date strip shows the days with their free times; a '
+    + 'full day jumps to the next free time, chosen and in sight', async (screen, viewport) => {
+    const browser = await suite.browser.newContext({ viewport, locale: 'en-GB' })
+    await useTestClock(browser)
+    browser.setDefaultTimeout(8_000)
+    const page = await browser.newPage()
+    await page.goto(`${site.origin}/en`)
+    await page.getByRole('grid').waitFor()
+    const strip = page.getByRole('radiogroup', { name: 'Days' })
+    // Each day of the strip as the service counts it (GET …/courts/days), bookable days alone.
+    const days = (await (await fetch(`${suite.origin}/api/v1/public/riverside/courts/days?days=31`)).json() as {
+      days: { date: string, bookable: boolean, free_slots: number }[] }).days.filter((day) => day.bookable)
+    await expect.poll(() => strip.getByRole('radio').count()).toBe(days.length)
+    const labels = await strip.getByRole('radio').evaluateAll((nodes) => nodes.map((node) => node.getAttribute('aria-label')))
+    expect(labels).toEqual(days.map((day) => `${dayName(day.date)}: ${day.free_slots === 0 ? 'full' : `${String(day.free_slots)} free`}`))
+    expect(labels).toContain(`${dayName(fullDay)}: full`)
+    // The full day, chosen in the strip: it says so, and offers the first free time after it.
+    const full = strip.getByRole('radio', { name: `${dayName(fullDay)}: full` })
+    await full.scrollIntoViewIfNeeded()
+    await full.click()
+    await page.getByText('No times can be booked on this day.').waitFor()
+    const jump = page.getByRole('button', { name: `Next free time: ${dayName(testToday(6, ZONE))}, 08:00, Court 1` })
+    await expectInSight(page, 'a full day', jump)
+    if (screen === 'a phone') await check(page, 'widget-full-day')
+    await jump.click()
+    await page.locator('caption', { hasText: dayName(testToday(6, ZONE)) }).waitFor({ state: 'attached' })
+    expect(await strip.getByRole('radio', { checked: true }).getAttribute('aria-label')).toMatch(new RegExp(`^${dayName(testToday(6, ZONE))}: `))
+    // The time is chosen, has the focus, and Continue is on the screen.
+    await page.getByText('Court 1, 08:00–09:00').waitFor()
+    await expect.poll(() => page.evaluate(() => document.querySelector('club-booking')?.shadowRoot?.activeElement?.getAttribute('aria-label')))
+      .toBe('Court 1, 08:00–09:00: selected')
+    await expectInSight(page, 'the next free time chosen', page.getByRole('button', { name: 'Continue' }))
+    await page.getByRole('button', { name: 'Continue' }).click()
+    await expectInSight(page, 'the form', page.getByLabel('Your name'))
+    await browser.close()
+  })
+
+  it('opens in a dialog from a button on the page (popup) and from one at the screen\'s corner (floating), and books there',
+    async () => {
+      const phone = await suite.browser.newContext({ viewport: PHONE, locale: 'en-GB' })
+      await useTestClock(phone)
+      phone.setDefaultTimeout(8_000)
+      const page = await phone.newPage()
+      const asked: string[] = []
+      page.on('request', (request) => {
+        if (request.url().includes('/api/v1/public/')) asked.push(request.url())
+      })
+      await page.goto(`${site.origin}/popup`)
+      const launcher = page.getByRole('button', { name: 'Book a court' })
+      await launcher.waitFor()
+      // Closed, it asks the service nothing; the page's fallback gave way to the button.
+      expect(asked).toEqual([])
+      expect(await page.getByText('Call us to book').isVisible()).toBe(false)
+      if (dialect === 'sqlite' && onRealDay()) await screenshots(page, 'widget-popup-closed', { screen: true })
+      await launcher.click()
+      const dialog = page.getByRole('dialog', { name: 'Book a court' })
+      await dialog.getByRole('grid').waitFor()
+      await dialog.getByRole('radio', { name: new RegExp(`^${dayName(date)}: `) }).click()
+      await dialog.locator('caption', { hasText: dayName(date) }).waitFor({ state: 'attached' })
+      const slot = dialog.getByRole('button', { name: 'Court 3, 21:00–22:00: free' })
+      await slot.scrollIntoViewIfNeeded()
+      await slot.click()
+      await expectInSight(page, 'a time chosen in the dialog', dialog.getByRole('button', { name: 'Continue' }))
+      await check(page, 'widget-popup', { screen: true })
+      await dialog.getByRole('button', { name: 'Continue' }).click()
+      await dialog.getByLabel('Your name').fill('Petra Popup')
+      await dialog.getByLabel('Your e-mail address').fill('petra@example.org')
+      await dialog.getByRole('button', { name: 'Book', exact: true }).click()
+      await dialog.getByRole('heading', { name: 'Booked: Court 3, 21:00–22:00' }).waitFor()
+      await expectInSight(page, 'booked in the dialog')
+      // Escape closes it, and the focus is back on the page's button.
+      await page.keyboard.press('Escape')
+      await dialog.waitFor({ state: 'hidden' })
+      expect(await page.evaluate(() => document.querySelector('club-booking')?.shadowRoot?.activeElement?.textContent.trim()))
+        .toBe('Book a court')
+      await expect.poll(() => mailsTo('petra@example.org').length, { timeout: 10_000, interval: 100 }).toBe(1)
+
+      // Floating: its button stays at the corner of the screen wherever the page is scrolled, and opens the same dialog.
+      await page.goto(`${site.origin}/floating`)
+      const floating = page.getByRole('button', { name: 'Book now' })
+      await floating.waitFor()
+      for (const position of ['top', 'bottom'] as const) {
+        await page.evaluate((to) => {
+          window.scrollTo(0, to === 'top' ? 0 : document.body.scrollHeight)
+        }, position)
+        const box = await floating.boundingBox()
+        expect(box !== null && box.x + box.width <= PHONE.width && box.y + box.height <= PHONE.height && box.y > PHONE.height / 2)
+          .toBe(true)
+      }
+      if (dialect === 'sqlite' && onRealDay()) await screenshots(page, 'widget-floating-closed', { screen: true })
+      await floating.click()
+      await page.getByRole('dialog', { name: 'Book a court' }).getByRole('grid').waitFor()
+      await check(page, 'widget-floating', { screen: true })
+      await page.getByRole('dialog').getByRole('button', { name: 'Close' }).click()
+      await page.getByRole('dialog').waitFor({ state: 'hidden' })
+      await phone.close()
+    })
+
   it('tells a visitor with JavaScript off that booking needs it and links the club\'s website; a site\'s fallback shows', async () => {
     const off = await suite.browser.newContext({ viewport: PHONE, javaScriptEnabled: false, locale: 'en-GB' })
     const page = await off.newPage()
@@ -432,6 +589,37 @@ describeInBrowser('the booking widget on a club website', 'the booking widget br
     await german.goto(`${suite.origin}/book/riverside?lang=de`)
     expect(await german.locator('noscript p').textContent()).toMatch(/^Zum Buchen braucht diese Seite JavaScript/)
     await off.close()
+  })
+
+  it('counts a 429\'s Retry-After down on the Book button and offers it again when it has passed', async () => {
+    // The browser's clock is the test's to move: the countdown is watched second by second without waiting for it.
+    const { context, page } = await open('/en', { clock: true })
+    await showDate(page)
+    await page.getByRole('button', { name: 'Court 3, 08:00–09:00: free' }).click()
+    await page.getByRole('button', { name: 'Continue' }).click()
+    await page.getByLabel('Your name').fill('Rita Rush')
+    await page.getByLabel('Your e-mail address').fill('rita@example.org')
+    // This client's booking bucket (40, the suite's BOOKING_RATE_CAPACITY; one more a minute) emptied from its address.
+    for (let sent = 0; sent < 45; sent += 1) {
+      const answer = await fetch(`${suite.origin}/api/v1/public/riverside/courts/book`, { method: 'POST',
+        headers: { 'content-type': 'application/json' }, body: '{}' })
+      if (answer.status === 429) break
+    }
+    const book = page.getByRole('button', { name: /^Book/ })
+    await book.click()
+    const alert = page.getByRole('alert')
+    await alert.getByText(/^Too many attempts\. Please try again in \d+ seconds\.$/).waitFor()
+    await expectInSight(page, 'a 429', book)
+    const waiting = Number(/\((\d+)\)$/.exec(await book.textContent() ?? '')?.[1])
+    expect([waiting >= 1 && waiting <= 60, await book.isDisabled()]).toEqual([true, true])
+    await page.clock.runFor(1000)
+    await expect.poll(() => book.textContent()).toBe(`Book (${String(waiting - 1)})`)
+    await page.clock.runFor(waiting * 1000)
+    await expect.poll(() => book.textContent()).toBe('Book')
+    // The alert has gone: nothing is announced or shown any more.
+    expect([await book.isDisabled(), await page.getByRole('alert').count()]).toEqual([false, 0])
+    expect(mailsTo('rita@example.org')).toEqual([])
+    await context.close()
   })
 
   it('loaded nothing from elsewhere, and no view has serious or critical accessibility violations', () => {

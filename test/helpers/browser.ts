@@ -119,11 +119,13 @@ export async function seriousViolations(page: Page, name: string): Promise<strin
 }
 
 /** docs/screenshots/<name>-desktop.png and -phone.png, whole page; the page keeps its width. */
-export async function screenshots(page: Page, name: string): Promise<void> {
+/** `screen`: what the screen shows (a dialog, a button fixed at its corner) rather than the whole page. */
+export async function screenshots(page: Page, name: string, options: { readonly screen?: boolean } = {}): Promise<void> {
   const viewport = page.viewportSize() ?? DESKTOP
+  const fullPage = options.screen !== true
   await page.setViewportSize(DESKTOP)
-  await page.screenshot({ path: `docs/screenshots/${name}-desktop.png`, fullPage: true })
+  await page.screenshot({ path: `docs/screenshots/${name}-desktop.png`, fullPage })
   await page.setViewportSize(PHONE)
-  await page.screenshot({ path: `docs/screenshots/${name}-phone.png`, fullPage: true })
+  await page.screenshot({ path: `docs/screenshots/${name}-phone.png`, fullPage })
   await page.setViewportSize(viewport)
 }

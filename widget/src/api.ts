@@ -41,6 +41,10 @@ export function publicApi(base: string) {
     courts: (club: string, query: Query<operations['listCourtSlots']>) =>
       call<Json<operations['listCourtSlots'], 200>>(base + at('/api/v1/public/{clubSlug}/courts', club) + search(query),
         { cache: 'no-cache' }),
+    /** listCourtDays: the dates ahead with their free times, for the date strip (revalidated as the grid is). */
+    days: (club: string, query: Query<operations['listCourtDays']>) =>
+      call<Json<operations['listCourtDays'], 200>>(base + at('/api/v1/public/{clubSlug}/courts/days', club) + search(query),
+        { cache: 'no-cache' }),
     /** bookCourt, in the guest's language (the mails'). */
     book: (club: string, body: operations['bookCourt']['requestBody']['content']['application/json'], language: Lang) =>
       call<Json<operations['bookCourt'], 201>>(base + at('/api/v1/public/{clubSlug}/courts/book', club), {

@@ -12,11 +12,15 @@ import './frame-height'
 import { styles } from './styles'
 import { SCRIPT_ORIGIN, isProblem, problemText, publicApi } from './api'
 import type { PublicApi } from './api'
-import { LOCALES, hasMessages, languageOf, loadMessages, text } from './i18n'
+import { clockTime, dateText } from './format'
+import { hasMessages, languageOf, loadMessages, text } from './i18n'
 import type { Lang, MessageKey } from './i18n'
 import { cellSelector, gridTable, markMore } from './grid'
-import { addDays, bookable, columns, isSelected, maxSlots, selectionAfter } from './slots'
+import { bookable, cellOf, columns, isSelected, maxSlots, offeredColumns, selectionAfter } from './slots'
 import type { Availability, GridPosition, Slot } from './slots'
+import { dateSelector, dateStrip, revealDay } from './strip'
+import { bookingForm, confirmation, countdown, popupFrame, selectionBar } from './views'
+import type { Day } from './strip'
 
 /** A refusal (an alert at the top) or why a time cannot be added (beside Continue). */
 interface Notice { readonly kind: 'error' | 'info', readonly text: string }
@@ -24,25 +28,15 @@ interface Notice { readonly kind: 'error' | 'info', readonly text: string }
 /** What the confirmation says: where the mail goes, and the court and times. */
 interface Booked { readonly email: string, readonly summary: string }
 
+const STATE = { state: true } as const
+
 export class ClubBooking extends LitElement {
+  // Attributes (strings, the default converter), then the element's own state.
   static override properties = {
-    club: { type: String },
-    lang: { type: String },
-    api: { type: String },
-    date: { type: String },
-    court: { type: String },
-    bookerName: { type: String, attribute: 'booker-name' },
-    bookerEmail: { type: String, attribute: 'booker-email' },
-    day: { state: true },
-    today: { state: true },
-    listing: { state: true },
-    selection: { state: true },
-    step: { state: true },
-    notice: { state: true },
-    busy: { state: true },
-    booked: { state: true },
-    waitUntil: { state: true },
-    cursor: { state: true },
+    club: {}, lang: {}, api: {}, date: {}, court: {}, mode: {}, label: {},
+    bookerName: { attribute: 'booker-name' }, bookerEmail: { attribute: 'booker-email' },
+    day: STATE, days: STATE, opened: STATE, today: STATE, listing: STATE, selection: STATE, step: STATE, notice: STATE,
+    busy: STATE, booked: STATE, waitUntil: STATE, cursor: STATE,
   }
 
   declare club: string
@@ -53,6 +47,14 @@ export class ClubBooking extends LitElement {
   declare court: string
   declare bookerName: string
   declare bookerEmail: string
+  /** `inline` (the default), `popup` (a button that opens it in a dialog) or `floating` (that button at the screen's corner). */
+  declare mode: string
+  /** The popup's button's text (default: "Book a court" in the widget's language). */
+  declare label: string
+  /** The dates that can be booked, with their free times (the date strip); empty until they are in. */
+  declare days: readonly Day[]
+  /** The popup's dialog has been opened: only then does the widget ask the service. */
+  declare opened: boolean
   /** The date shown (YYYY-MM-DD); empty until the first answer says which day it is at the club. */
   declare day: string
   /** Today at the club (the first answer's date): no earlier day is offered. */
@@ -73,11 +75,14 @@ export class ClubBooking extends LitElement {
   /** After the next render, the keyboard focus goes here (a cell the arrows moved to, or the alert of a refusal). */
   private focusAfterRender: string | undefined
   private loadCount = 0
-  private timer: ReturnType<typeof setTimeout> | undefined
+  private stopCountdown = (): void => undefined
 
   constructor() {
     super()
     this.club = this.lang = this.api = this.date = this.court = this.bookerName = this.bookerEmail = this.day = this.today = ''
+    this.mode = this.label = ''
+    this.days = []
+    this.opened = false
     this.listing = null
     this.selection = []
     this.step = 'pick'
@@ -108,11 +113,12 @@ export class ClubBooking extends LitElement {
 
   override disconnectedCallback(): void {
     super.disconnectedCallback()
-    clearTimeout(this.timer)
+    this.stopCountdown()
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
-    if (changed.has('club') && this.club !== '') void this.load()
+    // In a popup, the service is asked when the dialog first opens.
+    if (changed.has('club') && this.club !== '' && (!this.popup || this.opened)) void this.load()
     // A language other than English: its texts are fetched once for the page, and the widget shows itself when they are in.
     const language = this.language
     if (!hasMessages(language)) {
@@ -125,6 +131,7 @@ export class ClubBooking extends LitElement {
   /** A new step takes the keyboard focus: the form's first field, or the confirmation; so does a cell or an alert asked for. */
   protected override updated(changed: PropertyValues<this>): void {
     markMore(this.renderRoot)
+    if (changed.has('day') || changed.has('days')) revealDay(this.renderRoot)
     const asked = this.focusAfterRender
     this.focusAfterRender = undefined
     if (asked !== undefined) {
@@ -155,11 +162,30 @@ export class ClubBooking extends LitElement {
       const first = this.day === ''
       if (first) this.today = data.date
       this.day = data.date
+      if (first) void this.loadDays()
       // The page asked to start on a later day: it is shown once today is known.
       if (first && /^\d{4}-\d{2}-\d{2}$/.test(this.date) && this.date > data.date) await this.showDay(this.date)
     } catch {
       if (request === this.loadCount) this.refused(0, undefined)
     }
+  }
+
+  /** The strip's days from today (of the court offered): with the first day, after a booking or a time taken; not every day. */
+  private async loadDays(): Promise<void> {
+    const court = columns(this.listing).some((column) => column.id === this.court) ? this.court : undefined
+    const answer = await this.client?.days(this.club, { from: this.today, days: 31, court }).catch(() => undefined)
+    if (answer?.data !== undefined) this.days = answer.data.days
+  }
+
+  /** The next free time after a full day, chosen: its day shown, the time selected and focused in the grid. */
+  private async jump(day: string, slot: Slot): Promise<void> {
+    await this.showDay(day)
+    const found = cellOf(offeredColumns(this.listing, this.court), slot)
+    // Taken meanwhile: the day is shown as it is now.
+    if (found === undefined || !bookable(this.listing, found.slot)) return
+    this.selection = [found.slot]
+    this.cursor = found.position
+    this.focusAfterRender = cellSelector(found.position)
   }
 
   /** A refusal (its status and RFC 9457 problem) or an unreachable service (status 0): said to the guest, told to the page. */
@@ -181,13 +207,11 @@ export class ClubBooking extends LitElement {
   }
 
   private time(instant: string): string {
-    return new Intl.DateTimeFormat(LOCALES[this.language],
-      { hour: '2-digit', minute: '2-digit', hourCycle: 'h23', timeZone: this.listing?.timezone ?? 'UTC' }).format(new Date(instant))
+    return clockTime(this.language, this.listing?.timezone ?? 'UTC', instant)
   }
 
   private dayLabel(date: string): string {
-    return new Intl.DateTimeFormat(LOCALES[this.language],
-      { weekday: 'long', day: 'numeric', month: 'long', timeZone: 'UTC' }).format(new Date(`${date}T12:00:00Z`))
+    return dateText(this.language, date)
   }
 
   /** A click on a free time: the chosen times change, or a notice says the court's maximum is reached. */
@@ -232,14 +256,14 @@ export class ClubBooking extends LitElement {
         this.booked = { email, summary: this.summary() }
         this.step = 'done'
         this.selection = []
-        await this.load()
+        await Promise.all([this.load(), this.loadDays()])
         return
       }
       // The contract answers a taken time with 400 and the problem type slot-conflict.
       if (isProblem(error, 'slot-conflict')) {
         this.selection = []
         this.step = 'pick'
-        await this.load()
+        await Promise.all([this.load(), this.loadDays()])
         this.notice = { kind: 'error', text: this.t('taken') }
         this.emit('error', { status: response.status, problem: error })
         // The guest's focus was on the form that is gone: it goes to the alert, which says what happened.
@@ -255,24 +279,17 @@ export class ClubBooking extends LitElement {
     }
   }
 
-  /**
-   * A 429: the booking button waits the Retry-After, counting the seconds down on itself (the alert
-   * says once how long), then is offered again and the alert goes.
-   */
+  /** A 429: the Book button counts the Retry-After down on itself (the alert says once how long), then is offered again. */
   private holdFor(seconds: number): void {
     this.waitUntil = Date.now() + Math.max(1, Number.isFinite(seconds) ? seconds : 1) * 1000
-    clearTimeout(this.timer)
+    this.stopCountdown()
     const tick = () => {
-      const left = this.waitUntil - Date.now()
-      if (left <= 0) {
-        this.waitUntil = 0
-        this.notice = null
-        return
-      }
       this.requestUpdate()
-      this.timer = setTimeout(tick, Math.min(1000, left % 1000 || 1000))
     }
-    tick()
+    this.stopCountdown = countdown(this.waitUntil, tick, () => {
+      this.waitUntil = 0
+      this.notice = null
+    })
   }
 
   private go(step: 'pick' | 'form'): void {
@@ -288,14 +305,18 @@ export class ClubBooking extends LitElement {
   }
 
   private renderGrid(): TemplateResult {
-    const all = columns(this.listing)
-    // `court`: that court alone, when the club has it.
-    const grid = all.some((column) => column.id === this.court) ? all.filter((column) => column.id === this.court) : all
+    const grid = offeredColumns(this.listing, this.court)
     if (grid.length === 0) return html`<p part="empty">${this.t('noCourts')}</p>`
     const anyBookable = grid.some((column) => column.slots.some((slot) => bookable(this.listing, slot)))
-    const bar = this.selection.length > 0 || this.notice?.kind === 'info'
+    // A day with nothing to book: a jump to the first free time after it, when the strip knows one.
+    const next = anyBookable ? undefined : this.days.find((day) => day.date > this.day && day.first_free !== null)
+    const free = next?.first_free
     return html`
       ${anyBookable ? html`<p class="hint" part="hint">${this.t('pickHint')}</p>` : html`<p part="empty">${this.t('noneBookable')}</p>`}
+      ${next === undefined || free == null
+        ? nothing
+        : html`<button type="button" part="button next-free" class="primary next" @click=${() => this.jump(next.date, free)}
+        >${this.t('nextFree', { when: `${this.dayLabel(next.date)}, ${this.time(free.start_time)}, ${free.court_name}` })}</button>`}
       ${gridTable(grid, {
         listing: this.listing, selection: this.selection, cursor: this.cursor, caption: this.dayLabel(this.day),
         timeHeading: this.t('time'), time: (instant) => this.time(instant), status: (slot) => this.statusText(slot),
@@ -305,64 +326,52 @@ export class ClubBooking extends LitElement {
           if (focus) this.focusAfterRender = cellSelector(position)
         },
       })}
-      ${bar
-        ? html`<div class="chosen" part="selection">
-        ${this.notice?.kind === 'info' ? html`<p class="bar-notice" role="status">${this.notice.text}</p>` : nothing}
-        ${this.selection.length === 0
-          ? nothing
-          : html`<p>${this.summary()}</p>
-        <div class="row">
-          <button type="button" part="button" class="primary" @click=${() => { this.go('form') }}>${this.t('continue')}</button>
-          <button type="button" part="button" class="secondary" @click=${() => { this.selection = [] }}>${this.t('clear')}</button>
-        </div>`}
-      </div>`
-        : nothing}`
-  }
-
-  private renderForm(): TemplateResult {
-    const wait = Math.ceil((this.waitUntil - Date.now()) / 1000)
-    return html`<form part="form" @submit=${(event: SubmitEvent) => this.book(event)}>
-      <p class="chosen-line"><strong>${this.summary()}</strong></p>
-      <label for="name">${this.t('name')}</label>
-      <input id="name" name="name" part="input" required maxlength="100" autocomplete="name" value=${this.bookerName}>
-      <label for="email">${this.t('email')}</label>
-      <input id="email" name="email" part="input" type="email" required maxlength="254" autocomplete="email" value=${this.bookerEmail}>
-      <label for="notes">${this.t('notes')}</label>
-      <textarea id="notes" name="notes" part="input" maxlength="500" rows="2"></textarea>
-      <p class="hint">${this.t('privacy')}</p>
-      <div class="row">
-        <button type="submit" part="button" class="primary" ?disabled=${this.busy || wait > 0}
-          >${this.busy ? this.t('booking') : this.t('book')}${wait > 0 ? ` (${String(wait)})` : ''}</button>
-        <button type="button" part="button" class="secondary" @click=${() => { this.go('pick') }}>${this.t('back')}</button>
-      </div>
-    </form>`
-  }
-
-  private renderDone(): TemplateResult {
-    return html`<div part="confirmation" class="done" role="status" tabindex="-1">
-      <h3>${this.t('booked_title')}: ${this.booked?.summary ?? ''}</h3>
-      <p>${this.t('confirmation', { email: this.booked?.email ?? '' })}</p>
-      <button type="button" part="button" class="primary" @click=${() => { this.go('pick') }}>${this.t('another')}</button>
-    </div>`
+      ${selectionBar(this.summary(), this.notice?.kind === 'info' ? this.notice.text : undefined,
+        [this.t('continue'), this.t('clear')], () => {
+          this.go('form')
+        }, () => {
+          this.selection = []
+        })}`
   }
 
   private renderStep(): TemplateResult | typeof nothing {
     if (this.listing === null) return this.notice === null ? html`<p role="status">${this.t('loading')}</p>` : nothing
-    if (this.step === 'done') return this.renderDone()
-    return this.step === 'form' ? this.renderForm() : this.renderGrid()
+    if (this.step === 'done') {
+      return confirmation(`${this.t('booked_title')}: ${this.booked?.summary ?? ''}`,
+        this.t('confirmation', { email: this.booked?.email ?? '' }), this.t('another'), () => { this.go('pick') })
+    }
+    if (this.step === 'pick') return this.renderGrid()
+    return bookingForm({ summary: this.summary(), bookerName: this.bookerName, bookerEmail: this.bookerEmail, busy: this.busy,
+      wait: Math.ceil((this.waitUntil - Date.now()) / 1000), t: (key) => this.t(key), submit: (event) => {
+        void this.book(event)
+      },
+      back: () => { this.go('pick') } })
+  }
+
+  private get popup(): boolean {
+    return this.mode === 'popup' || this.mode === 'floating'
+  }
+
+  /** The popup's dialog, opened modal (Escape and its close button shut it; the page's focus comes back to the button). */
+  private async open(): Promise<void> {
+    const first = !this.opened
+    this.opened = true
+    await this.updateComplete
+    this.renderRoot.querySelector('dialog')?.showModal()
+    if (first) await this.load()
   }
 
   protected override render(): TemplateResult {
     // Until the language's texts are in, nothing that would show in another language.
     if (!hasMessages(this.language)) return html`<section part="container" lang=${this.language} aria-busy="true"></section>`
-    return html`<section part="container" lang=${this.language} aria-label=${this.t('title')}>
-      <div class="day" part="day">
-        <button type="button" part="button" class="secondary" aria-label=${this.t('previousDay')}
-          @click=${() => this.showDay(addDays(this.day, -1))} ?disabled=${this.day === '' || this.day <= this.today}>‹</button>
-        <span class="day-name">${this.day === '' ? '' : this.dayLabel(this.day)}</span>
-        <button type="button" part="button" class="secondary" aria-label=${this.t('nextDay')}
-          @click=${() => this.showDay(addDays(this.day, 1))} ?disabled=${this.day === ''}>›</button>
-      </div>
+    const body = html`<section part="container" lang=${this.language} aria-label=${this.t('title')}>
+      <div class="day" part="day">${this.day === '' ? '' : this.dayLabel(this.day)}</div>
+      ${this.step === 'pick'
+        ? dateStrip({ language: this.language, days: this.days, current: this.day, show: (date, focus) => {
+            if (focus) this.focusAfterRender = dateSelector(date)
+            void this.showDay(date)
+          } })
+        : nothing}
       <div class="notice ${this.notice?.kind === 'error' ? 'error' : ''}" part="notice" role="alert" tabindex="-1"
         >${this.notice?.kind === 'error' ? this.notice.text : ''}</div>
       ${this.renderStep()}
@@ -374,6 +383,9 @@ export class ClubBooking extends LitElement {
       </div>`
         : nothing}
     </section>`
+    if (!this.popup) return body
+    return popupFrame(this.label === '' ? this.t('title') : this.label, this.t('title'), this.t('close'),
+      this.opened ? body : nothing, () => { void this.open() })
   }
 
   static override styles = styles

@@ -8,8 +8,11 @@ import type { GuestLanguage } from '../../src/domain/languages.js'
 export const en = {
   title: 'Book a court',
   date: 'Date',
-  previousDay: 'Previous day',
-  nextDay: 'Next day',
+  days: 'Days',
+  freeCount: '{count} free',
+  full: 'full',
+  nextFree: 'Next free time: {when}',
+  close: 'Close',
   loading: 'Loading free times…',
   court: 'Court',
   time: 'Time',

@@ -26,6 +26,12 @@ export function columns(listing: Availability | null): Column[] {
   return [...byCourt.values()]
 }
 
+/** The columns a widget offers: the one of `court` alone, when the club has it; else every court's. */
+export function offeredColumns(listing: Availability | null, court: string): Column[] {
+  const all = columns(listing)
+  return all.some((column) => column.id === court) ? all.filter((column) => column.id === court) : all
+}
+
 /** Free, and its start inside the court's booking window (not started, not beyond the horizon). */
 export function bookable(listing: Availability | null, slot: Slot): boolean {
   if (slot.status !== 'available') return false
@@ -112,6 +118,13 @@ export function gridLayout(grid: readonly Column[]): GridLayout {
 export interface GridPosition {
   readonly column: number
   readonly row: number
+}
+
+/** Where a time of the day (as the listing has it, by court and start) is in the grid, when it is there. */
+export function cellOf(grid: readonly Column[], slot: Slot): { slot: Slot, position: GridPosition } | undefined {
+  const column = grid.findIndex((entry) => entry.id === slot.court_id)
+  const cell = gridLayout(grid).cells[column]?.find((entry) => entry?.slot.start_time === slot.start_time)
+  return cell === undefined ? undefined : { slot: cell.slot, position: { column, row: cell.row } }
 }
 
 /** Rows that Page Up and Page Down move by. */

@@ -15,8 +15,25 @@ export const styles = css`
   /* On the section, not the host: a page's rules (even * { all: unset }) reach the host element, never inside it. */
   section { display: block; padding: 0.5rem; font-family: var(--club-booking-font, system-ui, sans-serif); color: var(--_ink);
     background: var(--_paper); line-height: 1.4; font-size: 1rem; text-align: start; }
-  .day { display: flex; flex-wrap: wrap; align-items: center; gap: 0.5rem; margin-bottom: 0.5rem; }
-  .day-name { font-weight: 600; }
+  .day { font-weight: 600; margin: 0.25rem 0 0.5rem; min-height: 1.4em; }
+  /* The date strip: the bookable days in a row that scrolls sideways, the day shown in the accent colour. */
+  .strip { display: flex; gap: 0.375rem; overflow-x: auto; padding: 0.25rem 0.125rem 0.5rem; }
+  .strip button { flex: 0 0 auto; display: flex; flex-direction: column; align-items: center; min-width: 3.75rem; padding: 0.25rem;
+    background: var(--_free); color: #14532d; border-color: transparent; line-height: 1.2; }
+  .strip strong { font-size: 1.1rem; }
+  .strip small { font-size: 0.75rem; }
+  .strip .full { background: var(--_taken); color: #3b424c; }
+  .strip [aria-checked="true"] { background: var(--_accent); color: #fff; }
+  .next { margin: 0.25rem 0 0.75rem; }
+  .launcher { font-weight: 600; }
+  :host([mode="floating"]) .launcher { position: fixed; right: 1rem; bottom: 1rem; z-index: 2147483000; border-radius: 2rem;
+    padding: 0.5rem 1.25rem; box-shadow: 0 4px 14px #0005; }
+  dialog { padding: 0; border: 0; border-radius: var(--_radius); width: min(46rem, calc(100vw - 2rem)); color: var(--_ink);
+    background: var(--_paper); }
+  dialog::backdrop { background: #0009; }
+  .close { float: right; margin: 0.5rem; font-size: 1.4rem; line-height: 1; }
+  /* On a phone the dialog is the whole screen. */
+  @media (max-width: 40rem) { dialog { width: 100vw; max-width: 100vw; height: 100dvh; max-height: 100dvh; margin: 0; border-radius: 0; } }
   .date { display: flex; flex-wrap: wrap; align-items: center; gap: 0.5rem; margin-top: 0.75rem; }
   .date input { width: auto; flex: 1 1 9rem; max-width: 12rem; }
   button, input, textarea { font: inherit; color: inherit; }
