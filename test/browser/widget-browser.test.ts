@@ -319,7 +319,9 @@ describeInBrowser('the booking widget on a club website', 'the booking widget br
   })
 
   it.each([['a phone', PHONE], ['a desktop', LAPTOP]] as const)('on %s: courts beyond the edge scroll under sticky times, '
-    + 'with a cue; the choice and its refusal stay in sight', async (screen, viewport) => {
+    + 'with a cue; the choice, its refusal and each step after stay in sight', async (screen, viewport) => {
+    // Each screen books a court of its own.
+    const court = screen === 'a phone' ? 'Court 1' : 'Court 2'
     const phone = await suite.browser.newContext({ viewport, locale: 'en-GB' })
     await useTestClock(phone)
     const page = await phone.newPage()
@@ -349,11 +351,11 @@ describeInBrowser('the booking widget on a club website', 'the booking widget br
       return box.top >= 0 && box.bottom <= window.innerHeight
     })
     // Two times in the morning, far above the grid's end: Continue is on the screen, not below the grid.
-    await page.getByRole('button', { name: 'Court 1, 12:00–13:00: free' }).click()
-    await page.getByRole('button', { name: 'Court 1, 13:00–14:00: free' }).click()
+    await page.getByRole('button', { name: `${court}, 12:00–13:00: free` }).click()
+    await page.getByRole('button', { name: `${court}, 13:00–14:00: free` }).click()
     expect(await inView('Continue')).toBe(true)
     // A third is more than the court allows: the reason shows beside Continue, on the screen.
-    await page.getByRole('button', { name: 'Court 1, 14:00–15:00: free' }).click()
+    await page.getByRole('button', { name: `${court}, 14:00–15:00: free` }).click()
     const reason = page.getByRole('status').getByText('One booking of this court covers at most 2 times.')
     await reason.waitFor()
     expect(await reason.evaluate((node) => {
@@ -361,6 +363,17 @@ describeInBrowser('the booking widget on a club website', 'the booking widget br
       return box.top >= 0 && box.bottom <= window.innerHeight
     })).toBe(true)
     if (screen === 'a phone') await check(page, 'widget-phone-refusal')
+    await expectInSight(page, 'a time refused', page.getByRole('button', { name: 'Continue' }))
+    // Each step after it: the form with its first field focused, then the confirmation.
+    await page.getByRole('button', { name: 'Continue' }).click()
+    await expectInSight(page, 'the form', page.getByLabel('Your name'))
+    await page.getByLabel('Your name').fill('Phoebe Phone')
+    await page.getByLabel('Your e-mail address').fill(`phoebe.${screen === 'a phone' ? 'phone' : 'laptop'}@example.org`)
+    const book = page.getByRole('button', { name: 'Book', exact: true })
+    await book.scrollIntoViewIfNeeded()
+    await book.click()
+    await page.getByRole('heading', { name: `Booked: ${court}, 12:00–14:00` }).waitFor()
+    await expectInSight(page, 'booked', page.getByRole('button', { name: 'Book another time' }))
     await phone.close()
   })
 
