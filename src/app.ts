@@ -188,8 +188,8 @@ function registerRequestLog(app: FastifyInstance, context: AppContext, fastPath:
 /** Every request and response body is a named schema, once under components.schemas. */
 function registerSchemas(app: FastifyInstance): void {
   for (const schema of [Problem, ListMeta, Group, GroupList, Event, EventList, News, NewsList,
-    CompetitionResult, CompetitionResultList, CourtBookingSlot, CourtBookingWindow, CourtAvailability, CourtDay, CourtDays, BookingRequest,
-    BookingCreated, ...WEBHOOK_PAYLOAD_SCHEMAS]) {
+    CompetitionResult, CompetitionResultList, CourtBookingSlot, CourtBookingWindow, CourtAvailability, CourtDay, CourtDays,
+    BookingRequest, BookingCreated, ...WEBHOOK_PAYLOAD_SCHEMAS]) {
     app.addSchema(schema)
   }
   for (const schema of ADMIN_SCHEMAS) app.addSchema(schema)
