@@ -7,6 +7,7 @@
  * header line of its own. Links in the notes are replaced by a marker (src/domain/links.ts); the
  * name cannot hold one (the booking rules refuse it).
  */
+import { icsInstant, icsParam, icsText, icsUri, vcalendar } from '../domain/icalendar.js'
 import { withoutLinks } from '../domain/links.js'
 import { escapeHtml } from '../domain/html.js'
 import { formatInZone, localDateOf } from '../domain/zoned-time.js'
@@ -286,34 +287,6 @@ function oneLine(text: string): string {
   return text.replace(/[\r\n\t]+/g, ' ')
 }
 
-/** RFC 5545 TEXT escaping. */
-function icsText(text: string): string {
-  return text.replace(/\\/g, '\\\\').replace(/;/g, '\\;').replace(/,/g, '\\,').replace(/\r?\n/g, '\\n').replace(/\r/g, '')
-}
-
-function icsInstant(instant: number): string {
-  return new Date(instant).toISOString().replace(/[-:]/g, '').replace(/\.\d{3}/, '')
-}
-
-/** Lines longer than 75 octets are folded (RFC 5545 §3.1), never inside a UTF-8 sequence. */
-function fold(line: string): string {
-  const out: string[] = []
-  let current = ''
-  let bytes = 0
-  for (const char of line) {
-    const size = Buffer.byteLength(char)
-    if (bytes + size > (out.length === 0 ? 75 : 74)) {
-      out.push(current)
-      current = ''
-      bytes = 0
-    }
-    current += char
-    bytes += size
-  }
-  out.push(current)
-  return out.join('\r\n ')
-}
-
 /**
  * What an iCalendar part says of its event (RFC 5546): requested (the confirmation, and anew after a
  * move) or cancelled; both name the organiser (the club) and the attendee (the guest, who booked it
@@ -336,28 +309,23 @@ function bookingIcs(input: BookingFacts, change: IcsChange, stamp: number, descr
   const attendee = method === 'PUBLISH' || input.bookerEmail === ''
     ? []
     : [`ATTENDEE;CN=${icsParam(input.bookerName)};ROLE=REQ-PARTICIPANT${method === 'CANCEL' ? '' : ';PARTSTAT=ACCEPTED;RSVP=FALSE'}`
-      + `:mailto:${input.bookerEmail.replace(/[\r\n]/g, '')}`]
-  return [
-    'BEGIN:VCALENDAR',
-    'VERSION:2.0',
-    'PRODID:-//Club Platform//Court booking//EN',
-    `METHOD:${method}`,
+      + `:mailto:${icsUri(input.bookerEmail)}`]
+  return vcalendar([`METHOD:${method}`], [[
     'BEGIN:VEVENT',
     `UID:${input.bookingId}@club-platform`,
     `SEQUENCE:${String(change.sequence)}`,
     `DTSTAMP:${icsInstant(stamp)}`,
     `DTSTART:${icsInstant(input.start)}`,
     `DTEND:${icsInstant(input.end)}`,
-    `ORGANIZER;CN=${icsParam(input.clubName)}:mailto:${(input.contactEmail ?? addressOf(input.mailFrom)).replace(/[\r\n]/g, '')}`,
+    `ORGANIZER;CN=${icsParam(input.clubName)}:mailto:${icsUri(input.contactEmail ?? addressOf(input.mailFrom))}`,
     ...attendee,
     `SUMMARY:${icsText(`${input.courtName} — ${input.clubName}`)}`,
     `LOCATION:${icsText(`${input.clubName}, ${input.courtName}`)}`,
     `DESCRIPTION:${icsText(description)}`,
-    ...change.url === undefined ? [] : [`URL:${change.url.replace(/[\r\n]/g, '')}`],
+    ...change.url === undefined ? [] : [`URL:${icsUri(change.url)}`],
     `STATUS:${method === 'CANCEL' || change.cancelled === true ? 'CANCELLED' : 'CONFIRMED'}`,
     'END:VEVENT',
-    'END:VCALENDAR',
-  ].map(fold).join('\r\n') + '\r\n'
+  ]])
 }
 
 /**
@@ -378,11 +346,6 @@ export function calendarFile(input: CalendarFileInput): string {
     .join('\n')
   return bookingIcs(input, { method: 'PUBLISH', sequence: input.sequence, url: input.manageUrl, cancelled: input.cancelled },
     input.stamp, description)
-}
-
-/** An RFC 5545 parameter value: quoted, without the characters a quoted value cannot hold. */
-function icsParam(text: string): string {
-  return `"${text.replace(/["\r\n\t]/g, ' ')}"`
 }
 
 /** The address of a From setting such as `Club Platform <no-reply@example.org>`. */
