@@ -3,6 +3,7 @@
  * inject requests through its server's request listener (test/helpers/harness.ts), answers
  * before routing included.
  */
+import { calendarFeedRoutes } from './routes/calendar-feeds.js'
 import http from 'node:http'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import cookie from '@fastify/cookie'
@@ -207,6 +208,7 @@ async function registerRoutes(app: FastifyInstance, context: AppContext, options
   const widget = await loadWidget(options.widgetDir)
   registerWidget(app, widget)
   bookingPageRoutes(app, context, widget)
+  calendarFeedRoutes(app, context)
   opsRoutes(app, context, metrics)
   adminRoutes(app, context, widget)
   await registerAdminOpenApi(app, context)

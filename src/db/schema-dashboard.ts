@@ -1,7 +1,7 @@
-/** The dashboard's tables: its people and their clubs, invitations, sign-in links, sessions, passkeys and the audit log. */
+/** The dashboard's tables: its people and their clubs, invitations, sign-in links, sessions, passkeys, audit log, feeds. */
 import type { ColumnType } from 'kysely'
 import type { AdminRole } from '../domain/admin-roles.js'
-import type { NullableTimestamp, Timestamp } from './schema.js'
+import type { Bool, NullableTimestamp, Timestamp } from './schema.js'
 
 export type { AdminRole } from '../domain/admin-roles.js'
 
@@ -96,4 +96,16 @@ export interface AuditLogTable {
   /** The part of `action` before its dot: what the log is filtered by. */
   kind: string | null
   created_at: Timestamp
+}
+
+/** A club's private feed of its court bookings, behind a secret address (migration 0021). */
+export interface CalendarFeedsTable {
+  id: string
+  club_id: string
+  name: string
+  /** SHA-256 of the address's token, base64url; the token itself is shown once. */
+  token_hash: string
+  show_names: Bool
+  created_at: Timestamp
+  revoked_at: NullableTimestamp
 }

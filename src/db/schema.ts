@@ -273,11 +273,11 @@ export interface WebhookDeliveriesTable {
   finished_at: NullableTimestamp
 }
 
-// The dashboard's tables (its people, their sessions and passkeys, the audit log) are in schema-dashboard.ts.
-export type { AdminRole, AdminInvitationsTable, AdminSessionsTable, AdminsTable, AuditLogTable, ClubAdminsTable, PasskeysTable,
-  SignInLinksTable, SignInMethod, WebauthnChallengesTable } from './schema-dashboard.js'
-import type { AdminInvitationsTable, AdminSessionsTable, AdminsTable, AuditLogTable, ClubAdminsTable, PasskeysTable,
-  SignInLinksTable, WebauthnChallengesTable } from './schema-dashboard.js'
+// The dashboard's tables (its people, sessions and passkeys, the audit log, calendar feeds) are in schema-dashboard.ts.
+export type { AdminRole, AdminInvitationsTable, AdminSessionsTable, AdminsTable, AuditLogTable, CalendarFeedsTable,
+  ClubAdminsTable, PasskeysTable, SignInLinksTable, SignInMethod, WebauthnChallengesTable } from './schema-dashboard.js'
+import type { AdminInvitationsTable, AdminSessionsTable, AdminsTable, AuditLogTable, CalendarFeedsTable, ClubAdminsTable,
+  PasskeysTable, SignInLinksTable, WebauthnChallengesTable } from './schema-dashboard.js'
 
 /** A periodic job's lease and its last run (migration 0016). */
 export interface JobRunsTable {
@@ -316,4 +316,5 @@ export interface Database {
   passkeys: PasskeysTable
   webauthn_challenges: WebauthnChallengesTable
   audit_log: AuditLogTable
+  calendar_feeds: CalendarFeedsTable
 }

@@ -159,6 +159,8 @@ export async function registerOpenApi(app: FastifyInstance, hiddenSchemas: reado
           + 'their 200, 304, 400 and 429 answers carry the `X-RateLimit-*` headers.' },
         { name: 'Courts (public)', description: 'Court availability and booking for a club\'s own website: no key, CORS for '
           + 'any origin, a token bucket per client IP. Bookings are idempotent with an `Idempotency-Key`.' },
+        { name: 'Calendar feeds', description: 'iCalendar (RFC 5545) feeds for calendar applications: a club\'s public '
+          + 'events, and a club\'s private feed of its bookings behind a secret address. ETags for their polling.' },
         { name: 'Webhooks', description: 'Events a club\'s own systems receive as they happen, signed to the Standard Webhooks '
           + 'specification. A club administrator adds endpoints in the dashboard (Developer access); see the section Webhooks above.' },
         { name: 'Meta', description: 'This API description, its reference page and the problem types.' },

@@ -1,6 +1,7 @@
 /** The dashboard API's bodies (docs/dashboard.md): one schema each, named under components.schemas. */
 import { CONTENT_SCHEMAS } from './content.js'
 import { WEBHOOK_ADMIN_SCHEMAS } from './webhooks.js'
+import { CALENDAR_FEED_SCHEMAS } from './admin/calendar-feeds.js'
 import { Accepted, ClubMembership, LinkDescription, Me, Passkey, PasskeyAssertion, PasskeyList, PasskeyOptions,
   PasskeyRegistration, Session, SessionList, SignInLinkRequest, TokenRequest } from './admin/account.js'
 import { BookingCancel, BookingMove, StaffBookingCreate,
@@ -16,6 +17,7 @@ import { SeriesCancel, SeriesCancelled, SeriesCreate, SeriesCreated, SeriesPrevi
 
 export * from './admin/account.js'
 export * from './admin/bookings.js'
+export * from './admin/calendar-feeds.js'
 export * from './admin/courts.js'
 export * from './admin/planner.js'
 export * from './admin/series.js'
@@ -23,7 +25,8 @@ export { ClubParams } from './admin/fields.js'
 export * from './admin/team.js'
 export * from './admin/website.js'
 
-export const ADMIN_SCHEMAS = [...CONTENT_SCHEMAS, ...WEBHOOK_ADMIN_SCHEMAS, ClubWebsite, ClubWebsiteChange,
+export const ADMIN_SCHEMAS = [...CONTENT_SCHEMAS, ...WEBHOOK_ADMIN_SCHEMAS, ...CALENDAR_FEED_SCHEMAS, ClubWebsite,
+  ClubWebsiteChange,
   AdminCourt, CourtChanged, AdminCourtList, CourtSave, AdminHold, HoldChanged, AdminHoldList, HoldSave, DisplacedBookingList,
   CourtWeek, PlannerDay, SeriesRequest, SeriesCreate, SeriesPreview, SeriesCreated, SeriesCancel, SeriesCancelled,
   BookingSearch, BookingRules, ClubBooking, ClubBookingList, BookingCancel, BookingMove, StaffBookingCreate,

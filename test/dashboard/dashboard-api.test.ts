@@ -289,12 +289,14 @@ describeEachDatabase('dashboard API', (dialect) => {
     expect(seriesOfB.status, seriesOfB.body).toBe(201)
     const idsOfB = { key: keyOfB, admin: hana.me.admin_id, invitation: invitationOfB,
       booking: await book('hillside', '10:00', 'hilde@example.org'), court: idFor('court:hillside'), hold: holdOfB, ...content,
-      endpoint: endpointOfB, delivery: deliveryOfB, series: seriesOfB.json<{ id: string }>().id }
+      endpoint: endpointOfB, delivery: deliveryOfB, series: seriesOfB.json<{ id: string }>().id,
+      feed: (await post('/api/admin/v1/clubs/hillside/calendar-feeds', { name: 'Hill office' }, hana.cookie))
+        .json<{ feed: { id: string } }>().feed.id }
     // Club B's rows, which no request of club A's owner may change.
     const snapshot = async () => JSON.stringify([
       await Promise.all(['club_admins', 'api_keys', 'admin_invitations', 'bookings', 'mail_outbox', 'booking_requests', 'courts',
         'court_holds', 'members', 'groups', 'events', 'news', 'competition_results', 'webhook_endpoints', 'webhook_messages',
-        'webhook_deliveries', 'booking_series'].map((table) =>
+        'webhook_deliveries', 'booking_series', 'calendar_feeds'].map((table) =>
         h.context.db.selectFrom(table as 'club_admins').selectAll().where('club_id', '=', hillside).execute())),
       await h.context.db.selectFrom('clubs').selectAll().where('id', '=', hillside).execute()])
     const before = await snapshot()
@@ -315,7 +317,8 @@ describeEachDatabase('dashboard API', (dialect) => {
     'export': { email: 'hilde@example.org' }, 'erase': { email: 'hilde@example.org' },
     'website': { websites: ['https://www.example.org'] }, 'courts': court, '{court}': { ...court, cancel_displaced_bookings: true }, 'holds': hold, '{hold}': hold,
     ...contentBodies(content), 'webhook-endpoints': { url: 'https://hooks.example/in', event_types: ['booking.created'] },
-    '{endpoint}': { url: 'https://hooks.example/in', event_types: ['news.published'], enabled: false }, 'secret': { overlap_hours: 1 } }
+    '{endpoint}': { url: 'https://hooks.example/in', event_types: ['news.published'], enabled: false }, 'secret': { overlap_hours: 1 },
+    'calendar-feeds': { name: 'Tenancy feed', show_names: true } }
     const series = { court_id: idFor('court:hillside'), start_time: '12:00', end_time: '13:00', first_date: '2027-01-01',
       last_date: '2027-02-01', booker_name: 'Desk series' }
     const bodyOf = (path: string) => (path.endsWith('/holds/preview')
@@ -340,12 +343,13 @@ describeEachDatabase('dashboard API', (dialect) => {
           ...(method === 'GET' || method === 'DELETE' ? {} : { payload: bodyOf(path) as Record<string, unknown> }) })
         // riverside is the caller's club: there, B's ids are unknown (404); every other club is unknown as a whole.
         const mayPass = club === 'riverside'
-          && !/\{(key|admin|invitation|booking|court|hold|member|group|event|news|result|endpoint|delivery|series)\}/.test(path)
+          && !/\{(key|admin|invitation|booking|court|hold|member|group|event|news|result|endpoint|delivery|series|feed)\}/
+            .test(path)
         if (!mayPass) expect(response.status, `${method} ${url}: ${response.body}`).toBe(404)
         // Nothing of club B beyond what the request itself named: not its name, not its people, not its content.
         const named = JSON.stringify(method === 'GET' || method === 'DELETE' ? null : bodyOf(path) ?? null)
         for (const secret of ['Club hillside', 'hana@', 'hilde@', 'hanna.hill@', 'Hanna Hill', 'Hill juniors', 'Hill day', 'Hill news',
-          'Hill cup', 'hill-hooks', 'Hill hooks']) {
+          'Hill cup', 'hill-hooks', 'Hill hooks', 'Hill office']) {
           if (!named.includes(secret)) expect(response.body, `${method} ${url}`).not.toContain(secret)
         }
       },

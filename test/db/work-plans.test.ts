@@ -132,7 +132,9 @@ describeEachDatabase('the plans of the service\'s work', (dialect) => {
     const statements = planned(work)
     // The walk reached the queries it is about: the booking's checks, the day's listing, the jobs' claims and removals.
     for (const expected of [/from "bookings"/, /from "mail_outbox"/, /from "webhook_deliveries"/, /from "audit_log"/,
-      /from "booking_requests"/, /delete from "mail_outbox"/, /delete from "booking_requests"/]) {
+      /from "booking_requests"/, /delete from "mail_outbox"/, /delete from "booking_requests"/,
+      // The private calendar feed's window of bookings.
+      /"bookings"\."calendar_sequence"/]) {
       expect(statements.some((statement) => expected.test(statement.sql)), String(expected)).toBe(true)
     }
     expect(statements.length).toBeGreaterThan(40)
@@ -258,9 +260,13 @@ async function walk(h: Harness, clubId: string): Promise<void> {
   await ok(as('POST', '/api/admin/v1/clubs/riverside/personal-data/export', { email: 'old0@example.org' }), 'export')
   await ok(as('POST', '/api/admin/v1/clubs/riverside/personal-data/erase', { email: 'old2@example.org' }), 'erase')
 
+  // A private calendar feed of the club's bookings (its address, read below with every GET route).
+  const feedUrl = (JSON.parse((await ok(as('POST', '/api/admin/v1/clubs/riverside/calendar-feeds', { name: 'Office', show_names: true }),
+    'calendar feed')).body) as { url: string }).url
+
   // Every GET route of both documents, with the club's own ids and a range where one is asked for.
   const ids: Record<string, string> = { club: 'riverside', clubSlug: 'riverside', court: COURT, booking: bookingId, hold, endpoint,
-    delivery, kind: 'not-found' }
+    delivery, kind: 'not-found', file: feedUrl.split('/').at(-1) ?? '' }
   const queries: Record<string, string> = { date: tomorrow, from: dateOf(START - 300 * DAY), to: dateOf(START + 30 * DAY), q: 'gina' }
   for (const documentUrl of ['/api/v1/openapi.json', '/api/admin/v1/openapi.json']) {
     const document = (await h.app.inject({ url: documentUrl })).json<{ paths: Record<string, Record<string, Operation>> }>()

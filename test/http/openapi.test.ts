@@ -91,7 +91,7 @@ describe('the served OpenAPI description', () => {
     const doc = await load()
     const used = new Set(Object.values(doc.paths)
       .flatMap((item) => Object.values(item).flatMap((operation) => operation.tags ?? [])))
-    expect([...used].sort()).toEqual(['Club data', 'Courts (public)', 'Meta'])
+    expect([...used].sort()).toEqual(['Calendar feeds', 'Club data', 'Courts (public)', 'Meta'])
     for (const tag of used) {
       expect(doc.tags.find((declared) => declared.name === tag)?.description, tag).toMatch(/\w{10}/)
     }

@@ -39,12 +39,19 @@ async function bookConcurrently(url: string, courts: readonly Court[]) {
   const tomorrow = Date.parse(`${new Date(testNow() + DAY).toISOString().slice(0, 10)}T00:00:00Z`)
   return Promise.all(Array.from({ length: BOOKINGS }, async (_, i) => {
     const start = tomorrow + Math.floor(i / COURTS) * 3_600_000
-    const response = await fetch(`${url}/api/v1/public/crash/courts/book`, {
-      method: 'POST', headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ court_id: courts[i % COURTS]?.id, start_time: new Date(start).toISOString(),
-        end_time: new Date(start + 3_600_000).toISOString(), booker_name: 'Kim Crash', booker_email: `guest${String(i)}@example.org` }),
-    })
-    return { status: response.status, body: await response.json() as { booking_id?: string } }
+    const body = JSON.stringify({ court_id: courts[i % COURTS]?.id, start_time: new Date(start).toISOString(),
+      end_time: new Date(start + 3_600_000).toISOString(), booker_name: 'Kim Crash', booker_email: `guest${String(i)}@example.org` })
+    // A busy machine's database pool may answer 503 with Retry-After (docs/operations.md, "Connections"): the client
+    // tries again after it, with the same Idempotency-Key, as a booking page does; a booking is made once.
+    const headers = { 'content-type': 'application/json', 'idempotency-key': `crash-${String(i)}-${String(start)}` }
+    for (let attempt = 1; ; attempt += 1) {
+      const response = await fetch(`${url}/api/v1/public/crash/courts/book`, { method: 'POST', headers, body })
+      if (response.status !== 503 || attempt === 5) {
+        return { status: response.status, body: await response.json() as { booking_id?: string } }
+      }
+      await response.body?.cancel()
+      await new Promise((resolve) => setTimeout(resolve, Math.min(2, Number(response.headers.get('retry-after') ?? '1')) * 1000))
+    }
   }))
 }
 

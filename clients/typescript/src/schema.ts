@@ -229,6 +229,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/calendar/{clubSlug}/events.ics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The club's events as a calendar feed
+         * @description The club's public events as the events list has them (released for public booking, in no group), or with `group` a training group's public events, from 90 days back on: for calendar apps to subscribe to (webcal://). No key needed. Limited per client IP.
+         */
+        get: operations["clubEventsFeed"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/calendar/{file}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A club's private feed of its bookings
+         * @description The club's court bookings from 30 days back to a year ahead (court, time, and the booker's name if the feed was made so; never an e-mail address), cancelled ones marked CANCELLED. The address is the feed's only credential: an admin makes it in the dashboard and sees it once. Limited per client IP.
+         */
+        get: operations["bookingsFeed"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     "booking.cancelled": {
@@ -2716,6 +2756,223 @@ export interface operations {
                     "access-control-allow-origin"?: string;
                     /** @description The headers a cross-origin page may read, sent with Access-Control-Allow-Origin. */
                     "access-control-expose-headers"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "retry-after": number;
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    clubEventsFeed: {
+        parameters: {
+            query?: {
+                /** @description A training group of the club: its public events alone. */
+                group?: string;
+            };
+            header?: {
+                /**
+                 * @description ETag(s) of a copy the client holds: 304 when still current.
+                 * @example "LXEWQrcmsEQBYnyp-6wy9chTD7G"
+                 */
+                "if-none-match"?: string;
+            };
+            path: {
+                /** @description Slug identifier of the club. */
+                clubSlug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The calendar (RFC 5545), times in UTC. */
+            200: {
+                headers: {
+                    /** @description How the response may be cached: always `public, max-age=300`. */
+                    "cache-control": string;
+                    /** @description Strong validator of this representation; send it back in If-None-Match. */
+                    etag: string;
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/calendar": string;
+                };
+            };
+            /** @description The copy named in If-None-Match is current. */
+            304: {
+                headers: {
+                    /** @description How the response may be cached: always `public, max-age=300`. */
+                    "cache-control": string;
+                    /** @description Strong validator of this representation; send it back in If-None-Match. */
+                    etag: string;
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description An unknown or malformed query parameter. */
+            400: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No club has this slug, or the club has no such training group. */
+            404: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests from this client. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "retry-after": number;
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The service failed unexpectedly. */
+            500: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The service is temporarily unavailable. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "retry-after": number;
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    bookingsFeed: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description ETag(s) of a copy the client holds: 304 when still current.
+                 * @example "LXEWQrcmsEQBYnyp-6wy9chTD7G"
+                 */
+                "if-none-match"?: string;
+            };
+            path: {
+                /** @description The feed's token with `.ics`. */
+                file: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The calendar (RFC 5545), times in UTC. */
+            200: {
+                headers: {
+                    /** @description How the response may be cached: always `private, max-age=300`. */
+                    "cache-control": string;
+                    /** @description Strong validator of this representation; send it back in If-None-Match. */
+                    etag: string;
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/calendar": string;
+                };
+            };
+            /** @description The copy named in If-None-Match is current. */
+            304: {
+                headers: {
+                    /** @description How the response may be cached: always `private, max-age=300`. */
+                    "cache-control": string;
+                    /** @description Strong validator of this representation; send it back in If-None-Match. */
+                    etag: string;
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description An unknown or malformed query parameter. */
+            400: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No feed has this address, or it was revoked. */
+            404: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests from this client. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "retry-after": number;
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The service failed unexpectedly. */
+            500: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The service is temporarily unavailable. */
+            503: {
+                headers: {
                     /** @description Seconds to wait before retrying. */
                     "retry-after": number;
                     /** @description Identifies the request; the same value is in error bodies and logs. */

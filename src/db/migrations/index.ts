@@ -19,6 +19,7 @@ import * as bookingMoves from './0017-booking-moves.js'
 import * as bookingSeries from './0018-booking-series.js'
 import * as accessChangeTracking from './0019-access-change-tracking.js'
 import * as guestLanguage from './0020-guest-language.js'
+import * as calendarFeeds from './0021-calendar-feeds.js'
 
 /** Every migration, in order. Names are permanent: they are recorded in the database. */
 export const migrations: Record<string, Migration> = {
@@ -42,4 +43,5 @@ export const migrations: Record<string, Migration> = {
   '0018-booking-series': bookingSeries,
   '0019-access-change-tracking': accessChangeTracking,
   '0020-guest-language': guestLanguage,
+  '0021-calendar-feeds': calendarFeeds,
 }

@@ -67,6 +67,8 @@ export async function adminOpenApiDocument(context: AppContext): Promise<unknown
         { name: 'Website', description: 'Booking on the club\'s website: the widget and the hosted booking page (role admin or owner).' },
         { name: 'Webhooks', description: 'The club\'s webhook endpoints, their secrets, test events and delivery logs (role '
           + 'admin or owner; docs/webhooks.md).' },
+        { name: 'Calendar feeds', description: 'The club\'s private feeds of its bookings for calendar apps, and its public events '
+          + 'feed (role admin or owner; docs/calendar-feeds.md).' },
         { name: 'Meta', description: 'This description.' },
       ],
       components: { securitySchemes: { session: { type: 'apiKey', in: 'cookie', name: cookie,

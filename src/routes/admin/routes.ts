@@ -8,6 +8,7 @@ import type { AppContext } from '../../context.js'
 import type { WidgetBuild } from '../../http/widget.js'
 import { accountRoutes } from './account.js'
 import { bookingRoutes } from './bookings.js'
+import { calendarFeedRoutes } from './calendar-feeds.js'
 import { clubRoutes } from './club.js'
 import { contentRoutes } from './content.js'
 import { courtRoutes } from './courts.js'
@@ -26,4 +27,5 @@ export function adminRoutes(app: FastifyInstance, context: AppContext, widget: W
   contentRoutes(app, context)
   websiteRoutes(app, context, widget)
   webhookRoutes(app, context)
+  calendarFeedRoutes(app, context)
 }
