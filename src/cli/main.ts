@@ -18,6 +18,7 @@ import { registerBackup, registerMigrate } from './commands/database.js'
 import { registerDemo } from './commands/demo.js'
 import { registerImport, registerImportSchema } from './commands/import.js'
 import { registerKeys } from './commands/keys.js'
+import { registerFeeds } from './commands/feeds.js'
 import { registerMail } from './commands/mail.js'
 import { registerOpenApi } from './commands/openapi.js'
 import { registerPersonalData, registerRetention } from './commands/personal-data.js'
@@ -30,7 +31,7 @@ export type { CliIo } from './session.js'
 const COMMANDS: readonly RegisterCommands[] = [
   registerMigrate, registerClubs, registerKeys, registerAdmins, registerAudit, registerImport, registerBackup,
   registerImportSchema, registerDemo, registerCourts, registerBookings, registerSeries, registerRetention, registerPersonalData,
-  registerMail, registerOpenApi,
+  registerMail, registerOpenApi, registerFeeds,
 ]
 
 /** Runs one command; resolves to the process exit code (0 ok, 1 failed, 2 usage error). */

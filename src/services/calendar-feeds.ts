@@ -34,11 +34,9 @@ export const BOOKINGS_WINDOW = { pastDays: 30, futureDays: 366, limit: 5_000 } a
 /** The events a public feed shows: from 90 days back on, at most 1,000. */
 export const EVENTS_WINDOW = { pastDays: 90, limit: 1_000 } as const
 
-/** The path of a private feed; its token is its only credential. */
-export const FEED_PATH_PREFIX = '/calendar/feeds'
-
+/** The path of a private feed (src/routes/calendar-feeds.ts); its token is its only credential. */
 export function privateFeedPath(token: string): string {
-  return `${FEED_PATH_PREFIX}/${token}.ics`
+  return `/calendar/${token}.ics`
 }
 
 export function eventsFeedPath(slug: string, groupId?: string): string {

@@ -78,6 +78,24 @@ describeEachDatabase('club-platform command line', (dialect) => {
     expect((await admin('keys', 'list', '--club', 'keys-club')).stdout).toContain('revoked')
   })
 
+  it('makes a private calendar feed whose address works once printed, lists it without the address, and revokes it', async () => {
+    await admin('clubs', 'create', '--slug', 'feeds-club', '--name', 'Feeds', '--timezone', 'Europe/Berlin')
+    const created = await admin('feeds', 'create', '--club', 'feeds-club', '--name', 'Office', '--show-names', '--json')
+    expect(created.code, created.stderr).toBe(0)
+    const { id, url, show_names: showNames } = created.json<{ id: string, url: string, show_names: boolean }>()
+    expect([showNames, url]).toEqual([true, expect.stringMatching(/\/calendar\/cpf_[A-Za-z0-9_-]{43}\.ics$/)])
+    const path = new URL(url).pathname
+    expect((await harness.current.request({ url: path })).status).toBe(200)
+    const listed = await admin('feeds', 'list', '--club', 'feeds-club')
+    expect(listed.stdout).not.toContain(path)
+    expect(listed.stdout).toMatch(/Office[\s\S]*active[\s\S]*Public events feed: .*\/calendar\/feeds-club\/events\.ics/)
+    const revoked = await admin('feeds', 'revoke', id, '--club', 'feeds-club', '--json')
+    expect([revoked.code, revoked.json<{ status: string }>().status]).toEqual([0, 'revoked'])
+    expect((await harness.current.request({ url: path })).status).toBe(404)
+    const elsewhere = await admin('feeds', 'revoke', id, '--club', 'keys-club')
+    expect([elsewhere.code, elsewhere.stderr]).toEqual([1, expect.stringContaining(`keys-club has no calendar feed with the id ${id}`)])
+  })
+
   it('refuses bad key input with a clear message', async () => {
     await admin('clubs', 'create', '--slug', 'bad-keys', '--name', 'Bad keys', '--timezone', 'UTC')
     const cases: [string[], RegExp][] = [

@@ -357,6 +357,30 @@ describeEachDatabase('dashboard API', (dialect) => {
     expect(await snapshot()).toBe(before)
   })
 
+  it('makes a private calendar feed whose address is answered once and works, lists it without it, and revokes it', async () => {
+    const made = await post('/api/admin/v1/clubs/riverside/calendar-feeds', { name: 'Office' }, owner)
+    expect(made.status, made.body).toBe(201)
+    interface Made { feed: { id: string, show_names: boolean, status: string }, url: string, webcal_url: string }
+    const { feed, url, webcal_url: webcal } = made.json<Made>()
+    expect([feed.show_names, feed.status, webcal]).toEqual([false, 'active', url.replace(/^https?:/, 'webcal:')])
+    const path = new URL(url).pathname
+    expect((await h.request({ url: path })).status).toBe(200)
+    const listed = await as(owner, 'GET', '/api/admin/v1/clubs/riverside/calendar-feeds')
+    expect(listed.body).not.toContain(path)
+    // Among the club's feeds (the tenancy test above makes some in this club too).
+    const list = listed.json<{ items: { id: string }[], events_feed_url: string }>()
+    expect(list.items.map((item) => item.id)).toContain(feed.id)
+    expect(list.events_feed_url).toMatch(/^webcal:\/\/.*\/calendar\/riverside\/events\.ics$/)
+    expect((await post('/api/admin/v1/clubs/riverside/calendar-feeds', { name: '' }, owner)).status).toBe(400)
+    const revoked = await as(owner, 'DELETE', `/api/admin/v1/clubs/riverside/calendar-feeds/${feed.id}`)
+    expect([revoked.status, revoked.json<{ status: string }>().status]).toEqual([200, 'revoked'])
+    expect((await h.request({ url: path })).status).toBe(404)
+    const audit = await as(owner, 'GET', '/api/admin/v1/clubs/riverside/audit')
+    expect(audit.body).toContain('calendar_feed.created')
+    expect(audit.body).toContain('calendar_feed.revoked')
+    expect(audit.body).not.toContain(path.slice('/calendar/'.length, -'.ics'.length))
+  })
+
   it('shows the day\'s bookings, changes the rules, cancels with a reason (mailed once), and exports and erases for owners', async () => {
     const gina = await book('riverside', '18:00', 'gina@example.org')
     const day = await as(owner, 'GET', `/api/admin/v1/clubs/riverside/bookings?date=${tomorrow()}`)
