@@ -351,6 +351,34 @@ describeInBrowser('the club dashboard in a browser', 'the dashboard browser test
     await check(page, 'website')
   })
 
+  it('makes a private calendar feed of the bookings, shows its address once, and revokes it; the events feed is there to copy',
+    async () => {
+      const { page } = owner
+      const feeds = page.getByRole('region', { name: 'Calendar feeds' })
+      await feeds.waitFor()
+      const events = feeds.locator('pre').first()
+      await expect.poll(() => events.textContent()).toMatch(/^webcal:\/\/.*\/calendar\/riverside\/events\.ics$/)
+      const eventsFeed = await fetch((await events.textContent() ?? '').replace(/^webcal:/, new URL(suite.origin).protocol))
+      expect([eventsFeed.status, eventsFeed.headers.get('content-type')]).toEqual([200, 'text/calendar; charset=utf-8'])
+      await page.locator('#feed-name').fill('Office calendar')
+      await page.getByLabel('Show the booker\'s name in each event').check()
+      await page.getByRole('button', { name: 'Make a feed' }).click()
+      const address = page.getByTestId('new-feed')
+      await address.waitFor()
+      const url = (await address.textContent() ?? '').replace(/^webcal:/, new URL(suite.origin).protocol)
+      expect(url).toMatch(/\/calendar\/cpf_[A-Za-z0-9_-]{43}\.ics$/)
+      const feed = await fetch(url)
+      expect([feed.status, (await feed.text()).startsWith('BEGIN:VCALENDAR')]).toEqual([200, true])
+      await page.getByRole('row', { name: /Office calendar shown .* active/ }).waitFor()
+      await check(page, 'calendar-feeds')
+      await page.getByRole('button', { name: 'I have added it' }).click()
+      expect(await address.count()).toBe(0)
+      await page.getByRole('button', { name: 'Revoke: Office calendar' }).click()
+      await page.getByRole('button', { name: 'Revoke feed' }).click()
+      await page.getByRole('row', { name: /Office calendar shown .* revoked/ }).waitFor()
+      expect((await fetch(url)).status).toBe(404)
+    })
+
   it('adds a passkey on the account page, signs out, and signs in with the passkey', async () => {
     const { page } = owner
     // Chromium's virtual authenticator stands in for the person's fingerprint reader.
