@@ -122,6 +122,7 @@ export const common: Record<keyof typeof english, string> = {
   'audit.kind.hold': 'Sperren und Reservierungen',
   'audit.kind.booking_rules': 'Buchungsregeln',
   'audit.kind.api_key': 'API-Schlüssel',
+  'audit.kind.calendar_feed': 'Kalender-Abos',
   'audit.kind.webhook': 'Webhooks',
   'audit.kind.invitation': 'Einladungen',
   'audit.kind.member': 'Team und Mitglieder',

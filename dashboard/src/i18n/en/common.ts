@@ -120,6 +120,7 @@ export const common = {
   'audit.kind.hold': 'Blocks and reservations',
   'audit.kind.booking_rules': 'Booking rules',
   'audit.kind.api_key': 'API keys',
+  'audit.kind.calendar_feed': 'Calendar feeds',
   'audit.kind.webhook': 'Webhooks',
   'audit.kind.invitation': 'Invitations',
   'audit.kind.member': 'Team and members',
