@@ -26,13 +26,14 @@ export function cellSelector(position: GridPosition): string {
   return `[data-cell="${String(position.column)}:${String(position.row)}"]`
 }
 
-/** While courts lie beyond the grid's right edge, its frame says so (`data-more`: the shaded edge). */
+/** While courts or days lie beyond the right edge of the grid or the date strip, its frame says so (`data-more`). */
 export function markMore(root: ParentNode): void {
-  const scroll = root.querySelector<HTMLElement>('.scroll')
-  const wrap = scroll?.parentElement
-  if (scroll == null || wrap == null) return
-  if (scroll.scrollLeft + scroll.clientWidth < scroll.scrollWidth - 1) wrap.dataset.more = ''
-  else delete wrap.dataset.more
+  for (const scroll of root.querySelectorAll<HTMLElement>('.scroll, .strip')) {
+    const wrap = scroll.parentElement
+    if (wrap === null) continue
+    if (scroll.scrollLeft + scroll.clientWidth < scroll.scrollWidth - 1) wrap.dataset.more = ''
+    else delete wrap.dataset.more
+  }
 }
 
 /** Arrows, Home, End, Page Up and Down move between the cells; Enter and Space choose (the buttons' own). */

@@ -6,6 +6,7 @@ import { html, nothing } from 'lit'
 import type { TemplateResult } from 'lit'
 import type { components } from '../../clients/typescript/src/schema'
 import { dateText } from './format'
+import { markMore } from './grid'
 import { text } from './i18n'
 import type { Lang } from './i18n'
 
@@ -46,8 +47,11 @@ export function dateStrip(view: StripView): TemplateResult | typeof nothing {
       ><span>${dateText(language, day.date, { weekday: 'short' })}</span
       ><strong>${dateText(language, day.date, { day: 'numeric' })}</strong><small>${free}</small></button>`
   }
-  return html`<div class="strip" part="strip" role="radiogroup" aria-label=${text(language, 'days')}
-    @keydown=${(event: KeyboardEvent) => { onKey(event, days, view) }}>${days.map(button)}</div>`
+  // In a frame with a shaded right edge while days lie beyond it (markMore, as the grid's).
+  return html`<div class="grid-wrap"><div class="strip" part="strip" role="radiogroup" aria-label=${text(language, 'days')}
+    @keydown=${(event: KeyboardEvent) => { onKey(event, days, view) }}
+    @scroll=${(event: Event) => { markMore((event.currentTarget as HTMLElement).parentElement ?? document) }}
+    >${days.map(button)}</div><div class="more" aria-hidden="true"></div></div>`
 }
 
 /** The day shown, wholly inside the strip (scrolled sideways alone, never the page): after the day or the days change. */
