@@ -8,11 +8,11 @@ const KEY_LIKE = /cpk(?:_|%5f)[0-9a-z_-]*/gi
 const MAY_HOLD_KEY = /cpk(?:_|%5f)/i
 export const REDACTED_KEY = 'cpk_[redacted]'
 /**
- * The other secrets handed out: sign-in links (`cpl_`), invitations (`cpi_`), sessions (`cps_`) and
- * guests' booking links (`cpm_`); see src/domain/secret-token.ts.
+ * The other secrets handed out: sign-in links (`cpl_`), invitations (`cpi_`), sessions (`cps_`),
+ * guests' booking links (`cpm_`) and private calendar feeds' addresses (`cpf_`); see src/domain/secret-token.ts.
  */
-const TOKEN_LIKE = /(cp[lism])(?:_|%5f)[0-9a-z_-]*/gi
-const MAY_HOLD_TOKEN = /cp[lism](?:_|%5f)/i
+const TOKEN_LIKE = /(cp[lismf])(?:_|%5f)[0-9a-z_-]*/gi
+const MAY_HOLD_TOKEN = /cp[lismf](?:_|%5f)/i
 
 export function redactKeys(text: string): string {
   const keysRedacted = MAY_HOLD_KEY.test(text) ? text.replace(KEY_LIKE, REDACTED_KEY) : text

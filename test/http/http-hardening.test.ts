@@ -4,6 +4,7 @@
  * without Host, for slow headers), a client hanging up is not a database outage, keys never come
  * back in an answer or a log line, ambiguous credentials are refused, and access fails closed.
  */
+import { generateToken } from '../../src/domain/secret-token.js'
 import fs from 'node:fs/promises'
 import net from 'node:net'
 import os from 'node:os'
@@ -215,6 +216,17 @@ describe('keys are never echoed or logged', () => {
       }
       expect(logText()).toContain('cpk_[redacted]')
       expect(logText().toLowerCase()).not.toContain(key.slice(4).toLowerCase())
+    })
+  })
+
+  it('keeps a private calendar feed\'s address out of the log, whether the feed exists or not', async () => {
+    await withServer({}, async ({ app, logText }) => {
+      const token = generateToken('feed')
+      const response = await app.inject({ url: `/calendar/${token}.ics` })
+      expect(response.statusCode).toBe(404)
+      expect(response.body).not.toContain(token.slice(4))
+      expect(logText()).toContain(`/calendar/cpf_[redacted]`)
+      expect(logText()).not.toContain(token.slice(4))
     })
   })
 })
