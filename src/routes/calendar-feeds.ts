@@ -6,11 +6,10 @@
  * it; refusals are problem documents.
  */
 import { Type } from '@sinclair/typebox'
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import type { FastifyInstance, FastifyReply } from 'fastify'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import type { AppContext } from '../context.js'
-import { etagOf } from '../http/etag.js'
-import { IF_NONE_MATCH, conditionalHeaders, matches } from '../http/conditional.js'
+import { IF_NONE_MATCH, conditionalGet, conditionalHeaders } from '../http/conditional.js'
 import { REQUEST_ID_HEADER, RETRY_AFTER_HEADER, problemResponse } from '../http/responses.js'
 import { ProblemError } from '../http/problems.js'
 import { Uuid } from '../schemas/common.js'
@@ -37,11 +36,8 @@ function feedResponses(cacheControl: string, notFound: string) {
   }
 }
 
-function sendCalendar(request: FastifyRequest, reply: FastifyReply, ics: string, cacheControl: string): FastifyReply {
-  const etag = etagOf(ics)
-  void reply.headers({ 'etag': etag, 'cache-control': cacheControl })
-  const ifNoneMatch = request.headers['if-none-match']
-  if (typeof ifNoneMatch === 'string' && matches(ifNoneMatch, etag)) return reply.code(304).send()
+/** The calendar; its ETag, Cache-Control and any 304 come from the conditionalGet hook, as for every conditional GET. */
+function sendCalendar(reply: FastifyReply, ics: string): FastifyReply {
   return reply.code(200).header('content-type', 'text/calendar; charset=utf-8').send(ics)
 }
 
@@ -64,9 +60,10 @@ export function calendarFeedRoutes(app: FastifyInstance, context: AppContext): v
       response: feedResponses(PUBLIC_CACHE, 'No club has this slug, or the club has no such training group.'),
     },
     onRequest: context.publicLimits.listing.hook(),
+    onSend: conditionalGet(PUBLIC_CACHE),
   }, async (request, reply) => {
     const club = await clubOf(request.params.clubSlug)
-    return sendCalendar(request, reply, await eventsCalendar(context.db, context.clock, club, request.query.group), PUBLIC_CACHE)
+    return sendCalendar(reply, await eventsCalendar(context.db, context.clock, club, request.query.group))
   })
 
   typed.get('/calendar/:file', {
@@ -81,12 +78,13 @@ export function calendarFeedRoutes(app: FastifyInstance, context: AppContext): v
       response: feedResponses(PRIVATE_CACHE, 'No feed has this address, or it was revoked.'),
     },
     onRequest: context.publicLimits.listing.hook(),
+    onSend: conditionalGet(PRIVATE_CACHE),
   }, async (request, reply) => {
     const { file } = request.params
     const ics = file.endsWith('.ics') ? await bookingsCalendar(context.db, context.clock, file.slice(0, -'.ics'.length)) : undefined
     // Unknown and revoked feeds alike: the address says nothing of which.
     if (ics === undefined) throw new ProblemError('not-found', 'No calendar feed has this address; it may have been revoked.')
     void reply.headers({ 'referrer-policy': 'no-referrer', 'x-robots-tag': 'noindex, nofollow' })
-    return sendCalendar(request, reply, ics, PRIVATE_CACHE)
+    return sendCalendar(reply, ics)
   })
 }
