@@ -38,9 +38,11 @@ import { newsRoutes } from './routes/news.js'
 import { problemsRoutes } from './routes/problems.js'
 import { PUBLIC_PREFIX, publicCourtsRoutes } from './routes/public-courts.js'
 import { manageBookingRoutes } from './routes/manage-booking.js'
+import { waitingListPages } from './routes/waiting-list.js'
 import { ListMeta } from './schemas/common.js'
 import { CompetitionResult, CompetitionResultList } from './schemas/competition-result.js'
 import { BookingCreated, BookingRequest, CourtAvailability, CourtBookingSlot, CourtBookingWindow, CourtDay, CourtDays } from './schemas/court.js'
+import { WaitingCreated, WaitingRequest } from './schemas/waiting-list.js'
 import { Event, EventList } from './schemas/event.js'
 import { Group, GroupList } from './schemas/group.js'
 import { News, NewsList } from './schemas/news.js'
@@ -190,7 +192,7 @@ function registerRequestLog(app: FastifyInstance, context: AppContext, fastPath:
 function registerSchemas(app: FastifyInstance): void {
   for (const schema of [Problem, ListMeta, Group, GroupList, Event, EventList, News, NewsList,
     CompetitionResult, CompetitionResultList, CourtBookingSlot, CourtBookingWindow, CourtAvailability, CourtDay, CourtDays,
-    BookingRequest, BookingCreated, ...WEBHOOK_PAYLOAD_SCHEMAS]) {
+    BookingRequest, BookingCreated, WaitingRequest, WaitingCreated, ...WEBHOOK_PAYLOAD_SCHEMAS]) {
     app.addSchema(schema)
   }
   for (const schema of ADMIN_SCHEMAS) app.addSchema(schema)
@@ -205,6 +207,7 @@ async function registerRoutes(app: FastifyInstance, context: AppContext, options
   problemsRoutes(app)
   await publicCourtsRoutes(app, context)
   await manageBookingRoutes(app, context)
+  await waitingListPages(app, context)
   const widget = await loadWidget(options.widgetDir)
   registerWidget(app, widget)
   bookingPageRoutes(app, context, widget)

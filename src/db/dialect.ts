@@ -18,6 +18,7 @@ import type { Database } from './schema.js'
 import { PostgresChangeFeed, SqliteChangeFeed } from './changes.js'
 import { ConnectionTurns, TurnTakingSqliteDialect, withStatementCache } from './sqlite-turns.js'
 import type { ChangeFeed } from './changes.js'
+import { CHANGE_CHANNEL } from './change-scopes.js'
 
 export type DialectName = 'sqlite' | 'postgres'
 
@@ -305,3 +306,18 @@ export function claiming<DB, TB extends keyof DB, O>(db: Kysely<Database>,
 
 export { DatabaseBusy, describeConnectionError, isDatabaseBusy, isDatabaseUnavailable, isExclusionViolation, isTransientConflict,
   isUniqueViolation } from './database-errors.js'
+
+/**
+ * Records a change of a scope in the writing transaction, as the migrations' triggers record a change
+ * of a listed table: for a change the triggers do not see (a club's setting that a listing shows).
+ * SQLite: the scope's counter in data_versions, committed with the change; PostgreSQL: a notification
+ * on the change channel, delivered at commit.
+ */
+export async function recordChange(trx: Kysely<Database>, scope: string): Promise<void> {
+  if (dialectOf(trx) === 'postgres') {
+    await sql`select pg_notify(${CHANGE_CHANNEL}, ${scope})`.execute(trx)
+    return
+  }
+  await sql`insert into data_versions (scope, version) values (${scope}, 1)
+    on conflict (scope) do update set version = version + 1`.execute(trx)
+}

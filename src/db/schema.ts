@@ -26,6 +26,8 @@ export interface ClubsTable {
   language: Generated<string>
   /** Where guests' replies go (Reply-To of the booking mails); null: the service's sender only. */
   contact_email: string | null
+  /** False when the club has switched its waiting list off (docs/waiting-list.md). */
+  waiting_list: ColumnType<boolean | number, boolean | undefined, boolean>
 }
 
 /** Members' names and e-mails are sensitive: no endpoint of the read API selects them. */
@@ -174,6 +176,29 @@ export interface BookingsTable {
   language: Generated<string>
 }
 
+/** An address waiting for a taken slot of a court (docs/waiting-list.md): open while `ended_at` is null and the slot is ahead. */
+export interface WaitingListEntriesTable {
+  id: string
+  club_id: string
+  court_id: string
+  starts_at: Timestamp
+  ends_at: Timestamp
+  name: string
+  email: string
+  language: string
+  /** The stop link's token, which every mail about the entry carries; it ends this entry's mails and nothing else. */
+  stop_token: string
+  stop_token_hash: string
+  /** How many mails have said the slot is free. */
+  notified: Generated<number>
+  created_at: Timestamp
+  ended_at: NullableTimestamp
+  end_reason: WaitingEndReason | null
+}
+
+/** Why a waiting list entry ended before its slot started: its stop link, or the address booked the slot. */
+export type WaitingEndReason = 'stopped' | 'booked'
+
 /** A weekly booking of one court at one local time, first date to last; its bookings name it (bookings.series_id). */
 export interface BookingSeriesTable {
   id: string
@@ -317,4 +342,5 @@ export interface Database {
   webauthn_challenges: WebauthnChallengesTable
   audit_log: AuditLogTable
   calendar_feeds: CalendarFeedsTable
+  waiting_list_entries: WaitingListEntriesTable
 }

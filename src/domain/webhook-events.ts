@@ -2,7 +2,7 @@
 
 /** Every event type, in the order the dashboard lists them. */
 export const EVENT_TYPES = [
-  'booking.created', 'booking.cancelled', 'booking.rescheduled',
+  'booking.created', 'booking.cancelled', 'booking.rescheduled', 'slot.freed',
   'group.created', 'group.updated', 'group.deleted',
   'event.created', 'event.updated', 'event.deleted',
   'news.published', 'news.updated', 'news.unpublished',

@@ -9,10 +9,11 @@ const MAY_HOLD_KEY = /cpk(?:_|%5f)/i
 export const REDACTED_KEY = 'cpk_[redacted]'
 /**
  * The other secrets handed out: sign-in links (`cpl_`), invitations (`cpi_`), sessions (`cps_`),
- * guests' booking links (`cpm_`) and private calendar feeds' addresses (`cpf_`); see src/domain/secret-token.ts.
+ * guests' booking links (`cpm_`), private calendar feeds' addresses (`cpf_`) and waiting list entries' stop links
+ * (`cpw_`); see src/domain/secret-token.ts.
  */
-const TOKEN_LIKE = /(cp[lismf])(?:_|%5f)[0-9a-z_-]*/gi
-const MAY_HOLD_TOKEN = /cp[lismf](?:_|%5f)/i
+const TOKEN_LIKE = /(cp[lismfw])(?:_|%5f)[0-9a-z_-]*/gi
+const MAY_HOLD_TOKEN = /cp[lismfw](?:_|%5f)/i
 
 export function redactKeys(text: string): string {
   const keysRedacted = MAY_HOLD_KEY.test(text) ? text.replace(KEY_LIKE, REDACTED_KEY) : text

@@ -83,7 +83,7 @@ const SHORT_DATE: Intl.DateTimeFormatOptions = { weekday: 'short', day: 'numeric
  * When a booking is, in the club's zone and the guest's language: a span for the body (the zone
  * named) and a shorter one for the subject. Times are written 24-hour in every language.
  */
-function timeOf(input: BookingFacts): { when: string, short: string } {
+export function timeOf(input: Pick<BookingFacts, 'language' | 'timezone' | 'start' | 'end'>): { when: string, short: string } {
   const { language, timezone } = input
   const date = localDateOf(input.start, timezone)
   const from = formatInZone(input.start, timezone).slice(11, 16)
@@ -104,7 +104,7 @@ function localMoment(instant: number, input: BookingFacts): string {
     + `(${input.timezone})`
 }
 
-const PAGE_START = '<!doctype html><html><body style="font-family:sans-serif">'
+export const PAGE_START = '<!doctype html><html><body style="font-family:sans-serif">'
 
 function factsTable(input: BookingFacts, when: string): string {
   return '<table>'
@@ -283,7 +283,7 @@ export function renderBookingRefusal(input: RefusalInput): Omit<RenderedMail, 'i
     html: `${PAGE_START}${text.filter((line) => line !== '').map((line) => `<p>${escapeHtml(line)}</p>`).join('')}</body></html>` }
 }
 
-function oneLine(text: string): string {
+export function oneLine(text: string): string {
   return text.replace(/[\r\n\t]+/g, ' ')
 }
 

@@ -23,6 +23,8 @@ export interface BookingPageView {
   readonly script: { readonly path: string, readonly integrity: string }
   /** The origins that may frame the page. */
   readonly frameAncestors: readonly string[]
+  /** The day to start on and the one court to offer (a waiting list mail's link to a freed time), when the link names them. */
+  readonly start?: { readonly date?: string, readonly court?: string }
 }
 
 /** With JavaScript off the widget cannot run: the page says so, and where to book instead. */
@@ -44,7 +46,10 @@ export function renderBookingPage(view: BookingPageView): string {
     + '</head><body><main>'
     + `<h1>${escapeHtml(`${view.club.name}: ${bookingPageText(view.language, 'title')}`)}</h1>`
     + noScript(view)
-    + `<club-booking club="${escapeHtml(view.club.slug)}" lang="${view.language}"></club-booking>`
+    + `<club-booking club="${escapeHtml(view.club.slug)}" lang="${view.language}"`
+    + (view.start?.date === undefined ? '' : ` date="${escapeHtml(view.start.date)}"`)
+    + (view.start?.court === undefined ? '' : ` court="${escapeHtml(view.start.court)}"`)
+    + '></club-booking>'
     + '</main></body></html>'
 }
 

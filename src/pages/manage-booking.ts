@@ -77,7 +77,8 @@ function say(language: GuestLanguage, key: PageMessageKey, params: Readonly<Reco
   return escapeHtml(pageText(language, key, params))
 }
 
-function document(view: PageView, title: string, body: string, privacyUrl: string | null = null): string {
+/** A guest's page: the body given, the privacy notice's link, the links to the other languages. */
+export function document(view: PageView, title: string, body: string, privacyUrl: string | null = null): string {
   const { language } = view
   const privacy = privacyUrl === null
     ? ''
@@ -106,7 +107,8 @@ function moment(instant: number, timeZone: string, language: GuestLanguage): str
   return `${dateFormat(language, timeZone).format(instant)}, ${timeFormat(language, timeZone).format(instant)}`
 }
 
-function span(start: number, end: number, timeZone: string, language: GuestLanguage): string {
+/** A booking's or slot's time as the guest's pages write it: `Tuesday, 16 June 2026, 18:00–19:00 (Europe/Berlin)`. */
+export function span(start: number, end: number, timeZone: string, language: GuestLanguage): string {
   const day = (instant: number) => dateFormat(language, timeZone).format(instant)
   const time = (instant: number) => timeFormat(language, timeZone).format(instant)
   // A booking that ends at midnight ends at 24:00 of its day.

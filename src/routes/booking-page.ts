@@ -17,6 +17,19 @@ import { websitesOf } from '../services/club-websites.js'
 
 const ClubParams = Type.Object({ clubSlug: Type.String({ maxLength: 63 }) })
 
+/** `?date=YYYY-MM-DD&court=<uuid>`: the day the widget starts on and the one court it offers; anything else is ignored. */
+function startOf(query: unknown): { date?: string, court?: string } {
+  const value = (name: string) => typeof query === 'object' && query !== null && name in query
+    ? (query as Record<string, unknown>)[name]
+    : undefined
+  const date = value('date')
+  const court = value('court')
+  return {
+    ...typeof date === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(date) ? { date } : {},
+    ...typeof court === 'string' && /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(court) ? { court } : {},
+  }
+}
+
 export function bookingPageRoutes(app: FastifyInstance, context: AppContext, widget: WidgetBuild | undefined): void {
   const typed = app.withTypeProvider<TypeBoxTypeProvider>()
   // A page, not an API operation: outside the API descriptions.
@@ -32,6 +45,6 @@ export function bookingPageRoutes(app: FastifyInstance, context: AppContext, wid
     }
     const origins = await websitesOf(context.db, club.id)
     return reply.headers(bookingPageHeaders(origins)).send(renderBookingPage({ club, language,
-      script: { path: widget.pinnedPath, integrity: widget.integrity }, frameAncestors: origins }))
+      script: { path: widget.pinnedPath, integrity: widget.integrity }, frameAncestors: origins, start: startOf(request.query) }))
   })
 }

@@ -144,7 +144,7 @@ export async function manageBookingRoutes(app: FastifyInstance, context: AppCont
         if (start === undefined) return refused(400, 'invalid')
         const end = start + booking.end - booking.start
         try {
-          await moveBooking(context.db, context.clock, { mailFrom: context.config.mail.from }, { clubId: booking.clubId,
+          await moveBooking(context.db, context.clock, cancellationSettings(context.config), { clubId: booking.clubId,
             bookingId: booking.id, mover: { by: 'guest', manageUrl: manageUrl(context.config.publicUrl, token) }, target: { court_id: booking.courtId,
               start_time: formatInZone(start, booking.timezone), end_time: formatInZone(end, booking.timezone) } })
         } catch (error) {

@@ -6,7 +6,7 @@
 import { preferredLanguage } from '../domain/languages.js'
 import cors from '@fastify/cors'
 import { Type } from '@sinclair/typebox'
-import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import type { FastifyInstance, FastifyReply } from 'fastify'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import type { AppContext } from '../context.js'
 import { IdempotencyKeyHeader, idempotencyKeyOf } from '../http/idempotency-key.js'
@@ -14,8 +14,6 @@ import { clubLookup } from '../speed/club-lookup.js'
 import type { ClubLookup } from '../speed/club-lookup.js'
 import type { Club } from '../services/clubs.js'
 import { localDateOf } from '../domain/zoned-time.js'
-import { API_PREFIX } from '../http/problem-types.js'
-import { ProblemError, problemOf, sendProblem } from '../http/problems.js'
 import { answerCached, cachedAnswer } from '../speed/cached-read.js'
 import type { CacheSlot } from '../speed/cached-read.js'
 import { conditionalGet, conditionalHeaders, IF_NONE_MATCH } from '../http/conditional.js'
@@ -25,33 +23,16 @@ import { BookingCreated, BookingRequest, ClubSlugParams, CourtAvailability, Cour
 import { courtDays } from '../services/court-days.js'
 import { DEFAULT_SUMMARY_DAYS } from '../domain/slots.js'
 import { bookCourt, bookingSettings, courtDay } from '../services/bookings.js'
+import { registerWaiting } from './waiting-list.js'
+import { bookingErrorHandler, CORS, CORS_HEADERS, PUBLIC_PREFIX, UNKNOWN_SLUG } from './public-scope.js'
 
-export const PUBLIC_PREFIX = `${API_PREFIX}/public`
+export { PUBLIC_PREFIX } from './public-scope.js'
 
 /** Availability changes with every booking: browsers may reuse it briefly, then revalidate. */
 const COURTS_CACHE_CONTROL = 'public, max-age=10'
 
-const CORS = {
-  origin: '*',
-  exposedHeaders: ['Retry-After', 'X-Request-Id', 'Idempotent-Replayed', 'ETag'],
-} as const
-
-/**
- * Written by @fastify/cors on every answer of the public endpoints, whether or not the request has
- * an Origin; only requests refused before routing (a malformed URL) go without. Not `required`.
- */
-const CORS_HEADERS = {
-  'access-control-allow-origin': header(Type.String({ description: 'Always `*`: a page on any origin may read the answer '
-    + '(credentials are never involved). Sent on this endpoint\'s answers; a browser needs it on cross-origin requests.',
-  examples: [CORS.origin] })),
-  'access-control-expose-headers': header(Type.String({ description: 'The headers a cross-origin page may read, sent with '
-    + 'Access-Control-Allow-Origin.', examples: [CORS.exposedHeaders.join(', ')] })),
-}
-
 const COURTS_PATH = `${PUBLIC_PREFIX}/tc-riverside/courts`
 const BOOK_PATH = `${COURTS_PATH}/book`
-/** A mistyped slug, for the examples of club-not-found. */
-const UNKNOWN_SLUG = 'tc-rivreside'
 
 /**
  * A club's court grid of a day (today in its zone unless given): its change-tracking scope (courts,
@@ -93,14 +74,6 @@ function fastCourts(app: FastifyInstance, context: AppContext, clubOf: ClubLooku
   })
 }
 
-/** On the booking endpoint every malformed request is an invalid booking (contract §4). */
-function bookingErrorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
-  const problem = problemOf(error, request)
-  void sendProblem(request, reply, problem.kind === 'validation-error'
-    ? new ProblemError('invalid-booking', problem.message, {}, problem.invalidParams)
-    : problem)
-}
-
 export async function publicCourtsRoutes(app: FastifyInstance, context: AppContext): Promise<void> {
   const clubOf = clubLookup(context)
   fastCourts(app, context, clubOf)
@@ -116,6 +89,7 @@ export async function publicCourtsRoutes(app: FastifyInstance, context: AppConte
     registerCourtsListing(scope, context, clubOf)
     registerCourtDays(scope, context, clubOf)
     registerBooking(scope, context, clubOf)
+    registerWaiting(scope, context, clubOf)
   }, { prefix: PUBLIC_PREFIX })
 }
 
@@ -167,8 +141,9 @@ function registerCourtsListing(scope: FastifyInstance, context: AppContext, club
     const { day, now } = slot
     return answerCached(context, reply, slot, async (db) => {
       const read = await courtDay(db, club, day, now)
-      return { payload: { date: day, timezone: club.timezone, courts: read.slots, booking_windows: read.windows },
-        validUntil: read.validUntil }
+      const payload = { date: day, timezone: club.timezone, courts: read.slots, booking_windows: read.windows,
+        waiting_list: read.waitingList }
+      return { payload, validUntil: read.validUntil }
     })
   }
 }

@@ -68,6 +68,8 @@ export const CourtAvailability = Type.Object({
   courts: Type.Array(Reference(CourtBookingSlot)),
   booking_windows: Type.Array(Reference(CourtBookingWindow), { description: 'One per active court: which of its slots on the '
     + 'date can be booked now, so that a booking page can grey out past and too-far slots without guessing.' }),
+  waiting_list: Type.Boolean({ description: 'Whether a guest may wait for a taken slot (POST …/courts/waitlist): false when the '
+    + 'club has switched its waiting list off.' }),
 }, {
   $id: 'CourtAvailability',
   additionalProperties: false,
@@ -87,6 +89,7 @@ export const CourtAvailability = Type.Object({
       { court_id: EXAMPLE_COURT, earliest_start: '2026-06-16T18:00:00+02:00', latest_start: '2026-06-16T19:00:00+02:00',
         max_slots_per_booking: 2 },
     ],
+    waiting_list: true,
   }],
 })
 

@@ -134,6 +134,18 @@ export const WebhookBookingMove = Type.Object({
 }, { $id: 'WebhookBookingMove', additionalProperties: false,
   description: 'A booking after a move, and where it was before: court and times, never the guest\'s name or address.' })
 
+export const WebhookFreedSlot = Type.Object({
+  court_id: Uuid(),
+  court_name: Type.String(),
+  start_time: DateTime('Start of the slot, in the club\'s offset.'),
+  end_time: DateTime('End of the slot, in the club\'s offset.'),
+  freed_by: Type.Unsafe<'cancellation' | 'move' | 'hold_removed'>({ type: 'string', enum: ['cancellation', 'move', 'hold_removed'],
+    description: 'What freed it: a booking cancelled, a booking moved elsewhere, or a block or reservation removed.' }),
+  waiting: Type.Integer({ minimum: 0, description: 'How many addresses were waiting for it; each was mailed (docs/waiting-list.md) '
+    + 'unless the club has switched its waiting list off.' }),
+}, { $id: 'WebhookFreedSlot', additionalProperties: false,
+  description: 'A slot of a court that was taken and is free to book now: court and times, never who waits for it.' })
+
 export const WebhookTest = Type.Object({
   endpoint_id: Uuid('The endpoint the test was sent to.'),
   message: Type.String(),
@@ -141,6 +153,7 @@ export const WebhookTest = Type.Object({
 
 const DATA: Readonly<Record<string, TSchema>> = {
   'booking.rescheduled': WebhookBookingMove,
+  'slot.freed': WebhookFreedSlot,
   'booking': WebhookBooking, 'group': Group, 'event': Event, 'news': News, 'competition_result': CompetitionResult,
 }
 
@@ -149,6 +162,9 @@ const MEANING: Readonly<Record<EventType, string>> = {
   'booking.cancelled': 'A booking was cancelled: by its guest, by the club, or by a block laid over it.',
   'booking.rescheduled': 'A booking was moved to another time or court: by its guest (from the booking\'s page) or by the club. '
     + 'The same booking (same id); `previous` says where it was.',
+  'slot.freed': 'A slot that was taken became free to book before its start: a booking was cancelled or moved, or a block or '
+    + 'reservation removed (those within the court\'s booking horizon). One event per slot of the court\'s grid, whether or not '
+    + 'anyone waits for it; `waiting` says how many do.',
   'group.created': 'A training group appeared in GET /api/v1/groups: added, or made active again.',
   'group.updated': 'A listed training group changed.',
   'group.deleted': 'A training group left GET /api/v1/groups: made inactive. `data` is the group as it was listed.',
@@ -181,4 +197,5 @@ export const WEBHOOK_PAYLOADS: ReadonlyMap<string, TSchema> = new Map([
   [TEST_EVENT, payload(TEST_EVENT, WebhookTest, 'Sent by "send test event" to one endpoint, whatever types it receives.')],
 ])
 
-export const WEBHOOK_PAYLOAD_SCHEMAS = [WebhookBooking, WebhookBookingMove, WebhookTest, ...WEBHOOK_PAYLOADS.values()]
+export const WEBHOOK_PAYLOAD_SCHEMAS = [WebhookBooking, WebhookBookingMove, WebhookFreedSlot, WebhookTest,
+  ...WEBHOOK_PAYLOADS.values()]

@@ -17,6 +17,7 @@ import { renderBookingCancellation } from '../mail/booking-mail.js'
 import { bookingData } from '../webhooks/booking-events.js'
 import type { Actor } from './audit.js'
 import { write } from './unit-of-work.js'
+import { slotsFreed } from './waiting-list.js'
 import type { UnitOfWork } from './unit-of-work.js'
 
 const MINUTE = 60_000
@@ -177,6 +178,9 @@ export async function cancelIn(
       senderName: booking.clubName, replyTo: booking.contactEmail,
     }, settings.mailFrom)
   }
+  // Whoever waits for the time it frees is told now, in the same transaction.
+  await slotsFreed(work, settings, { clubId: booking.clubId, courtId: booking.courtId,
+    intervals: [{ start: booking.start, end: booking.end }], cause: 'cancellation' })
   work.changed(`courts:${booking.clubId}`)
   return true
 }

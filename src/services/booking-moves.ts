@@ -28,6 +28,7 @@ import { bookingData } from '../webhooks/booking-events.js'
 import type { Actor } from './audit.js'
 import { bookingLabel, cancellationDeadline } from './booking-cancellation.js'
 import { write } from './unit-of-work.js'
+import { slotsFreed } from './waiting-list.js'
 
 /** Where a booking is to go: a court of its club and times as the public API takes them (RFC 3339 with an offset). */
 export interface MoveTarget {
@@ -38,6 +39,8 @@ export interface MoveTarget {
 
 export interface MoveSettings {
   readonly mailFrom: string
+  /** The service's public base URL: the mails to those waiting for the time the booking leaves link it. */
+  readonly publicUrl: URL
 }
 
 /** Who moves the booking: the club (with the actor the audit log names, and whether the guest is mailed) or its guest. */
@@ -111,6 +114,9 @@ export async function moveBooking(
             subject: mail.subject, text: mail.text, html: mail.html, ics: mail.ics, senderName: booking.clubName,
             replyTo: booking.contactEmail }, settings.mailFrom)
         }
+        // The time the booking leaves: whoever waits for it is told now.
+        await slotsFreed(work, settings, { clubId, courtId: booking.courtId, cause: 'move',
+          intervals: [{ start: booking.start, end: booking.end }] })
         work.changed(`courts:${clubId}`)
         return { booking: moved, previous: was }
       })

@@ -8,6 +8,7 @@ import type { Clock } from '../clock.js'
 import { bookingRulesOf, updateBookingRules } from '../db/repositories/bookings.js'
 import type { BookingRules } from '../db/repositories/bookings.js'
 import type { Database } from '../db/schema.js'
+import { recordChange } from '../db/dialect.js'
 import type { Actor } from './audit.js'
 import { write } from './unit-of-work.js'
 
@@ -24,7 +25,11 @@ export async function changeBookingRules(
       fields: Object.keys(input.rules).map(snakeCase), detail: `cancellation deadline ${String(rules.cancellationDeadlineMinutes)} min, retention ${String(rules.retentionDays)} days, `
         + `privacy notice ${rules.privacyUrl ?? 'none'}, at most ${rules.maxOpenPerEmail === null ? 'the default' : String(rules.maxOpenPerEmail)} `
         + `upcoming bookings per address, ${rules.guestsMayBook ? 'guests and members' : 'members only'}, guests' language `
-        + `${rules.language}, contact ${rules.contactEmail === null ? 'none' : 'set'}` })
+        + `${rules.language}, contact ${rules.contactEmail === null ? 'none' : 'set'}, waiting list `
+        + (rules.waitingList ? 'on' : 'off') })
+    // The courts listing says whether guests may wait for a taken time: its cached answers are stale.
+    await recordChange(trx, `courts:${input.clubId}`)
+    work.changed(`courts:${input.clubId}`)
     return rules
   })
 }

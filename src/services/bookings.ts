@@ -12,7 +12,7 @@ import type { Club } from '../db/repositories/clubs.js'
 import { courtForBooking, listActiveCourts, occupancyOf } from '../db/repositories/courts.js'
 import type { Court } from '../db/repositories/courts.js'
 import { isExclusionViolation, isTransientConflict, isUniqueViolation } from '../db/dialect.js'
-import { addressStanding, bookingInsert, bookingRequestInsert, findBookingRequest } from '../db/repositories/bookings.js'
+import { addressStanding, bookingInsert, bookingRequestInsert, bookingRulesOf, findBookingRequest } from '../db/repositories/bookings.js'
 import type { BookingRules } from '../db/repositories/bookings.js'
 import { isGuestLanguage } from '../domain/languages.js'
 import type { GuestLanguage } from '../domain/languages.js'
@@ -60,11 +60,13 @@ export interface CourtDay {
   readonly windows: CourtWindow[]
   /** When the windows next change by the clock alone (Infinity: only a write changes the day). */
   readonly validUntil: number
+  /** Whether guests may wait for a taken slot (the club's rule). */
+  readonly waitingList: boolean
 }
 
 /** Every active court's slots on a local date, with status, and the starts a booking may have now. */
 export async function courtDay(db: Kysely<Database>, club: Club, date: string, now: number): Promise<CourtDay> {
-  const courts = await listActiveCourts(db, club.id)
+  const [courts, rules] = await Promise.all([listActiveCourts(db, club.id), bookingRulesOf(db, club.id)])
   const window = { start: localToInstant(date, 0, club.timezone), end: localToInstant(date, 1440, club.timezone) }
   const stored = await occupancyOf(db, club.id, courts.map((court) => court.id), window)
   let validUntil = Number.POSITIVE_INFINITY
@@ -89,7 +91,7 @@ export async function courtDay(db: Kysely<Database>, club: Club, date: string, n
       status: slotStatus(slot, occupancy),
     }))
   })
-  return { slots, windows, validUntil }
+  return { slots, windows, validUntil, waitingList: rules.waitingList }
 }
 
 export interface WeekDay {

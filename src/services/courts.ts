@@ -13,12 +13,15 @@ import { findCourt, findHold, deleteHold } from '../db/repositories/courts.js'
 import type { Court, CourtHold } from '../db/repositories/courts.js'
 import type { Database } from '../db/schema.js'
 import { findClubById } from '../db/repositories/clubs.js'
-import { WEEKDAYS } from '../domain/slots.js'
-import { formatInZone } from '../domain/zoned-time.js'
+import { WEEKDAYS, weeklyHoldOn } from '../domain/slots.js'
+import type { Interval } from '../domain/slots.js'
+import { addDays, formatInZone, localDateOf } from '../domain/zoned-time.js'
 import type { Actor } from './audit.js'
 import type { DisplacedBookings } from './holds.js'
 import { importWithin, previewDisplacedBookings } from './import.js'
 import { write } from './unit-of-work.js'
+import { slotsFreed } from './waiting-list.js'
+import type { FreedSettings } from './waiting-list.js'
 
 /** Read as stored: a club's courts and holds. */
 export { findCourt, findHold, listCourts, listHolds } from '../db/repositories/courts.js'
@@ -95,14 +98,17 @@ export async function saveHold(
   })
 }
 
-/** Removes a block or reservation of the club; false when the club has none with this id. */
+/**
+ * Removes a block or reservation of the club; false when the club has none with this id. The times
+ * it held from now to the court's horizon are free: whoever waits for one of them is told.
+ */
 export async function removeHold(
   db: Kysely<Database>,
   clock: Clock,
-  clubId: string,
-  holdId: string,
-  actor: Actor,
+  settings: FreedSettings,
+  input: { readonly clubId: string, readonly holdId: string, readonly actor: Actor },
 ): Promise<boolean> {
+  const { clubId, holdId, actor } = input
   return write(db, clock.now(), async (work) => {
     const trx = work.db
     const hold = await findHold(trx, clubId, holdId)
@@ -112,8 +118,25 @@ export async function removeHold(
     const timezone = (await findClubById(trx, clubId))?.timezone ?? 'UTC'
     await work.audit(actor, clubId, { action: 'hold.removed', target: holdId.toLowerCase(),
       targetName: holdLabel(hold, court?.name ?? 'a court', timezone) })
+    if (court !== undefined) {
+      await slotsFreed(work, settings, { clubId, courtId: court.id, cause: 'hold_removed',
+        intervals: heldUntilHorizon(hold, court, timezone, work.now) })
+    }
     return true
   })
+}
+
+/** The intervals a hold occupied from today to the court's booking horizon: a weekly hold's occurrences, or a one-off's. */
+function heldUntilHorizon(hold: CourtHold, court: Court, timeZone: string, now: number): Interval[] {
+  if (hold.weekday === null) {
+    const { startsAt, endsAt } = hold
+    return startsAt === null || endsAt === null ? [] : [{ start: Date.parse(startsAt), end: Date.parse(endsAt) }]
+  }
+  const weekly = { weekday: hold.weekday, startTime: hold.startTime ?? '', endTime: hold.endTime ?? '', validFrom: hold.validFrom,
+    validUntil: hold.validUntil }
+  const today = localDateOf(now, timeZone)
+  return Array.from({ length: court.bookingHorizonDays + 1 }, (_, i) => weeklyHoldOn(weekly, addDays(today, i), timeZone))
+    .filter((interval) => interval !== undefined)
 }
 
 /** The ids of the upcoming bookings a court or hold as given would leave without a place, by start; nothing is written. */

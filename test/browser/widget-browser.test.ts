@@ -224,6 +224,41 @@ describeInBrowser('the booking widget on a club website', 'the booking widget br
     await context.close()
   })
 
+  it('offers the waiting list on a taken time; the guest is mailed when it frees', async () => {
+    const taken = await fetch(`${suite.origin}/api/v1/public/riverside/courts/book`, { method: 'POST',
+      headers: { 'content-type': 'application/json' }, body: JSON.stringify({ court_id: COURT.a,
+        start_time: new Date(at(11)).toISOString(), end_time: new Date(at(12)).toISOString(), booker_name: 'Owen Owner',
+        booker_email: 'owen@example.org' }) })
+    expect(taken.status).toBe(201)
+    const { context, page } = await open('/en')
+    await showDate(page)
+    await page.getByRole('button', { name: 'Court 3, 11:00–12:00: booked' }).click()
+    await page.getByRole('status').getByText('This time is taken. We can e-mail you if it becomes free.').waitFor()
+    const notify = page.getByRole('button', { name: 'Notify me if it becomes free' })
+    await expectInSight(page, 'a taken time chosen', notify)
+    await check(page, 'widget-waiting-offer')
+    await notify.click()
+    expect(await page.getByLabel('Notes (optional)').count()).toBe(0)
+    await page.getByLabel('Your name').fill('Wes Waiting')
+    await page.getByLabel('Your e-mail address').fill('wes@example.org')
+    await page.getByRole('button', { name: 'Notify me if it becomes free' }).click()
+    await page.getByRole('heading', { name: 'On the waiting list: Court 3, 11:00–12:00' }).waitFor()
+    await page.getByText('We will e-mail wes@example.org if this time becomes free.').waitFor()
+    await expectInSight(page, 'on the waiting list')
+    await check(page, 'widget-waiting')
+    await expect.poll(() => mailsTo('wes@example.org').length, { timeout: 10_000, interval: 100 }).toBe(1)
+    // Owen cancels with the link of his confirmation: Wes is told at once, with a link to book it.
+    await expect.poll(() => mailsTo('owen@example.org').length, { timeout: 10_000, interval: 100 }).toBe(1)
+    const manage = /\/bookings\/manage\/cpm_[A-Za-z0-9_-]{43}/.exec(mailsTo('owen@example.org')[0]?.parsed.text ?? '')?.[0] ?? ''
+    const cancelled = await fetch(`${suite.origin}${manage}`, { method: 'POST', redirect: 'manual',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: '' })
+    expect(cancelled.status).toBe(303)
+    await expect.poll(() => mailsTo('wes@example.org').length, { timeout: 5_000, interval: 50 }).toBe(2)
+    expect(mailsTo('wes@example.org')[1]?.parsed.subject).toMatch(/^Free now: Court 3, .*, 11:00–12:00 — TC Riverside$/)
+    expect(mailsTo('wes@example.org')[1]?.parsed.text).toContain(`/book/riverside?date=${date}&court=${COURT.a}&lang=en`)
+    await context.close()
+  })
+
   it('books court 3 at 19:00 tomorrow with the keyboard alone in at most 15 key presses, typing aside', async () => {
     const { context, page } = await open('/en')
     await page.getByRole('grid').waitFor()

@@ -394,14 +394,15 @@ describeEachDatabase('dashboard API', (dialect) => {
       max_open_bookings_per_email: 3, guests_may_book: true }
     const changed = await as(owner, 'PUT', '/api/admin/v1/clubs/riverside/booking-rules', rules)
     // Language and contact address, left out of a change, stay as they were.
-    expect([changed.status, changed.json()]).toEqual([200, { ...rules, language: 'en', contact_email: null }])
+    expect([changed.status, changed.json()]).toEqual([200, { ...rules, language: 'en', contact_email: null, waiting_list: true }])
     const guests = await as(owner, 'PUT', '/api/admin/v1/clubs/riverside/booking-rules',
       { ...rules, language: 'nl', contact_email: 'Office@Riverside.example' })
-    expect([guests.status, guests.json()]).toEqual([200, { ...rules, language: 'nl', contact_email: 'office@riverside.example' }])
+    expect([guests.status, guests.json()]).toEqual([200, { ...rules, language: 'nl', contact_email: 'office@riverside.example',
+      waiting_list: true }])
     const back = await as(owner, 'PUT', '/api/admin/v1/clubs/riverside/booking-rules', { ...rules, language: 'en', contact_email: null })
-    expect(back.json()).toEqual({ ...rules, language: 'en', contact_email: null })
+    expect(back.json()).toEqual({ ...rules, language: 'en', contact_email: null, waiting_list: true })
     expect((await as(owner, 'GET', '/api/admin/v1/clubs/riverside/booking-rules')).json()).toEqual({ ...rules, language: 'en',
-      contact_email: null })
+      contact_email: null, waiting_list: true })
     for (const wrong of [{ ...rules, privacy_url: 'javascript:alert(1)' }, { ...rules, cancellation_deadline_minutes: 7 },
       { ...rules, retention_days: 0 }, { cancellation_deadline_minutes: 60 }, { ...rules, language: 'pl' },
       { ...rules, contact_email: 'not an address' }, { ...rules, contact_email: 'office@riverside.example\r\nBcc: x@evil.example' }]) {

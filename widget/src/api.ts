@@ -27,6 +27,11 @@ async function call<T>(url: string, init: RequestInit): Promise<Answer<T>> {
   return response.ok ? { data: body as T, response } : { error: body, response }
 }
 
+/** A JSON POST in the guest's language (the language of the mails it causes). */
+const post = <T>(url: string, body: object, language: Lang): Promise<Answer<T>> => call<T>(url, {
+  method: 'POST', headers: { 'content-type': 'application/json', 'accept-language': language }, body: JSON.stringify(body),
+})
+
 type Query<O> = O extends { parameters: { query?: infer Q } } ? NonNullable<Q> : never
 
 function search(query: Record<string, string | number | undefined>): string {
@@ -47,13 +52,34 @@ export function publicApi(base: string) {
         { cache: 'no-cache' }),
     /** bookCourt, in the guest's language (the mails'). */
     book: (club: string, body: operations['bookCourt']['requestBody']['content']['application/json'], language: Lang) =>
-      call<Json<operations['bookCourt'], 201>>(base + at('/api/v1/public/{clubSlug}/courts/book', club), {
-        method: 'POST', headers: { 'content-type': 'application/json', 'accept-language': language }, body: JSON.stringify(body),
-      }),
+      post<Json<operations['bookCourt'], 201>>(base + at('/api/v1/public/{clubSlug}/courts/book', club), body, language),
+    /** joinWaitingList: told by mail when a taken time frees, in the guest's language. */
+    wait: (club: string, body: operations['joinWaitingList']['requestBody']['content']['application/json'], language: Lang) =>
+      post<Json<operations['joinWaitingList'], 201>>(base + at('/api/v1/public/{clubSlug}/courts/waitlist', club), body, language),
   }
 }
 
 export type PublicApi = ReturnType<typeof publicApi>
+
+/** What the form sends: the chosen times of one court, the guest's name and address, a booking's notes. */
+export interface Choice {
+  readonly court_id: string
+  readonly start_time: string
+  readonly end_time: string
+  readonly name: string
+  readonly email: string
+  readonly notes: string
+  /** The one taken time is waited for (the waiting list), not booked. */
+  readonly waiting: boolean
+}
+
+/** Books the chosen times, or puts the address on the waiting list for the one taken time. */
+export function send(api: PublicApi, club: string, choice: Choice, language: Lang) {
+  const { waiting, name, email, notes, ...times } = choice
+  return waiting
+    ? api.wait(club, { ...times, name, email }, language)
+    : api.book(club, { ...times, booker_name: name, booker_email: email, ...(notes === '' ? {} : { notes }) }, language)
+}
 
 /** The service that served this script answers the widget's requests, unless the `api` attribute names another. */
 export const SCRIPT_ORIGIN = new URL(import.meta.url).origin

@@ -10,7 +10,7 @@ import { LitElement, html, nothing } from 'lit'
 import type { PropertyValues, TemplateResult } from 'lit'
 import './frame-height'
 import { styles } from './styles'
-import { SCRIPT_ORIGIN, isProblem, problemText, publicApi } from './api'
+import { SCRIPT_ORIGIN, isProblem, problemText, publicApi, send } from './api'
 import type { PublicApi } from './api'
 import { clockTime, dateText } from './format'
 import { hasMessages, languageOf, loadMessages, text } from './i18n'
@@ -19,14 +19,14 @@ import { cellSelector, gridTable, markMore } from './grid'
 import { bookable, cellOf, columns, isSelected, maxSlots, offeredColumns, selectionAfter } from './slots'
 import type { Availability, GridPosition, Slot } from './slots'
 import { dateSelector, dateStrip, revealDay } from './strip'
-import { bookingForm, confirmation, countdown, popupFrame, selectionBar } from './views'
+import { bookingForm, confirmation, countdown, fieldOf, popupFrame, selectionBar } from './views'
 import type { Day } from './strip'
 
 /** A refusal (an alert at the top) or why a time cannot be added (beside Continue). */
 interface Notice { readonly kind: 'error' | 'info', readonly text: string }
 
-/** What the confirmation says: where the mail goes, and the court and times. */
-interface Booked { readonly email: string, readonly summary: string }
+/** What the confirmation says: where the mail goes, the court and times, and whether it was booked or is waited for. */
+interface Booked { readonly email: string, readonly summary: string, readonly waiting: boolean }
 
 const STATE = { state: true } as const
 
@@ -210,15 +210,18 @@ export class ClubBooking extends LitElement {
     return clockTime(this.language, this.listing?.timezone ?? 'UTC', instant)
   }
 
-  private dayLabel(date: string): string {
-    return dateText(this.language, date)
-  }
+  /** The choice is one taken time, to wait for: the next step is the waiting list, not a booking. */
+  private get waiting(): boolean { return this.selection.length === 1 && this.selection[0]?.status !== 'available' }
 
-  /** A click on a free time: the chosen times change, or a notice says the court's maximum is reached. */
+  /** A free time clicked: the chosen times change, or a notice says the court's maximum is reached; a taken one: it alone. */
   private choose(slot: Slot): void {
     this.notice = null
+    if (slot.status !== 'available') {
+      this.selection = isSelected(this.selection, slot) ? [] : [slot]
+      return
+    }
     const max = maxSlots(this.listing, slot.court_id)
-    const selection = selectionAfter(this.selection, slot, max)
+    const selection = selectionAfter(this.waiting ? [] : this.selection, slot, max)
     if (selection === null) this.notice = { kind: 'info', text: this.t('maxReached', { count: String(max) }) }
     else this.selection = selection
   }
@@ -232,28 +235,22 @@ export class ClubBooking extends LitElement {
 
   private async book(event: SubmitEvent): Promise<void> {
     event.preventDefault()
-    const form = event.currentTarget as HTMLFormElement
-    const fields = new FormData(form)
-    const field = (name: string): string => {
-      const value = fields.get(name)
-      return typeof value === 'string' ? value.trim() : ''
-    }
     const first = this.selection[0]
     const last = this.selection.at(-1)
     if (this.client === null || first === undefined || last === undefined || Date.now() < this.waitUntil) return
-    const notes = field('notes')
-    const email = field('email')
+    const fields = new FormData(event.currentTarget as HTMLFormElement)
+    const waiting = this.waiting
+    const times = { court_id: first.court_id, start_time: first.start_time, end_time: last.end_time }
+    const email = fieldOf(fields, 'email')
     this.busy = true
     this.notice = null
     try {
-      // The language of the mails about the booking: the widget's.
-      const { data, error, response } = await this.client.book(this.club, { court_id: first.court_id,
-        start_time: first.start_time, end_time: last.end_time, booker_name: field('name'), booker_email: email,
-        ...(notes === '' ? {} : { notes }) }, this.language)
+      // The language of the mails about the booking (or the waiting): the widget's.
+      const { data, error, response } = await send(this.client, this.club, { ...times, waiting, email,
+        name: fieldOf(fields, 'name'), notes: fieldOf(fields, 'notes') }, this.language)
       if (data !== undefined) {
-        this.emit('booked', { booking_id: data.booking_id, court_id: first.court_id, court_name: first.court_name,
-          start_time: first.start_time, end_time: last.end_time })
-        this.booked = { email, summary: this.summary() }
+        if ('booking_id' in data) this.emit('booked', { booking_id: data.booking_id, court_name: first.court_name, ...times })
+        this.booked = { email, summary: this.summary(), waiting }
         this.step = 'done'
         this.selection = []
         await Promise.all([this.load(), this.loadDays()])
@@ -283,10 +280,9 @@ export class ClubBooking extends LitElement {
   private holdFor(seconds: number): void {
     this.waitUntil = Date.now() + Math.max(1, Number.isFinite(seconds) ? seconds : 1) * 1000
     this.stopCountdown()
-    const tick = () => {
+    this.stopCountdown = countdown(this.waitUntil, () => {
       this.requestUpdate()
-    }
-    this.stopCountdown = countdown(this.waitUntil, tick, () => {
+    }, () => {
       this.waitUntil = 0
       this.notice = null
     })
@@ -316,9 +312,9 @@ export class ClubBooking extends LitElement {
       ${next === undefined || free == null
         ? nothing
         : html`<button type="button" part="button next-free" class="primary next" @click=${() => this.jump(next.date, free)}
-        >${this.t('nextFree', { when: `${this.dayLabel(next.date)}, ${this.time(free.start_time)}, ${free.court_name}` })}</button>`}
+        >${this.t('nextFree', { when: `${dateText(this.language, next.date)}, ${this.time(free.start_time)}, ${free.court_name}` })}</button>`}
       ${gridTable(grid, {
-        listing: this.listing, selection: this.selection, cursor: this.cursor, caption: this.dayLabel(this.day),
+        listing: this.listing, selection: this.selection, cursor: this.cursor, caption: dateText(this.language, this.day),
         timeHeading: this.t('time'), time: (instant) => this.time(instant), status: (slot) => this.statusText(slot),
         choose: (slot) => { this.choose(slot) },
         moved: (position, focus) => {
@@ -326,8 +322,8 @@ export class ClubBooking extends LitElement {
           if (focus) this.focusAfterRender = cellSelector(position)
         },
       })}
-      ${selectionBar(this.summary(), this.notice?.kind === 'info' ? this.notice.text : undefined,
-        [this.t('continue'), this.t('clear')], () => {
+      ${selectionBar(this.summary(), this.waiting ? this.t('takenHint') : this.notice?.kind === 'info' ? this.notice.text : undefined,
+        [this.t(this.waiting ? 'notify' : 'continue'), this.t('clear')], () => {
           this.go('form')
         }, () => {
           this.selection = []
@@ -337,11 +333,15 @@ export class ClubBooking extends LitElement {
   private renderStep(): TemplateResult | typeof nothing {
     if (this.listing === null) return this.notice === null ? html`<p role="status">${this.t('loading')}</p>` : nothing
     if (this.step === 'done') {
-      return confirmation(`${this.t('booked_title')}: ${this.booked?.summary ?? ''}`,
-        this.t('confirmation', { email: this.booked?.email ?? '' }), this.t('another'), () => { this.go('pick') })
+      const waited = this.booked?.waiting === true
+      return confirmation(`${this.t(waited ? 'waitingTitle' : 'booked_title')}: ${this.booked?.summary ?? ''}`,
+        this.t(waited ? 'waitingSaid' : 'confirmation', { email: this.booked?.email ?? '' }), this.t('another'), () => {
+          this.go('pick')
+        })
     }
     if (this.step === 'pick') return this.renderGrid()
     return bookingForm({ summary: this.summary(), bookerName: this.bookerName, bookerEmail: this.bookerEmail, busy: this.busy,
+      waiting: this.waiting,
       wait: Math.ceil((this.waitUntil - Date.now()) / 1000), t: (key) => this.t(key), submit: (event) => {
         void this.book(event)
       },
@@ -365,7 +365,7 @@ export class ClubBooking extends LitElement {
     // Until the language's texts are in, nothing that would show in another language.
     if (!hasMessages(this.language)) return html`<section part="container" lang=${this.language} aria-busy="true"></section>`
     const body = html`<section part="container" lang=${this.language} aria-label=${this.t('title')}>
-      <div class="day" part="day">${this.day === '' ? '' : this.dayLabel(this.day)}</div>
+      <div class="day" part="day">${this.day === '' ? '' : dateText(this.language, this.day)}</div>
       ${this.step === 'pick'
         ? dateStrip({ language: this.language, days: this.days, current: this.day, show: (date, focus) => {
             if (focus) this.focusAfterRender = dateSelector(date)

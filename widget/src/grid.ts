@@ -6,7 +6,7 @@
  */
 import { html, nothing } from 'lit'
 import type { TemplateResult } from 'lit'
-import { bookable, gridLayout, isSelected, moveInGrid, tabStop } from './slots'
+import { bookable, gridLayout, isSelected, moveInGrid, tabStop, waitable } from './slots'
 import type { Availability, Column, GridLayout, GridPosition, Slot } from './slots'
 
 export interface GridView {
@@ -57,13 +57,15 @@ export function gridTable(grid: readonly Column[], view: GridView): TemplateResu
     if (found.row !== row) return nothing
     const { slot } = found
     const free = bookable(view.listing, slot)
+    // A taken time the guest may wait for is chosen as a free one is: the next step offers the waiting list.
+    const open = free || waitable(view.listing, slot)
     const selected = isSelected(view.selection, slot)
     const label = `${grid[column]?.name ?? ''}, ${view.time(slot.start_time)}–${view.time(slot.end_time)}: ${view.status(slot)}`
     return html`<td rowspan=${found.span}><button type="button" part="slot ${free ? 'slot-free' : 'slot-taken'}"
       class=${`slot ${slot.status}${free ? '' : ' unavailable'}`} aria-pressed=${selected ? 'true' : 'false'} aria-label=${label}
-      aria-disabled=${!free && !selected ? 'true' : 'false'} tabindex=${stop?.column === column && stop.row === row ? 0 : -1}
+      aria-disabled=${!open && !selected ? 'true' : 'false'} tabindex=${stop?.column === column && stop.row === row ? 0 : -1}
       data-cell=${`${String(column)}:${String(row)}`} @focus=${() => { view.moved({ column, row }, false) }}
-      @click=${() => { if (free || selected) view.choose(slot) }}>${view.status(slot)}</button></td>`
+      @click=${() => { if (open || selected) view.choose(slot) }}>${view.status(slot)}</button></td>`
   }
   return html`<div class="grid-wrap">
     <div class="scroll" part="grid" @scroll=${(event: Event) => { markMore((event.currentTarget as HTMLElement).parentElement ?? document) }}>

@@ -44,6 +44,10 @@ export const en = {
   unavailable: 'Booking is not available at the moment. Please try again in a little while.',
   refused: 'The booking was not accepted: {detail}',
   privacy: 'Your name and e-mail address are used only for this booking.',
+  notify: 'Notify me if it becomes free',
+  takenHint: 'This time is taken. We can e-mail you if it becomes free.',
+  waitingTitle: 'On the waiting list',
+  waitingSaid: 'We will e-mail {email} if this time becomes free. Whoever books first gets it; the mail has a link to stop.',
 }
 
 export type MessageKey = keyof typeof en

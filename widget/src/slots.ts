@@ -34,7 +34,15 @@ export function offeredColumns(listing: Availability | null, court: string): Col
 
 /** Free, and its start inside the court's booking window (not started, not beyond the horizon). */
 export function bookable(listing: Availability | null, slot: Slot): boolean {
-  if (slot.status !== 'available') return false
+  return slot.status === 'available' && inWindow(listing, slot)
+}
+
+/** Taken, inside the booking window, at a club with a waiting list: a guest may ask to be told when it frees. */
+export function waitable(listing: Availability | null, slot: Slot): boolean {
+  return listing?.waiting_list === true && slot.status !== 'available' && inWindow(listing, slot)
+}
+
+function inWindow(listing: Availability | null, slot: Slot): boolean {
   const window = listing?.booking_windows.find((entry) => entry.court_id === slot.court_id)
   if (window?.earliest_start == null || window.latest_start == null) return false
   const start = Date.parse(slot.start_time)

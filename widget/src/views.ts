@@ -10,9 +10,11 @@ export interface FormView {
   readonly bookerName: string
   readonly bookerEmail: string
   readonly busy: boolean
+  /** The form asks for the waiting list (one taken time): no notes, and the button says so. */
+  readonly waiting: boolean
   /** Seconds a 429 still holds the Book button (counted down on it). */
   readonly wait: number
-  readonly t: (key: 'name' | 'email' | 'notes' | 'privacy' | 'booking' | 'book' | 'back') => string
+  readonly t: (key: 'name' | 'email' | 'notes' | 'privacy' | 'booking' | 'book' | 'back' | 'notify') => string
   readonly submit: (event: SubmitEvent) => void
   readonly back: () => void
 }
@@ -25,15 +27,23 @@ export function bookingForm(view: FormView): TemplateResult {
     <input id="name" name="name" part="input" required maxlength="100" autocomplete="name" value=${view.bookerName}>
     <label for="email">${t('email')}</label>
     <input id="email" name="email" part="input" type="email" required maxlength="254" autocomplete="email" value=${view.bookerEmail}>
-    <label for="notes">${t('notes')}</label>
-    <textarea id="notes" name="notes" part="input" maxlength="500" rows="2"></textarea>
+    ${view.waiting
+      ? nothing
+      : html`<label for="notes">${t('notes')}</label>
+    <textarea id="notes" name="notes" part="input" maxlength="500" rows="2"></textarea>`}
     <p class="hint">${t('privacy')}</p>
     <div class="row">
       <button type="submit" part="button" class="primary" ?disabled=${view.busy || wait > 0}
-        >${view.busy ? t('booking') : t('book')}${wait > 0 ? ` (${String(wait)})` : ''}</button>
+        >${view.waiting ? t('notify') : view.busy ? t('booking') : t('book')}${wait > 0 ? ` (${String(wait)})` : ''}</button>
       <button type="button" part="button" class="secondary" @click=${view.back}>${t('back')}</button>
     </div>
   </form>`
+}
+
+/** A form's text field, trimmed ('' when it has none). */
+export function fieldOf(fields: FormData, name: string): string {
+  const value = fields.get(name)
+  return typeof value === 'string' ? value.trim() : ''
 }
 
 export function confirmation(title: string, said: string, another: string, again: () => void): TemplateResult {

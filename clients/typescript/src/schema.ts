@@ -229,6 +229,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/public/{clubSlug}/courts/waitlist": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Wait for a taken slot
+         * @description Puts an address on the waiting list for one slot that is booked, reserved or blocked now and starts within the court's booking window, and mails it so, with a link that stops the mails. When the slot frees (a cancellation, a move, a block or reservation removed), every address waiting for it is mailed at once with a link to book it: whoever books first gets it. An address that waits for the slot already is answered alike and not mailed again. The address meets the limits a booking's does, and the client the booking endpoint's rate limit. The mails are written in the first language of `Accept-Language` the service speaks, else in the club's. See docs/waiting-list.md.
+         */
+        post: operations["joinWaitingList"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/calendar/{clubSlug}/events.ics": {
         parameters: {
             query?: never;
@@ -571,6 +591,26 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "slot.freed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * slot.freed
+         * @description A slot that was taken became free to book before its start: a booking was cancelled or moved, or a block or reservation removed (those within the court's booking horizon). One event per slot of the court's grid, whether or not anyone waits for it; `waiting` says how many do.
+         */
+        post: operations["webhook_slot_freed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "webhook.test": {
         parameters: {
             query?: never;
@@ -811,7 +851,8 @@ export interface components {
          *           "latest_start": "2026-06-16T19:00:00+02:00",
          *           "max_slots_per_booking": 2
          *         }
-         *       ]
+         *       ],
+         *       "waiting_list": true
          *     }
          */
         CourtAvailability: {
@@ -825,6 +866,8 @@ export interface components {
             date: string;
             /** @description The club's IANA time zone; slot times carry its offset. */
             timezone: string;
+            /** @description Whether a guest may wait for a taken slot (POST …/courts/waitlist): false when the club has switched its waiting list off. */
+            waiting_list: boolean;
         };
         /**
          * @description One slot of a court on the grid of that day.
@@ -1236,6 +1279,76 @@ export interface components {
              */
             type: string;
         };
+        /** @description A slot that was taken became free to book before its start: a booking was cancelled or moved, or a block or reservation removed (those within the court's booking horizon). One event per slot of the court's grid, whether or not anyone waits for it; `waiting` says how many do. */
+        SlotFreedEvent: {
+            data: components["schemas"]["WebhookFreedSlot"];
+            /**
+             * Format: date-time
+             * @description When the event happened, in UTC. RFC 3339 with an explicit offset.
+             */
+            timestamp: string;
+            /** @enum {string} */
+            type: "slot.freed";
+        };
+        /**
+         * @description The address waits for the slot; a mail saying so is on its way (none when it waited for it already).
+         * @example {
+         *       "success": true,
+         *       "court_id": "c0a8f3d2-5b1e-4c7a-8f20-3d9e6b1a7c44",
+         *       "start_time": "2026-06-16T19:00:00+02:00",
+         *       "end_time": "2026-06-16T20:00:00+02:00"
+         *     }
+         */
+        WaitingCreated: {
+            /** Format: uuid */
+            court_id: string;
+            /**
+             * Format: date-time
+             * @description End of the slot, in the club's offset.
+             */
+            end_time: string;
+            /**
+             * Format: date-time
+             * @description Start of the slot, in the club's offset.
+             */
+            start_time: string;
+            /** @description Always true: a refusal is a problem document. */
+            success: boolean;
+        };
+        /**
+         * @description One slot of a court that is taken now (booked, reserved or blocked) and starts within the court's booking window.
+         * @example {
+         *       "court_id": "c0a8f3d2-5b1e-4c7a-8f20-3d9e6b1a7c44",
+         *       "start_time": "2026-06-16T19:00:00+02:00",
+         *       "end_time": "2026-06-16T20:00:00+02:00",
+         *       "name": "Jana Weber",
+         *       "email": "jana.weber@example.org"
+         *     }
+         */
+        WaitingRequest: {
+            /**
+             * Format: uuid
+             * @description The court, as listed by GET …/courts.
+             */
+            court_id: string;
+            /**
+             * Format: email
+             * @description Where the mails go: one now, saying the address waits, and one when the slot frees; each has a link that stops them.
+             */
+            email: string;
+            /**
+             * Format: date-time
+             * @description End of the slot (one slot of the court's grid).
+             */
+            end_time: string;
+            /** @description Greets the guest in the mails. */
+            name: string;
+            /**
+             * Format: date-time
+             * @description Start of the slot, RFC 3339 with an offset.
+             */
+            start_time: string;
+        };
         /** @description A booking as the public courts listing knows it: court and times, never the guest's name or address. */
         WebhookBooking: {
             /**
@@ -1332,6 +1445,29 @@ export interface components {
             start_time: string;
             /** @enum {string} */
             status: "confirmed" | "cancelled";
+        };
+        /** @description A slot of a court that was taken and is free to book now: court and times, never who waits for it. */
+        WebhookFreedSlot: {
+            /** Format: uuid */
+            court_id: string;
+            court_name: string;
+            /**
+             * Format: date-time
+             * @description End of the slot, in the club's offset. RFC 3339 with an explicit offset.
+             */
+            end_time: string;
+            /**
+             * @description What freed it: a booking cancelled, a booking moved elsewhere, or a block or reservation removed.
+             * @enum {string}
+             */
+            freed_by: "cancellation" | "move" | "hold_removed";
+            /**
+             * Format: date-time
+             * @description Start of the slot, in the club's offset. RFC 3339 with an explicit offset.
+             */
+            start_time: string;
+            /** @description How many addresses were waiting for it; each was mailed (docs/waiting-list.md) unless the club has switched its waiting list off. */
+            waiting: number;
         };
         /** @description The data of a test event. */
         WebhookTest: {
@@ -2768,6 +2904,157 @@ export interface operations {
             };
         };
     };
+    joinWaitingList: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The guest's languages: the mails' language is the first of them the service speaks; without one it speaks, the club's.
+                 * @example de-AT, de;q=0.9
+                 */
+                "accept-language"?: string;
+            };
+            path: {
+                /**
+                 * @description Slug identifier of the club.
+                 * @example tc-riverside
+                 */
+                clubSlug: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WaitingRequest"];
+            };
+        };
+        responses: {
+            /** @description The address waits for the slot. */
+            201: {
+                headers: {
+                    /** @description Always `*`: a page on any origin may read the answer (credentials are never involved). Sent on this endpoint's answers; a browser needs it on cross-origin requests. */
+                    "access-control-allow-origin"?: string;
+                    /** @description The headers a cross-origin page may read, sent with Access-Control-Allow-Origin. */
+                    "access-control-expose-headers"?: string;
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WaitingCreated"];
+                };
+            };
+            /** @description `invalid-booking`: the club has no waiting list, the slot is free (book it), the times are no slot of an active court within its booking window, or the address cannot wait for another time now (detail says which, without telling one limit from another). */
+            400: {
+                headers: {
+                    /** @description Always `*`: a page on any origin may read the answer (credentials are never involved). Sent on this endpoint's answers; a browser needs it on cross-origin requests. */
+                    "access-control-allow-origin"?: string;
+                    /** @description The headers a cross-origin page may read, sent with Access-Control-Allow-Origin. */
+                    "access-control-expose-headers"?: string;
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No club has this slug (`club-not-found`). */
+            404: {
+                headers: {
+                    /** @description Always `*`: a page on any origin may read the answer (credentials are never involved). Sent on this endpoint's answers; a browser needs it on cross-origin requests. */
+                    "access-control-allow-origin"?: string;
+                    /** @description The headers a cross-origin page may read, sent with Access-Control-Allow-Origin. */
+                    "access-control-expose-headers"?: string;
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is too large (over 16 KiB). */
+            413: {
+                headers: {
+                    /** @description Always `*`: a page on any origin may read the answer (credentials are never involved). Sent on this endpoint's answers; a browser needs it on cross-origin requests. */
+                    "access-control-allow-origin"?: string;
+                    /** @description The headers a cross-origin page may read, sent with Access-Control-Allow-Origin. */
+                    "access-control-expose-headers"?: string;
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is not application/json. */
+            415: {
+                headers: {
+                    /** @description Always `*`: a page on any origin may read the answer (credentials are never involved). Sent on this endpoint's answers; a browser needs it on cross-origin requests. */
+                    "access-control-allow-origin"?: string;
+                    /** @description The headers a cross-origin page may read, sent with Access-Control-Allow-Origin. */
+                    "access-control-expose-headers"?: string;
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests from this client (shared with booking). */
+            429: {
+                headers: {
+                    /** @description Always `*`: a page on any origin may read the answer (credentials are never involved). Sent on this endpoint's answers; a browser needs it on cross-origin requests. */
+                    "access-control-allow-origin"?: string;
+                    /** @description The headers a cross-origin page may read, sent with Access-Control-Allow-Origin. */
+                    "access-control-expose-headers"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "retry-after": number;
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The service failed unexpectedly. */
+            500: {
+                headers: {
+                    /** @description Always `*`: a page on any origin may read the answer (credentials are never involved). Sent on this endpoint's answers; a browser needs it on cross-origin requests. */
+                    "access-control-allow-origin"?: string;
+                    /** @description The headers a cross-origin page may read, sent with Access-Control-Allow-Origin. */
+                    "access-control-expose-headers"?: string;
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The service is temporarily unavailable. */
+            503: {
+                headers: {
+                    /** @description Always `*`: a page on any origin may read the answer (credentials are never involved). Sent on this endpoint's answers; a browser needs it on cross-origin requests. */
+                    "access-control-allow-origin"?: string;
+                    /** @description The headers a cross-origin page may read, sent with Access-Control-Allow-Origin. */
+                    "access-control-expose-headers"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "retry-after": number;
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     clubEventsFeed: {
         parameters: {
             query?: {
@@ -3702,6 +3989,56 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["NewsUpdatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. A redirect is not followed: any other answer, or none within 15 s, is retried. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Retried with back-off for about three days (429 and others: after Retry-After, when given). */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Retried with back-off for about three days (after Retry-After, when given). */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the endpoint is disabled and the club's owners are told. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_slot_freed: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id (`msg_…`), the same for every attempt and replay of it. */
+                "webhook-id": string;
+                /** @description `v1,` and the base64 HMAC-SHA256 of `id.timestamp.body`, one per valid secret, space-separated. */
+                "webhook-signature": string;
+                /** @description When this attempt was signed, in Unix seconds. */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SlotFreedEvent"];
             };
         };
         responses: {

@@ -1626,6 +1626,8 @@ export interface components {
             privacy_url: string | null;
             /** @description Guests' names and addresses are removed this many days after the booking ended. */
             retention_days: number;
+            /** @description Whether guests may wait for a taken time and be mailed when it frees (docs/waiting-list.md; absent in a change: unchanged). */
+            waiting_list?: boolean;
         };
         /** @description Bookings that start within the dates and match, by start. */
         BookingSearch: {
@@ -2963,7 +2965,7 @@ export interface components {
             disabled_reason: "gone" | "failing" | null;
             enabled: boolean;
             /** @description The event types it receives. */
-            event_types: ("booking.created" | "booking.cancelled" | "booking.rescheduled" | "group.created" | "group.updated" | "group.deleted" | "event.created" | "event.updated" | "event.deleted" | "news.published" | "news.updated" | "news.unpublished" | "competition_result.created" | "competition_result.updated" | "competition_result.deleted")[];
+            event_types: ("booking.created" | "booking.cancelled" | "booking.rescheduled" | "slot.freed" | "group.created" | "group.updated" | "group.deleted" | "event.created" | "event.updated" | "event.deleted" | "news.published" | "news.updated" | "news.unpublished" | "competition_result.created" | "competition_result.updated" | "competition_result.deleted")[];
             /**
              * Format: date-time
              * @description Since when every delivery has failed; null while it works.
@@ -3003,7 +3005,7 @@ export interface components {
              * @default true
              */
             enabled: boolean;
-            event_types: ("booking.created" | "booking.cancelled" | "booking.rescheduled" | "group.created" | "group.updated" | "group.deleted" | "event.created" | "event.updated" | "event.deleted" | "news.published" | "news.updated" | "news.unpublished" | "competition_result.created" | "competition_result.updated" | "competition_result.deleted")[];
+            event_types: ("booking.created" | "booking.cancelled" | "booking.rescheduled" | "slot.freed" | "group.created" | "group.updated" | "group.deleted" | "event.created" | "event.updated" | "event.deleted" | "news.published" | "news.updated" | "news.unpublished" | "competition_result.created" | "competition_result.updated" | "competition_result.deleted")[];
             /** @description An https:// URL whose host resolves to public addresses only (the operator may allow http and private networks for testing). */
             url: string;
         };

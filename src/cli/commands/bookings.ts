@@ -69,7 +69,7 @@ export function registerBookings(program: Command, cli: CliSession): void {
       const ctx = await migrated()
       const club = await requireClub(ctx.db, options.club)
       const current = await bookingToMove(ctx.db, club, id)
-      const moved = await moveBooking(ctx.db, clock, { mailFrom: ctx.config.mail.from }, { clubId: club.id, bookingId: id,
+      const moved = await moveBooking(ctx.db, clock, cancellationSettings(ctx.config), { clubId: club.id, bookingId: id,
         target: { court_id: courtId ?? current.courtId, start_time: options.start, end_time: options.end },
         mover: { by: 'club', actor: OPERATOR, notifyGuest: options.mail } })
       const { booking } = moved

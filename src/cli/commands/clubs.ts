@@ -61,6 +61,8 @@ export function registerClubs(program: Command, cli: CliSession): void {
     .addOption(new Option('--language <code>', 'the guests\' language when their browser asks for none the service speaks')
       .choices([...GUEST_LANGUAGES]))
     .option('--contact-email <address>', 'where guests\' replies to the booking mails go ("none": the service\'s sender only)')
+    .addOption(new Option('--waiting-list <on|off>', 'whether guests may wait for a taken time and be mailed when it frees')
+      .choices(['on', 'off']))
     .addOption(jsonOption())
     .action(async (options: RulesOptions) => {
       const hours = optional(options.cancellationDeadlineHours, (value) => boundedInteger('--cancellation-deadline-hours', value, 0, 720))
@@ -79,18 +81,21 @@ export function registerClubs(program: Command, cli: CliSession): void {
         ...options.membersOnly === undefined ? {} : { guestsMayBook: options.membersOnly === 'no' },
         ...options.language === undefined ? {} : { language: options.language },
         ...contactEmail === undefined ? {} : { contactEmail },
+        ...options.waitingList === undefined ? {} : { waitingList: options.waitingList === 'on' },
       }
       const rules = Object.keys(changes).length === 0
         ? await bookingRulesOf(ctx.db, club.id)
         : await changeBookingRules(ctx.db, clock, { clubId: club.id, rules: changes, actor: OPERATOR })
       print(options.json === true, { cancellation_deadline_minutes: rules.cancellationDeadlineMinutes,
         retention_days: rules.retentionDays, privacy_url: rules.privacyUrl, max_open_bookings_per_email: rules.maxOpenPerEmail,
-        guests_may_book: rules.guestsMayBook, language: rules.language, contact_email: rules.contactEmail },
+        guests_may_book: rules.guestsMayBook, language: rules.language, contact_email: rules.contactEmail,
+        waiting_list: rules.waitingList },
       `${club.slug}: guests may cancel until ${describeMinutes(rules.cancellationDeadlineMinutes)} before the start; their `
       + `data is removed ${String(rules.retentionDays)} days after the booking; privacy notice: ${rules.privacyUrl ?? 'none'}; `
       + `at most ${rules.maxOpenPerEmail === null ? 'the default number of' : String(rules.maxOpenPerEmail)} upcoming bookings `
       + `per address; ${rules.guestsMayBook ? 'guests and members may book' : 'only members may book'}; guests' language `
-      + `${rules.language}; replies to ${rules.contactEmail ?? 'the service\'s sender only'}.`)
+      + `${rules.language}; replies to ${rules.contactEmail ?? 'the service\'s sender only'}; waiting list `
+      + `${rules.waitingList ? 'on' : 'off'}.`)
     })
 }
 
@@ -104,6 +109,7 @@ interface RulesOptions {
   readonly language?: GuestLanguage
   readonly contactEmail?: string
   readonly json?: boolean
+  readonly waitingList?: 'on' | 'off'
 }
 
 /** 90 → "1 h 30 min", 120 → "2 hours", 0 → "0 minutes". */

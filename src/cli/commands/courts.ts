@@ -9,6 +9,7 @@ import { InvalidInput } from '../../domain/errors.js'
 import { parseOpeningHours, WEEKDAYS } from '../../domain/slots.js'
 import { formatInZone } from '../../domain/zoned-time.js'
 import { OPERATOR } from '../../services/audit.js'
+import { cancellationSettings } from '../../services/booking-cancellation.js'
 import { requireClub } from '../../services/clubs.js'
 import { removeHold, saveCourt, saveHold } from '../../services/courts.js'
 import {
@@ -170,7 +171,8 @@ function registerHolds(courts: Command, cli: CliSession): void {
       const id = idArgument(holdId, 'hold', 'courts hold')
       const ctx = await migrated()
       const club = await requireClub(ctx.db, options.club)
-      if (!await removeHold(ctx.db, ctx.clock, club.id, id, OPERATOR)) {
+      if (!await removeHold(ctx.db, ctx.clock, cancellationSettings(ctx.config), { clubId: club.id, holdId: id,
+        actor: OPERATOR })) {
         throw new InvalidInput(`no block or reservation ${holdId} at ${club.slug}`)
       }
       print(options.json === true, { id, removed: true }, `Removed ${id}.`)

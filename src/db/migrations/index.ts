@@ -20,6 +20,7 @@ import * as bookingSeries from './0018-booking-series.js'
 import * as accessChangeTracking from './0019-access-change-tracking.js'
 import * as guestLanguage from './0020-guest-language.js'
 import * as calendarFeeds from './0021-calendar-feeds.js'
+import * as waitingList from './0022-waiting-list.js'
 
 /** Every migration, in order. Names are permanent: they are recorded in the database. */
 export const migrations: Record<string, Migration> = {
@@ -44,4 +45,5 @@ export const migrations: Record<string, Migration> = {
   '0019-access-change-tracking': accessChangeTracking,
   '0020-guest-language': guestLanguage,
   '0021-calendar-feeds': calendarFeeds,
+  '0022-waiting-list': waitingList,
 }

@@ -12,9 +12,8 @@ import type { BookingStatus, CancelledBy, Database } from '../schema.js'
 import { chunks, isoForDb, isoFromDb, isoFromDbOrNull } from '../values.js'
 
 export interface BookingRules {
-  /** How long before its start a guest may still cancel a booking. */
+  /** How long before its start a guest may still cancel a booking; how long after it ends its guest's data are kept. */
   readonly cancellationDeadlineMinutes: number
-  /** How long after a booking ends its guest's name and address are kept. */
   readonly retentionDays: number
   /** The club's privacy notice, linked from the booking mails and pages (null: none). */
   readonly privacyUrl: string | null
@@ -26,15 +25,18 @@ export interface BookingRules {
   readonly language: GuestLanguage
   /** Where guests' replies go (the booking mails' Reply-To and the calendar event's organiser); null: nowhere but the service. */
   readonly contactEmail: string | null
+  /** Whether guests may wait for a taken slot (docs/waiting-list.md). */
+  readonly waitingList: boolean
 }
 
 const RULE_COLUMNS = ['cancellation_deadline_minutes', 'booking_retention_days', 'privacy_url', 'max_open_bookings_per_email',
-  'guests_may_book', 'language', 'contact_email'] as const
+  'guests_may_book', 'language', 'contact_email', 'waiting_list'] as const
 
 function rulesOf(row: Pick<Selectable<Database['clubs']>, (typeof RULE_COLUMNS)[number]>): BookingRules {
   return { cancellationDeadlineMinutes: row.cancellation_deadline_minutes, retentionDays: row.booking_retention_days,
     privacyUrl: row.privacy_url, maxOpenPerEmail: row.max_open_bookings_per_email, guestsMayBook: Boolean(row.guests_may_book),
-    language: isGuestLanguage(row.language) ? row.language : 'en', contactEmail: row.contact_email }
+    language: isGuestLanguage(row.language) ? row.language : 'en', contactEmail: row.contact_email,
+    waitingList: Boolean(row.waiting_list) }
 }
 
 // The statements of a booking's transaction are compiled once (compiled.ts).
@@ -57,6 +59,7 @@ export async function updateBookingRules(db: Kysely<Database>, clubId: string, r
     ...rules.guestsMayBook === undefined ? {} : { guests_may_book: rules.guestsMayBook },
     ...rules.language === undefined ? {} : { language: rules.language },
     ...rules.contactEmail === undefined ? {} : { contact_email: rules.contactEmail },
+    ...rules.waitingList === undefined ? {} : { waiting_list: rules.waitingList },
   }
   if (Object.keys(changes).length === 0) return
   await db.updateTable('clubs').set(changes).where('id', '=', clubId).execute()
@@ -386,12 +389,8 @@ export async function findClubBooking(db: Kysely<Database>, clubId: string, book
 }
 
 /** A court's confirmed bookings that have not ended, by start. */
-export async function upcomingBookingsOf(
-  db: Kysely<Database>,
-  clubId: string,
-  courtId: string,
-  now: number,
-): Promise<{ id: string, start: number, end: number }[]> {
+export async function upcomingBookingsOf(db: Kysely<Database>, clubId: string, courtId: string, now: number):
+Promise<{ id: string, start: number, end: number }[]> {
   const rows = await db.selectFrom('bookings').select(['id', 'starts_at', 'ends_at'])
     .where('club_id', '=', clubId).where('court_id', '=', courtId).where('status', '=', 'confirmed')
     .where('ends_at', '>', isoForDb(now)).orderBy('starts_at').execute()

@@ -90,4 +90,28 @@ export const de: GuestMessages = {
     unknownClub: 'Unter dieser Adresse gibt es keinen Verein. Prüfen Sie den Link oder fragen Sie den Verein nach seiner '
       + 'Buchungsseite.',
   },
+  waiting: {
+    joinedSubject: 'Auf der Warteliste: {court}, {when} — {club}',
+    joinedIntro: 'Sie stehen bei {club} auf der Warteliste für diese Zeit. Wird sie vor ihrem Beginn frei, erhalten Sie '
+      + 'sofort eine E-Mail.',
+    firstComes: 'Eine frei gewordene Zeit wird für niemanden zurückgehalten: Wer zuerst bucht, bekommt sie.',
+    stopText: 'Nicht von Ihnen, oder nicht mehr gewünscht? Hier beenden Sie die E-Mails zu dieser Zeit:',
+    stopLink: 'E-Mails zu dieser Zeit beenden',
+    freedSubject: 'Jetzt frei: {court}, {when} — {club}',
+    freedIntro: 'die Zeit, auf die Sie bei {club} warten, ist frei geworden.',
+    bookText: 'Hier buchen:',
+    bookLink: 'Diese Zeit buchen',
+    title: 'Warteliste',
+    court: 'Platz',
+    when: 'Wann',
+    waitingNow: 'Sie stehen auf der Warteliste: Sie erhalten eine E-Mail, wenn diese Zeit vor ihrem Beginn frei wird.',
+    stopButton: 'E-Mails zu dieser Zeit beenden',
+    stoppedNow: 'Erledigt: Sie erhalten keine E-Mails mehr zu dieser Zeit.',
+    endedStopped: 'Dieser Eintrag ist beendet: Zu dieser Zeit werden keine E-Mails mehr gesendet.',
+    endedBooked: 'Sie haben diese Zeit gebucht: Die Warteliste schreibt Ihnen nicht mehr dazu.',
+    notFoundTitle: 'Nicht gefunden',
+    notFound: 'Dieser Link führt zu keinem Eintrag der Warteliste. Vielleicht wurde er falsch abgetippt, oder die Zeit ist '
+      + 'vorbei.',
+    bookAt: 'Einen Platz bei {club} buchen',
+  },
 }

@@ -87,6 +87,29 @@ export const en = {
       + 'book with {club} directly:',
     unknownClub: 'There is no club at this address. Check the link, or ask the club for its booking page.',
   },
+  waiting: {
+    joinedSubject: 'On the waiting list: {court}, {when} — {club}',
+    joinedIntro: 'you are on the waiting list for this time at {club}. If it becomes free before it starts, you will get an '
+      + 'e-mail at once.',
+    firstComes: 'A free time is held for no one: whoever books it first gets it.',
+    stopText: 'Not you, or no longer wanted? Stop the mails about this time:',
+    stopLink: 'Stop the mails about this time',
+    freedSubject: 'Free now: {court}, {when} — {club}',
+    freedIntro: 'the time you are waiting for at {club} has become free.',
+    bookText: 'Book it here:',
+    bookLink: 'Book this time',
+    title: 'Waiting list',
+    court: 'Court',
+    when: 'When',
+    waitingNow: 'You are on the waiting list: you get an e-mail if this time becomes free before it starts.',
+    stopButton: 'Stop the mails about this time',
+    stoppedNow: 'Done: you will get no more e-mails about this time.',
+    endedStopped: 'This entry has ended: no more e-mails are sent about this time.',
+    endedBooked: 'You booked this time: the waiting list does not write to you about it any more.',
+    notFoundTitle: 'Not found',
+    notFound: 'This link does not lead to a waiting list entry. It may have been mistyped, or the time has passed.',
+    bookAt: 'Book a court at {club}',
+  },
 }
 
 /** The shape every language's file has: the same sections and keys as English. */

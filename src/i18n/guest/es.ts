@@ -88,4 +88,28 @@ export const es: GuestMessages = {
       + 'cargar la página, o reserva directamente con {club}:',
     unknownClub: 'No hay ningún club en esta dirección. Comprueba el enlace o pide al club la dirección de su página de reservas.',
   },
+  waiting: {
+    joinedSubject: 'En la lista de espera: {court}, {when} — {club}',
+    joinedIntro: 'estás en la lista de espera de este horario en {club}. Si queda libre antes de empezar, recibirás un '
+      + 'correo enseguida.',
+    firstComes: 'Un horario que queda libre no se guarda para nadie: quien lo reserve primero se lo queda.',
+    stopText: '¿No fuiste tú, o ya no lo quieres? Deja de recibir correos sobre este horario:',
+    stopLink: 'Dejar de recibir correos sobre este horario',
+    freedSubject: 'Libre ahora: {court}, {when} — {club}',
+    freedIntro: 'el horario que esperas en {club} ha quedado libre.',
+    bookText: 'Resérvalo aquí:',
+    bookLink: 'Reservar este horario',
+    title: 'Lista de espera',
+    court: 'Pista',
+    when: 'Cuándo',
+    waitingNow: 'Estás en la lista de espera: recibirás un correo si este horario queda libre antes de empezar.',
+    stopButton: 'Dejar de recibir correos sobre este horario',
+    stoppedNow: 'Hecho: no recibirás más correos sobre este horario.',
+    endedStopped: 'Esta inscripción ha terminado: ya no se envían correos sobre este horario.',
+    endedBooked: 'Has reservado este horario: la lista de espera ya no te escribe sobre él.',
+    notFoundTitle: 'No encontrado',
+    notFound: 'Este enlace no lleva a ninguna inscripción en una lista de espera. Puede que esté mal copiado, o que el '
+      + 'horario ya haya pasado.',
+    bookAt: 'Reservar una pista en {club}',
+  },
 }

@@ -89,4 +89,28 @@ export const fr: GuestMessages = {
       + 'ou réservez directement auprès de {club} :',
     unknownClub: 'Il n\'y a pas de club à cette adresse. Vérifiez le lien ou demandez au club l\'adresse de sa page de réservation.',
   },
+  waiting: {
+    joinedSubject: 'Sur la liste d\'attente : {court}, {when} — {club}',
+    joinedIntro: 'vous êtes sur la liste d\'attente de ce créneau chez {club}. S\'il se libère avant de commencer, vous '
+      + 'recevrez aussitôt un e-mail.',
+    firstComes: 'Un créneau libéré n\'est réservé à personne : le premier qui le réserve l\'obtient.',
+    stopText: 'Ce n\'est pas vous, ou vous n\'en voulez plus ? Arrêtez les e-mails sur ce créneau :',
+    stopLink: 'Arrêter les e-mails sur ce créneau',
+    freedSubject: 'Libre maintenant : {court}, {when} — {club}',
+    freedIntro: 'le créneau que vous attendez chez {club} s\'est libéré.',
+    bookText: 'Réservez-le ici :',
+    bookLink: 'Réserver ce créneau',
+    title: 'Liste d\'attente',
+    court: 'Terrain',
+    when: 'Quand',
+    waitingNow: 'Vous êtes sur la liste d\'attente : vous recevrez un e-mail si ce créneau se libère avant de commencer.',
+    stopButton: 'Arrêter les e-mails sur ce créneau',
+    stoppedNow: 'C\'est fait : vous ne recevrez plus d\'e-mails sur ce créneau.',
+    endedStopped: 'Cette inscription est terminée : plus aucun e-mail n\'est envoyé sur ce créneau.',
+    endedBooked: 'Vous avez réservé ce créneau : la liste d\'attente ne vous écrit plus à son sujet.',
+    notFoundTitle: 'Introuvable',
+    notFound: 'Ce lien ne mène à aucune inscription sur une liste d\'attente. Il a peut-être été mal recopié, ou le créneau '
+      + 'est passé.',
+    bookAt: 'Réserver un terrain chez {club}',
+  },
 }

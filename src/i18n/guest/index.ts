@@ -38,6 +38,12 @@ export function bookingPageText(language: GuestLanguage, key: keyof GuestMessage
   return filled(GUEST_MESSAGES[language].bookingPage[key], params)
 }
 
+/** A text of the waiting list (its mails and its stop link's page) in the language, its placeholders filled. */
+export function waitingText(language: GuestLanguage, key: keyof GuestMessages['waiting'],
+  params: Readonly<Record<string, string>> = {}): string {
+  return filled(GUEST_MESSAGES[language].waiting[key], params)
+}
+
 /** Each language named in itself, for a choice of language. */
 export const LANGUAGE_NAMES: Readonly<Record<GuestLanguage, string>> = {
   en: 'English', de: 'Deutsch', fr: 'Français', es: 'Español', it: 'Italiano', nl: 'Nederlands',

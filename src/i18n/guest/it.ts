@@ -89,4 +89,28 @@ export const it: GuestMessages = {
     unknownClub: 'A questo indirizzo non c\'è nessun circolo. Controlli il link o chieda al circolo l\'indirizzo della sua pagina '
       + 'di prenotazione.',
   },
+  waiting: {
+    joinedSubject: 'In lista d\'attesa: {court}, {when} — {club}',
+    joinedIntro: 'è in lista d\'attesa per questo orario presso {club}. Se si libera prima dell\'inizio, riceverà subito '
+      + 'un\'e-mail.',
+    firstComes: 'Un orario liberato non viene tenuto per nessuno: lo ottiene chi lo prenota per primo.',
+    stopText: 'Non è stato lei, o non le interessa più? Interrompa le e-mail su questo orario:',
+    stopLink: 'Interrompere le e-mail su questo orario',
+    freedSubject: 'Libero ora: {court}, {when} — {club}',
+    freedIntro: 'l\'orario che attende presso {club} si è liberato.',
+    bookText: 'Lo prenoti qui:',
+    bookLink: 'Prenotare questo orario',
+    title: 'Lista d\'attesa',
+    court: 'Campo',
+    when: 'Quando',
+    waitingNow: 'È in lista d\'attesa: riceverà un\'e-mail se questo orario si libera prima dell\'inizio.',
+    stopButton: 'Interrompere le e-mail su questo orario',
+    stoppedNow: 'Fatto: non riceverà più e-mail su questo orario.',
+    endedStopped: 'Questa iscrizione è terminata: non vengono più inviate e-mail su questo orario.',
+    endedBooked: 'Ha prenotato questo orario: la lista d\'attesa non le scrive più al riguardo.',
+    notFoundTitle: 'Non trovato',
+    notFound: 'Questo link non porta a nessuna iscrizione in lista d\'attesa. Forse è stato copiato male, o l\'orario è '
+      + 'passato.',
+    bookAt: 'Prenotare un campo presso {club}',
+  },
 }

@@ -86,4 +86,28 @@ export const nl: GuestMessages = {
       + 'pagina opnieuw, of boek rechtstreeks bij {club}:',
     unknownClub: 'Op dit adres is geen club. Controleer de link, of vraag de club om het adres van zijn boekingspagina.',
   },
+  waiting: {
+    joinedSubject: 'Op de wachtlijst: {court}, {when} — {club}',
+    joinedIntro: 'je staat bij {club} op de wachtlijst voor deze tijd. Komt die vrij voordat hij begint, dan krijg je '
+      + 'meteen een e-mail.',
+    firstComes: 'Een vrijgekomen tijd wordt voor niemand vastgehouden: wie hem het eerst boekt, krijgt hem.',
+    stopText: 'Was jij het niet, of wil je het niet meer? Stop de e-mails over deze tijd:',
+    stopLink: 'E-mails over deze tijd stoppen',
+    freedSubject: 'Nu vrij: {court}, {when} — {club}',
+    freedIntro: 'de tijd waarop je bij {club} wacht, is vrijgekomen.',
+    bookText: 'Boek hem hier:',
+    bookLink: 'Deze tijd boeken',
+    title: 'Wachtlijst',
+    court: 'Baan',
+    when: 'Wanneer',
+    waitingNow: 'Je staat op de wachtlijst: je krijgt een e-mail als deze tijd vrijkomt voordat hij begint.',
+    stopButton: 'E-mails over deze tijd stoppen',
+    stoppedNow: 'Klaar: je krijgt geen e-mails meer over deze tijd.',
+    endedStopped: 'Deze inschrijving is beëindigd: over deze tijd worden geen e-mails meer verstuurd.',
+    endedBooked: 'Je hebt deze tijd geboekt: de wachtlijst schrijft je er niet meer over.',
+    notFoundTitle: 'Niet gevonden',
+    notFound: 'Deze link leidt niet naar een inschrijving op een wachtlijst. Misschien is hij verkeerd overgenomen, of is '
+      + 'de tijd voorbij.',
+    bookAt: 'Een baan boeken bij {club}',
+  },
 }

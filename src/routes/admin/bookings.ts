@@ -48,7 +48,7 @@ const ENDED = problemResponse('The booking has ended: it stays as it was.')
 function rulesBody(rules: Rules): BookingRules {
   return { cancellation_deadline_minutes: rules.cancellationDeadlineMinutes, retention_days: rules.retentionDays,
     privacy_url: rules.privacyUrl, max_open_bookings_per_email: rules.maxOpenPerEmail, guests_may_book: rules.guestsMayBook,
-    language: rules.language, contact_email: rules.contactEmail }
+    language: rules.language, contact_email: rules.contactEmail, waiting_list: rules.waitingList }
 }
 
 export function bookingBody(booking: Booking, timeZone: string): ClubBooking {
@@ -116,6 +116,7 @@ function registerBookingRules(parent: FastifyInstance, context: AppContext): voi
       retentionDays: request.body.retention_days, privacyUrl: request.body.privacy_url,
       maxOpenPerEmail: request.body.max_open_bookings_per_email, guestsMayBook: request.body.guests_may_book,
       ...request.body.language === undefined ? {} : { language: request.body.language },
+      ...request.body.waiting_list === undefined ? {} : { waitingList: request.body.waiting_list },
       ...request.body.contact_email === undefined
         ? {}
         : { contactEmail: request.body.contact_email?.trim().toLowerCase() ?? null },
@@ -240,7 +241,7 @@ function registerMove(parent: FastifyInstance, context: AppContext): void {
   }, async (request) => {
     const club = await clubOf(context, request)
     const { court_id, start_time, end_time, notify_guest } = request.body
-    await moveBooking(context.db, context.clock, { mailFrom: context.config.mail.from }, { clubId: club.id,
+    await moveBooking(context.db, context.clock, cancellationSettings(context.config), { clubId: club.id,
       bookingId: request.params.booking, target: { court_id, start_time, end_time },
       mover: { by: 'club', actor: actorOf(request), notifyGuest: notify_guest ?? true } })
     return bookingAsItIs(context, club, request.params.booking)

@@ -295,7 +295,8 @@ function registerHolds(parent: FastifyInstance, context: AppContext): void {
   }, async (request, reply) => {
     const clubId = memberOf(request).membership.clubId
     await holdOf404(context, request, request.params)
-    if (!await removeHold(context.db, context.clock, clubId, request.params.hold, actorOf(request))) {
+    if (!await removeHold(context.db, context.clock, cancellationSettings(context.config),
+      { clubId, holdId: request.params.hold, actor: actorOf(request) })) {
       throw new NotFound(`No block or reservation with the id ${request.params.hold}.`)
     }
     return reply.code(204).send()

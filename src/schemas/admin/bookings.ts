@@ -31,6 +31,8 @@ export const BookingRules = Type.Object({
   contact_email: Type.Optional(Nullable(Type.String({ format: 'email', maxLength: 254,
     description: 'Where guests\' replies to the booking mails go (their Reply-To; the calendar event\'s organiser); null: the '
       + 'mails come from the service alone (absent in a change: unchanged).' }))),
+  waiting_list: Type.Optional(Type.Boolean({ description: 'Whether guests may wait for a taken time and be mailed when it frees '
+    + '(docs/waiting-list.md; absent in a change: unchanged).' })),
 }, { $id: 'BookingRules', additionalProperties: false, description: 'The club\'s booking rules (docs/bookings.md).' })
 export type BookingRules = Static<typeof BookingRules>
 

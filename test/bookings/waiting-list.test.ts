@@ -1,0 +1,200 @@
+/**
+ * The waiting list end to end on both databases, over real SMTP with the mail worker running and
+ * a real webhook receiver that verifies with `standardwebhooks`: two addresses wait for a booked
+ * time, its guest cancels through the manage link, both get exactly one mail within 5 s with a link
+ * to book it, the first to book gets it and the second a slot-conflict; the stop link ends an entry;
+ * a move and a removed reservation free times as a cancellation does; `slot.freed` is signed; the
+ * per-address limits keep "notify me" from mailing a stranger again and again; a club may switch the
+ * list off.
+ */
+import { afterAll, beforeAll, expect, it } from 'vitest'
+import { changeBookingRules } from '../../src/services/booking-rules.js'
+import { OPERATOR } from '../../src/services/audit.js'
+import { COURT, TUESDAY, setUpCourts } from '../helpers/courts.js'
+import { describeEachDatabase } from '../helpers/databases.js'
+import { ORIGIN, asSession, signedIn } from '../helpers/dashboard.js'
+import { startHarness } from '../helpers/harness.js'
+import type { Harness } from '../helpers/harness.js'
+import { TestSmtpServer } from '../helpers/smtp.js'
+import type { ReceivedMail } from '../helpers/smtp.js'
+import { WebhookReceiver } from '../helpers/webhook-receiver.js'
+
+const at = (date: string, time: string) => `${date}T${time}:00+02:00`
+const WAIT = '/api/v1/public/riverside/courts/waitlist'
+const BOOK = '/api/v1/public/riverside/courts/book'
+const CLUB = '/api/admin/v1/clubs/riverside'
+const MANAGE = /\/bookings\/manage\/(cpm_[A-Za-z0-9_-]{43})/
+const STOP = /\/waiting-list\/(cpw_[A-Za-z0-9_-]{43})/
+const FORM = { 'content-type': 'application/x-www-form-urlencoded' }
+
+describeEachDatabase('the waiting list', (dialect) => {
+  const smtp = new TestSmtpServer()
+  const receiver = new WebhookReceiver()
+  let h: Harness & { close(): Promise<void> }
+  let clubId = ''
+
+  beforeAll(async () => {
+    await smtp.start()
+    await receiver.start()
+    h = await startHarness(dialect, { env: { SMTP_URL: smtp.url, PUBLIC_URL: `${ORIGIN}/`, WEBHOOKS_ALLOW_PRIVATE_NETWORKS: 'true',
+      BOOKING_MAX_OPEN_PER_EMAIL: '3', BOOKING_MAX_PER_ADDRESS_PER_DAY: '5' } })
+    receiver.clock = () => h.clock.now()
+    clubId = (await setUpCourts(h, 'riverside')).clubId
+    h.context.mail.start()
+  })
+  afterAll(async () => {
+    await h.close()
+    await receiver.stop()
+    await smtp.stop()
+  })
+
+  /** The mails to an address received so far. */
+  const inbox = (address: string) => smtp.received.filter((mail) => mail.envelopeTo.includes(address))
+  /** Waits (at most `ms`) until the address has `count` mails; returns them. */
+  const mailsOf = async (address: string, count: number, ms = 5_000) => {
+    const deadline = Date.now() + ms
+    while (inbox(address).length < count && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20))
+    return inbox(address)
+  }
+  const book = (start: string, end: string, email: string) => h.request({ method: 'POST', url: BOOK, payload: {
+    court_id: COURT.allDay, start_time: start, end_time: end, booker_name: 'Gina Guest', booker_email: email } })
+  const wait = (start: string, end: string, email: string, name = 'Walter Waiting', headers: Record<string, string> = {}) =>
+    h.request({ method: 'POST', url: WAIT, headers, payload: { court_id: COURT.allDay, start_time: start, end_time: end, name,
+      email } })
+  const textOf = (mail: ReceivedMail | undefined) => mail?.parsed.text ?? ''
+
+  it('mails both waiters once when the guest cancels; the first to book gets the time, the second a slot-conflict', async () => {
+    const [start, end] = [at(TUESDAY, '10:00'), at(TUESDAY, '11:00')]
+    expect((await book(start, end, 'booker@example.org')).status).toBe(201)
+    const [confirmation] = await mailsOf('booker@example.org', 1)
+    const manage = MANAGE.exec(textOf(confirmation))?.[1] ?? ''
+
+    const first = await wait(start, end, 'anna@example.org', 'Anna', { 'accept-language': 'de' })
+    expect(first.status, first.body).toBe(201)
+    expect(first.json()).toEqual({ success: true, court_id: COURT.allDay, start_time: start, end_time: end })
+    expect((await wait(start, end, 'ben@example.org', 'Ben')).status).toBe(201)
+    // Asking again changes nothing and mails nothing.
+    expect((await wait(start, end, 'Anna@Example.org', 'Anna')).status).toBe(201)
+    const [joined] = await mailsOf('anna@example.org', 1)
+    expect(joined?.parsed.subject)
+      .toMatch(/^Auf der Warteliste: Court D \(floodlit\), Di\.?, 16\. Juni 2026, 10:00–11:00 — Club riverside$/)
+    expect(textOf(joined)).toMatch(STOP)
+    expect((await mailsOf('ben@example.org', 1))).toHaveLength(1)
+
+    // The guest cancels through the manage link: both waiters are mailed at once, once each.
+    const cancelled = await h.app.inject({ method: 'POST', url: `/bookings/manage/${manage}`, headers: FORM, payload: '' })
+    expect(cancelled.statusCode, cancelled.body).toBe(303)
+    const anna = await mailsOf('anna@example.org', 2)
+    const ben = await mailsOf('ben@example.org', 2)
+    expect(anna.map((mail) => mail.parsed.subject)).toEqual([expect.stringMatching(/^Auf der Warteliste/),
+      expect.stringMatching(/^Jetzt frei: Court D \(floodlit\), Di\.?, 16\. Juni 2026, 10:00–11:00 — Club riverside$/)])
+    expect(ben[1]?.parsed.subject).toMatch(/^Free now: Court D \(floodlit\), Tue, 16 Jun 2026, 10:00–11:00 — Club riverside$/)
+    const bookLink = `${ORIGIN}/book/riverside?date=${TUESDAY}&court=${COURT.allDay}&lang=en`
+    expect(textOf(ben[1])).toContain(bookLink)
+    expect(ben[1]?.parsed.html).toContain(`<a href="${bookLink.replaceAll('&', '&#38;')}">Book this time</a>`)
+    expect(textOf(ben[1])).toMatch(STOP)
+    // The link opens the club's booking page on the time's day and court.
+    const bookingPage = await h.app.inject({ url: bookLink.replace(ORIGIN, '') })
+    expect(bookingPage.body).toContain(`<club-booking club="riverside" lang="en" date="${TUESDAY}" court="${COURT.allDay}">`)
+    expect((await h.app.inject({ url: '/book/riverside?date=%22%3E&court=x' })).body).toContain('<club-booking club="riverside" lang="en">')
+
+    // First come, first served: nothing is held.
+    expect((await book(start, end, 'ben@example.org')).status).toBe(201)
+    const second = await book(start, end, 'anna@example.org')
+    expect(second.status).toBe(400)
+    expect(second.json<{ type: string }>().type).toBe('/api/v1/problems/slot-conflict')
+    // Still exactly one freed mail each after the worker has had time to send anything more.
+    await new Promise((resolve) => setTimeout(resolve, 300))
+    expect(inbox('anna@example.org')).toHaveLength(2)
+    expect(inbox('ben@example.org')).toHaveLength(3)
+  })
+
+  it('ends an entry with its stop link; a move and a removed reservation free times as a cancellation does; slot.freed is signed',
+    async () => {
+      const owner = asSession(h, await signedIn(h, clubId, 'olivia@example.org', 'owner'))
+      const created = await owner('POST', `${CLUB}/webhook-endpoints`, { url: receiver.url, event_types: ['slot.freed'] })
+      expect(created.status, created.body).toBe(201)
+      const { secret } = created.json<{ secret: string }>()
+      const [start, end] = [at(TUESDAY, '12:00'), at(TUESDAY, '13:00')]
+      const booked = await book(start, end, 'carla@example.org')
+      const bookingId = booked.json<{ booking_id: string }>().booking_id
+      expect((await wait(start, end, 'dora@example.org', 'Dora')).status).toBe(201)
+      expect((await wait(start, end, 'emil@example.org', 'Emil')).status).toBe(201)
+      const stop = STOP.exec(textOf((await mailsOf('dora@example.org', 1))[0]))?.[1] ?? ''
+
+      // The page shows the time and a button; a GET (a mail scanner's) changes nothing.
+      const page = await h.app.inject({ url: `/waiting-list/${stop}` })
+      expect(page.statusCode).toBe(200)
+      expect(page.body).toContain('Court D (floodlit)')
+      expect(page.body).not.toContain('dora@example.org')
+      const stopped = await h.app.inject({ method: 'POST', url: `/waiting-list/${stop}`, headers: FORM, payload: '' })
+      expect(stopped.statusCode).toBe(303)
+      expect((await h.app.inject({ url: stopped.headers.location ?? '' })).body)
+        .toContain('Done: you will get no more e-mails about this time.')
+      expect((await h.app.inject({ url: '/waiting-list/cpw_not-a-token' })).statusCode).toBe(404)
+
+      // The club moves the booking to another hour: the time it leaves is free, and only Emil still waits.
+      const moved = await owner('POST', `${CLUB}/bookings/${bookingId}/move`, { court_id: COURT.allDay,
+        start_time: at(TUESDAY, '14:00'), end_time: at(TUESDAY, '15:00'), notify_guest: false })
+      expect(moved.status, moved.body).toBe(200)
+      expect((await mailsOf('emil@example.org', 2))[1]?.parsed.subject).toMatch(/^Free now: .*12:00–13:00/)
+      await new Promise((resolve) => setTimeout(resolve, 300))
+      expect(inbox('dora@example.org')).toHaveLength(1)
+      while (await h.context.webhooks.runOnce() > 0);
+      const event = receiver.received.map((request) => WebhookReceiver.verify(request, secret)).find((body) => body.type === 'slot.freed')
+      expect(event).toMatchObject({ type: 'slot.freed', data: { court_id: COURT.allDay, court_name: 'Court D (floodlit)',
+        start_time: start, end_time: end, freed_by: 'move', waiting: 1 } })
+      expect(JSON.stringify(event)).not.toMatch(/emil|dora|carla/i)
+
+      // Court A's weekly junior training (Tuesdays 18:00–20:00) is removed: whoever waits for 18:00 is told.
+      const reserved = [at(TUESDAY, '18:00'), at(TUESDAY, '19:00')] as const
+      expect((await h.request({ method: 'POST', url: WAIT, payload: { court_id: COURT.a, start_time: reserved[0],
+        end_time: reserved[1], name: 'Fritz', email: 'fritz@example.org' } })).status).toBe(201)
+      const holds = await owner('GET', `${CLUB}/courts/${COURT.a}/holds`)
+      const training = holds.json<{ items: { id: string, reason: string | null }[] }>().items
+        .find((hold) => hold.reason === 'junior training')
+      expect((await owner('DELETE', `${CLUB}/courts/${COURT.a}/holds/${training?.id ?? ''}`)).status).toBe(204)
+      expect((await mailsOf('fritz@example.org', 2))[1]?.parsed.subject).toMatch(/^Free now: Court A, Tue, 16 Jun 2026, 18:00–19:00/)
+    })
+
+  it('refuses a free time, a time not on the grid, and a stranger\'s address past its limits, as booking does', async () => {
+    const free = await wait(at(TUESDAY, '20:00'), at(TUESDAY, '21:00'), 'gus@example.org')
+    expect(free.status).toBe(400)
+    expect(free.json<{ type: string, detail: string }>()).toMatchObject({ type: '/api/v1/problems/invalid-booking',
+      detail: 'The time on Court D (floodlit) is free: book it instead of waiting for it.' })
+    expect((await wait(at(TUESDAY, '20:30'), at(TUESDAY, '21:30'), 'gus@example.org')).status).toBe(400)
+    expect((await h.request({ method: 'POST', url: WAIT, payload: { court_id: COURT.allDay, start_time: at(TUESDAY, '20:00') } }))
+      .json<{ type: string }>().type).toBe('/api/v1/problems/invalid-booking')
+
+    // Someone enters a stranger's address for one taken time after another: it is mailed for at most 3 (its open limit).
+    const hours = ['01', '02', '03', '04', '05', '06']
+    const next = (hour: string) => String(Number(hour) + 1).padStart(2, '0')
+    for (const [i, hour] of hours.entries()) {
+      expect((await book(at('2026-06-17', `${hour}:00`), at('2026-06-17', `${next(hour)}:00`), `host${String(i)}@example.org`)).status)
+        .toBe(201)
+    }
+    const answers = []
+    for (const hour of hours) {
+      answers.push(await wait(at('2026-06-17', `${hour}:00`), at('2026-06-17', `${next(hour)}:00`), 'stranger@example.org'))
+    }
+    expect(answers.map((answer) => answer.status)).toEqual([201, 201, 201, 400, 400, 400])
+    expect(answers[3]?.json<{ detail: string }>().detail).toBe('email: this address cannot wait for another time now.')
+    await mailsOf('stranger@example.org', 3)
+    await new Promise((resolve) => setTimeout(resolve, 300))
+    expect(inbox('stranger@example.org')).toHaveLength(3)
+  })
+
+  it('answers nothing but a refusal when the club has switched its list off, and the listing says so', async () => {
+    await changeBookingRules(h.context.db, h.clock, { clubId, actor: OPERATOR, rules: { waitingList: false } })
+    try {
+      const listing = await h.request({ url: `/api/v1/public/riverside/courts?date=${TUESDAY}` })
+      expect(listing.json<{ waiting_list: boolean }>().waiting_list).toBe(false)
+      const refused = await wait(at(TUESDAY, '14:00'), at(TUESDAY, '15:00'), 'hanna@example.org')
+      expect(refused.json<{ detail: string }>().detail).toBe('This club has no waiting list.')
+    } finally {
+      await changeBookingRules(h.context.db, h.clock, { clubId, actor: OPERATOR, rules: { waitingList: true } })
+    }
+    expect((await h.request({ url: `/api/v1/public/riverside/courts?date=${TUESDAY}` })).json<{ waiting_list: boolean }>().waiting_list)
+      .toBe(true)
+  })
+})
