@@ -10,6 +10,7 @@ import { anonymiseBookings, countMailsOf, deleteMailsTo, findPersonalData } from
 import type { PersonalData } from '../db/repositories/personal-data.js'
 import type { Database } from '../db/schema.js'
 import type { Actor } from './audit.js'
+import { deleteEntriesOf } from '../db/repositories/waiting-list.js'
 import { write } from './unit-of-work.js'
 
 export interface PersonalDataRequest {
@@ -22,7 +23,8 @@ export interface PersonalDataRequest {
 
 function summary(data: PersonalData): string {
   return `${String(data.bookings.length)} bookings, ${String(data.mails.length)} mails, `
-    + `${String(data.idempotency_records.length)} idempotency records, ${String(data.members.length)} member records`
+    + `${String(data.idempotency_records.length)} idempotency records, ${String(data.waiting_list.length)} waiting list entries, `
+    + `${String(data.members.length)} member records`
 }
 
 /** Everything held about an address, as JSON-ready records. */
@@ -41,13 +43,14 @@ export interface Erasure {
   readonly bookings: number
   readonly mails: number
   readonly idempotencyRecords: number
+  readonly waitingEntries: number
   /** Member records are the club's register, kept in its own member list: they are reported, not removed. */
   readonly memberRecordsKept: number
 }
 
 /**
  * Removes everything held about an address: its bookings lose the guest's data (upcoming ones are
- * cancelled, without a mail), and its mails and idempotency records are deleted, in one transaction.
+ * cancelled, without a mail), and its mails, idempotency records and waiting list entries are deleted, in one transaction.
  */
 export async function erasePersonalData(db: Kysely<Database>, clock: Clock, request: PersonalDataRequest): Promise<Erasure> {
   const now = clock.now()
@@ -59,12 +62,13 @@ export async function erasePersonalData(db: Kysely<Database>, clock: Clock, requ
     const byAddress = await deleteMailsTo(trx, request.email, request.clubId)
     const before = await countMailsOf(trx, data.bookings.map((booking) => booking.id))
     await anonymiseBookings(trx, data.bookings.map((booking) => booking.id), now)
+    const waitingEntries = await deleteEntriesOf(trx, request.email, request.clubId)
     const mails = byAddress + before
     // Upcoming bookings are cancelled: their slots are free.
     if (request.clubId !== null) work.changed(`courts:${request.clubId}`)
     await work.audit(request.actor, request.clubId, { action: 'personal_data.erased', target: summary(data),
       targetName: 'one address\'s data (the address is not recorded)', detail: summary(data) })
     return { bookings: data.bookings.length, mails,
-      idempotencyRecords: data.idempotency_records.length, memberRecordsKept: data.members.length }
+      idempotencyRecords: data.idempotency_records.length, waitingEntries, memberRecordsKept: data.members.length }
   })
 }

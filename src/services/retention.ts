@@ -3,7 +3,7 @@
  * number of days after the booking ended (default 90), with the mails about it; the booking's
  * court, times and state stay. Notices that belong to no booking go after the same period, the
  * dashboard's sign-in and invitation mails after 30 days, idempotency records after 24 hours, and
- * the webhook log's finished deliveries and their messages after 30 days.
+ * the webhook log's finished deliveries and their messages after 30 days, waiting list entries once their slot has started.
  *
  * A run reads its backlog, never the history: each step takes a batch of what is due through an
  * index that holds little else, removes it in a transaction of its own, and goes on until nothing
@@ -14,6 +14,7 @@ import type { Kysely } from 'kysely'
 import {
   anonymiseBookings, bookingsToAnonymise, deleteIdempotencyRecords, deleteOldNotices, retentionPeriods,
 } from '../db/repositories/personal-data.js'
+import { deleteStartedEntries } from '../db/repositories/waiting-list.js'
 import { deleteFinishedDeliveries, deleteUndeliveredMessages } from '../db/repositories/webhooks.js'
 import type { MessageCursor } from '../db/repositories/webhooks.js'
 import type { Database } from '../db/schema.js'
@@ -37,6 +38,8 @@ export interface RetentionReport {
   readonly idempotencyRecordsDeleted: number
   readonly webhookDeliveriesDeleted: number
   readonly webhookMessagesDeleted: number
+  /** Waiting list entries whose slot has started. */
+  readonly waitingEntriesDeleted: number
   /** False when the run was stopped before its backlog was done. */
   readonly complete: boolean
 }
@@ -57,7 +60,7 @@ export async function applyRetention(
 ): Promise<RetentionReport> {
   const limit = options.batchSize ?? RETENTION_BATCH
   const counts = { bookingsAnonymised: 0, mailsDeleted: 0, idempotencyRecordsDeleted: 0, webhookDeliveriesDeleted: 0,
-    webhookMessagesDeleted: 0 }
+    webhookMessagesDeleted: 0, waitingEntriesDeleted: 0 }
   let stopped = false
   /**
    * Runs `batch` until it read less than a whole batch, or the run is stopped; adds what it removed to `key`. A batch
@@ -93,13 +96,14 @@ export async function applyRetention(
     cursor = batch.next
     return batch
   })
+  await drain('waitingEntriesDeleted', () => deleteStartedEntries(db, now, limit))
   return { ...counts, complete: !stopped }
 }
 
 /** Rows a run removed or anonymised, in all. */
 export function rowsOf(report: RetentionReport): number {
   return report.bookingsAnonymised + report.mailsDeleted + report.idempotencyRecordsDeleted + report.webhookDeliveriesDeleted
-    + report.webhookMessagesDeleted
+    + report.webhookMessagesDeleted + report.waitingEntriesDeleted
 }
 
 /** Retention as the server runs it: every hour (counted from the last finished run), one process at a time. */

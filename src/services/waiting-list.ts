@@ -11,7 +11,7 @@
 import { randomUUID } from 'node:crypto'
 import type { Kysely } from 'kysely'
 import type { Clock } from '../clock.js'
-import { isUniqueViolation } from '../db/dialect.js'
+import { isUniqueViolation, recordChange } from '../db/dialect.js'
 import { addressStanding, bookingRulesOf } from '../db/repositories/bookings.js'
 import type { Club } from '../db/repositories/clubs.js'
 import { findClubById } from '../db/repositories/clubs.js'
@@ -33,8 +33,6 @@ import { formatInZone, localDateOf } from '../domain/zoned-time.js'
 import { renderSlotFreed, renderWaitingJoined } from '../mail/waiting-list-mail.js'
 import { write } from './unit-of-work.js'
 import type { UnitOfWork } from './unit-of-work.js'
-
-export { waitingCounts } from '../db/repositories/waiting-list.js'
 
 const DAY = 86_400_000
 
@@ -122,6 +120,7 @@ export async function joinWaitingList(db: Kysely<Database>, clock: Clock, settin
       const entry: WaitingEntry = { id: randomUUID(), clubId: club.id, courtId: court.id, start, end, name, email, language,
         createdAt: now, stopToken: token }
       work.insert(waitingEntryInsert(trx, { ...entry, stopTokenHash: hashToken(token) }))
+      await countsChanged(work, club.id)
       const mail = renderWaitingJoined({ clubName: club.name, courtName: court.name, timezone: club.timezone, start, end, name,
         language, stopUrl: stopUrl(settings.publicUrl, token) })
       await work.mail({ clubId: club.id, bookingId: null, recipientName: name, recipientEmail: input.email.trim(), ...mail,
@@ -136,6 +135,12 @@ export async function joinWaitingList(db: Kysely<Database>, clock: Clock, settin
     }
     throw error
   }
+}
+
+/** The planner shows the waiting counts with the courts' day: its cached days of the club are stale. */
+async function countsChanged(work: UnitOfWork, clubId: string): Promise<void> {
+  await recordChange(work.db, `courts:${clubId}`)
+  work.changed(`courts:${clubId}`)
 }
 
 /** One answer for every limit of the address, as a booking's: the requester may not own the address. */
@@ -162,7 +167,10 @@ export async function waitingOfLink(db: Kysely<Database>, clock: Clock, token: s
 export async function stopWaiting(db: Kysely<Database>, clock: Clock, token: string): Promise<LinkedWaiting | undefined> {
   const found = await waitingOfLink(db, clock, token)
   if (found?.state !== 'waiting') return found
-  await write(db, clock.now(), (work) => endEntries(work.db, [found.entry.id], 'stopped', work.now))
+  await write(db, clock.now(), async (work) => {
+    await endEntries(work.db, [found.entry.id], 'stopped', work.now)
+    await countsChanged(work, found.entry.clubId)
+  })
   return waitingOfLink(db, clock, token)
 }
 

@@ -9,6 +9,8 @@
  */
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { changeBookingRules } from '../../src/services/booking-rules.js'
+import { erasePersonalData, exportPersonalData } from '../../src/services/personal-data.js'
+import { applyRetention } from '../../src/services/retention.js'
 import { OPERATOR } from '../../src/services/audit.js'
 import { COURT, TUESDAY, setUpCourts } from '../helpers/courts.js'
 import { describeEachDatabase } from '../helpers/databases.js'
@@ -121,6 +123,14 @@ describeEachDatabase('the waiting list', (dialect) => {
       expect((await wait(start, end, 'dora@example.org', 'Dora')).status).toBe(201)
       expect((await wait(start, end, 'emil@example.org', 'Emil')).status).toBe(201)
       const stop = STOP.exec(textOf((await mailsOf('dora@example.org', 1))[0]))?.[1] ?? ''
+      // The front desk's planner counts who waits for each slot.
+      const waitingAt = async (time: string) => {
+        const day = await owner('GET', `${CLUB}/planner?date=${TUESDAY}`)
+        expect(day.status, day.body).toBe(200)
+        const courts = day.json<{ courts: { id: string, slots: { start_time: string, waiting: number }[] }[] }>().courts
+        return courts.find((court) => court.id === COURT.allDay)?.slots.find((slot) => slot.start_time === time)?.waiting
+      }
+      expect(await waitingAt(start)).toBe(2)
 
       // The page shows the time and a button; a GET (a mail scanner's) changes nothing.
       const page = await h.app.inject({ url: `/waiting-list/${stop}` })
@@ -132,6 +142,7 @@ describeEachDatabase('the waiting list', (dialect) => {
       expect((await h.app.inject({ url: stopped.headers.location ?? '' })).body)
         .toContain('Done: you will get no more e-mails about this time.')
       expect((await h.app.inject({ url: '/waiting-list/cpw_not-a-token' })).statusCode).toBe(404)
+      expect(await waitingAt(start)).toBe(1)
 
       // The club moves the booking to another hour: the time it leaves is free, and only Emil still waits.
       const moved = await owner('POST', `${CLUB}/bookings/${bookingId}/move`, { court_id: COURT.allDay,
@@ -197,4 +208,27 @@ describeEachDatabase('the waiting list', (dialect) => {
     expect((await h.request({ url: `/api/v1/public/riverside/courts?date=${TUESDAY}` })).json<{ waiting_list: boolean }>().waiting_list)
       .toBe(true)
   })
+
+  it('exports and erases an address\'s entries with its other data, and retention removes every entry whose slot has started',
+    async () => {
+      const [start, end] = [at(TUESDAY, '16:00'), at(TUESDAY, '17:00')]
+      expect((await book(start, end, 'ida-host@example.org')).status).toBe(201)
+      expect((await wait(start, end, 'ida@example.org', 'Ida')).status).toBe(201)
+      const request = { email: 'ida@example.org', clubId, actor: OPERATOR }
+      expect((await exportPersonalData(h.context.db, h.clock, request)).waiting_list).toEqual([expect.objectContaining({
+        court_name: 'Court D (floodlit)', start_time: new Date(Date.parse(start)).toISOString(), name: 'Ida', email: 'ida@example.org',
+        ended_at: null })])
+      expect((await erasePersonalData(h.context.db, h.clock, request)).waitingEntries).toBe(1)
+      expect((await exportPersonalData(h.context.db, h.clock, request)).waiting_list).toEqual([])
+
+      const entries = () => h.context.db.selectFrom('waiting_list_entries').select('starts_at').execute()
+      expect((await entries()).length).toBeGreaterThan(0)
+      h.clock.set(Date.parse(at('2026-06-17', '02:30')))
+      const report = await applyRetention(h.context.db, h.clock.now())
+      // What is left waits for 03:00 on the 17th; everything that has started has gone.
+      const left = (await entries()).map((row) => new Date(row.starts_at).getTime())
+      expect(left.every((time) => time > h.clock.now())).toBe(true)
+      expect(report.waitingEntriesDeleted).toBeGreaterThan(0)
+      expect(left.length).toBeGreaterThan(0)
+    })
 })

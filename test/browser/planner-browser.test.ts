@@ -31,7 +31,8 @@ describeInBrowser('the planner in a browser', 'the planner browser test', (diale
   const smtp = new TestSmtpServer()
   const suite = useBrowserSuite(dialect, {
     start: () => smtp.start(),
-    env: () => ({ SMTP_URL: smtp.url, BOOKING_MAX_OPEN_PER_EMAIL: '50' }),
+    // Every booking and waiting list request of the suite comes from one client address: more than the default bucket.
+    env: () => ({ SMTP_URL: smtp.url, BOOKING_MAX_OPEN_PER_EMAIL: '50', BOOKING_RATE_CAPACITY: '20' }),
     seed: async (context) => {
       const club = await createClub(context.db, context.clock, { slug: 'riverside', name: 'TC Riverside', timezone: ZONE })
       const hours = Object.fromEntries(['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'].map((day) => [day, { open: '08:00', close: '22:00' }]))
@@ -115,6 +116,21 @@ describeInBrowser('the planner in a browser', 'the planner browser test', (diale
     await expect.poll(() => page.getByRole('columnheader').allTextContents()).toEqual(['Time', 'Court 4 (mornings)'])
     await page.getByLabel('Filter courts').fill('')
     await expect.poll(() => page.getByRole('columnheader').count()).toBe(5)
+  })
+
+  it('counts the addresses waiting for a booked time on its booking, live', async () => {
+    const { page } = owner
+    for (const name of ['wendy', 'walt']) {
+      const start = at('18:00')
+      const response = await fetch(`${suite.origin}/api/v1/public/riverside/courts/waitlist`, { method: 'POST',
+        headers: { 'content-type': 'application/json' }, body: JSON.stringify({ court_id: COURTS[2]?.id,
+          start_time: start.toISOString(), end_time: new Date(start.getTime() + 3_600_000).toISOString(), name,
+          email: `${name}@example.org` }) })
+      expect(response.status, await response.text()).toBe(201)
+    }
+    await expect.poll(() => cell(page, 'Cara Form').textContent(), { timeout: 5_000 }).toContain('2 waiting')
+    await cell(page, 'Cara Form').scrollIntoViewIfNeeded()
+    await check(page, 'planner-waiting')
   })
 
   it('shows a booking made through the public API within 5 s, without a reload', async () => {

@@ -57,7 +57,7 @@ describeEachDatabase('scale seed', (dialect) => {
   it('leaves retention nothing to remove, and its backlog is work for retention', async () => {
     const report = await applyRetention(context.db, SHAPE.now)
     expect(report).toEqual({ bookingsAnonymised: 0, mailsDeleted: 0, idempotencyRecordsDeleted: 0, webhookDeliveriesDeleted: 0,
-      webhookMessagesDeleted: 0, complete: true })
+      webhookMessagesDeleted: 0, waitingEntriesDeleted: 0, complete: true })
     const backlog = await makeRetentionBacklog(context.db, 1)
     expect(backlog).toBeGreaterThan(SHAPE.bookingsPerClub / 2)
     expect((await applyRetention(context.db, SHAPE.now)).bookingsAnonymised).toBe(backlog)

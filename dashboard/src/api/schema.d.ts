@@ -2093,6 +2093,8 @@ export interface components {
             mails: number;
             /** @description Member records with the address: the club's register, changed in its member list. */
             member_records_kept: number;
+            /** @description Waiting list entries deleted. */
+            waiting_list_entries: number;
         };
         /** @description An event as it is to be. */
         EventSave: {
@@ -2437,6 +2439,36 @@ export interface components {
                 id: string;
                 name: string;
             }[];
+            /** @description Waiting list entries (docs/waiting-list.md); removed once their slot has started. */
+            waiting_list: {
+                /** Format: uuid */
+                club_id: string;
+                court_name: string;
+                /**
+                 * Format: date-time
+                 * @description Put on the list.
+                 */
+                created_at: string;
+                email: string;
+                /**
+                 * Format: date-time
+                 * @description End of the slot.
+                 */
+                end_time: string;
+                /**
+                 * Format: date-time
+                 * @description Ended (stopped, or the slot booked).
+                 */
+                ended_at: string | null;
+                /** Format: uuid */
+                id: string;
+                name: string;
+                /**
+                 * Format: date-time
+                 * @description Start of the slot.
+                 */
+                start_time: string;
+            }[];
         };
         /** @description The address whose data is meant. */
         PersonalDataRequest: {
@@ -2492,6 +2524,8 @@ export interface components {
                      * @enum {string}
                      */
                     status: "available" | "booked" | "reserved" | "blocked";
+                    /** @description How many addresses wait for the slot to free (docs/waiting-list.md). */
+                    waiting: number;
                 }[];
             }[];
             /**

@@ -33,10 +33,12 @@ export function registerRetention(program: Command, cli: CliSession): void {
       const counts = { bookings_anonymised: report?.bookingsAnonymised ?? 0, mails_deleted: report?.mailsDeleted ?? 0,
         idempotency_records_deleted: report?.idempotencyRecordsDeleted ?? 0,
         webhook_deliveries_deleted: report?.webhookDeliveriesDeleted ?? 0,
-        webhook_messages_deleted: report?.webhookMessagesDeleted ?? 0 }
+        webhook_messages_deleted: report?.webhookMessagesDeleted ?? 0,
+        waiting_list_entries_deleted: report?.waitingEntriesDeleted ?? 0 }
       const done = `Anonymised ${String(counts.bookings_anonymised)} bookings, deleted ${String(counts.mails_deleted)} mails, `
         + `${String(counts.idempotency_records_deleted)} idempotency records, ${String(counts.webhook_deliveries_deleted)} webhook `
-        + `deliveries and ${String(counts.webhook_messages_deleted)} webhook messages.`
+        + `deliveries, ${String(counts.webhook_messages_deleted)} webhook messages and ${String(counts.waiting_list_entries_deleted)} `
+        + 'waiting list entries.'
       print(options.json === true, { outcome: run.outcome, ...counts }, {
         complete: done,
         stopped: `Stopped before the work was done: ${done} The next run goes on.`,
@@ -58,7 +60,8 @@ export function registerPersonalData(program: Command, cli: CliSession): void {
       const ctx = await migrated()
       const data = await exportPersonalData(ctx.db, clock, await personalDataRequest(ctx, email, options.club))
       print(options.json === true, data, `${String(data.bookings.length)} bookings, ${String(data.mails.length)} mails, `
-      + `${String(data.idempotency_records.length)} idempotency records, ${String(data.members.length)} member records `
+      + `${String(data.idempotency_records.length)} idempotency records, ${String(data.waiting_list.length)} waiting list entries, `
+      + `${String(data.members.length)} member records `
       + 'held about this address (--json prints them).')
     })
   personal.command('erase').description('remove an address from every booking (upcoming ones are cancelled) and delete its mails')
@@ -70,9 +73,10 @@ export function registerPersonalData(program: Command, cli: CliSession): void {
       const ctx = await migrated()
       const erased = await erasePersonalData(ctx.db, clock, await personalDataRequest(ctx, email, options.club))
       print(options.json === true, { bookings: erased.bookings, mails: erased.mails,
-        idempotency_records: erased.idempotencyRecords, member_records_kept: erased.memberRecordsKept },
+        idempotency_records: erased.idempotencyRecords, waiting_list_entries: erased.waitingEntries,
+        member_records_kept: erased.memberRecordsKept },
       `Erased the address from ${String(erased.bookings)} bookings and `
-      + `deleted ${String(erased.mails)} mails.${erased.memberRecordsKept > 0
+      + `deleted ${String(erased.mails)} mails and ${String(erased.waitingEntries)} waiting list entries.${erased.memberRecordsKept > 0
         ? ` ${String(erased.memberRecordsKept)} member `
         + 'records remain: they come from the club\'s member list and are changed there.'
         : ''}`)

@@ -46,11 +46,24 @@ export interface MemberRecord {
   readonly email: string
 }
 
-/** Every booking, mail and idempotency record of an address, at one club or (null) at all; and member records. */
+export interface WaitingRecord {
+  readonly id: string
+  readonly club_id: string
+  readonly court_name: string
+  readonly start_time: string
+  readonly end_time: string
+  readonly name: string
+  readonly email: string
+  readonly created_at: string
+  readonly ended_at: string | null
+}
+
+/** An address's bookings, mails, idempotency records, waiting list entries, at one club or (null) at all; its member records. */
 export interface PersonalData {
   readonly bookings: GuestBookingRecord[]
   readonly mails: MailRecord[]
   readonly idempotency_records: IdempotencyRecord[]
+  readonly waiting_list: WaitingRecord[]
   readonly members: MemberRecord[]
 }
 
@@ -77,6 +90,12 @@ export async function findPersonalData(db: Kysely<Database>, email: string, club
     records.push(...await db.selectFrom('booking_requests').select(['club_id', 'idempotency_key', 'booking_id', 'created_at'])
       .where('booking_id', 'in', batch).execute())
   }
+  let waiting = db.selectFrom('waiting_list_entries as w')
+    .innerJoin('courts', (join) => join.onRef('courts.club_id', '=', 'w.club_id').onRef('courts.id', '=', 'w.court_id'))
+    .select(['w.id', 'w.club_id', 'courts.name as court_name', 'w.starts_at', 'w.ends_at', 'w.name', 'w.email', 'w.created_at',
+      'w.ended_at']).where('w.email', '=', email)
+  if (clubId !== null) waiting = waiting.where('w.club_id', '=', clubId)
+  const waitingRows = await waiting.orderBy('w.created_at').execute()
   let members = db.selectFrom('members').select(['id', 'club_id', 'name', 'email']).where(lower('email'), '=', email)
   if (clubId !== null) members = members.where('club_id', '=', clubId)
 
@@ -88,6 +107,9 @@ export async function findPersonalData(db: Kysely<Database>, email: string, club
     })),
     mails: mailRows.map((row) => ({ ...row, created_at: isoFromDb(row.created_at), sent_at: isoFromDbOrNull(row.sent_at) })),
     idempotency_records: records.map((row) => ({ ...row, created_at: isoFromDb(row.created_at) })),
+    waiting_list: waitingRows.map((row) => ({ id: row.id, club_id: row.club_id, court_name: row.court_name,
+      start_time: isoFromDb(row.starts_at), end_time: isoFromDb(row.ends_at), name: row.name, email: row.email,
+      created_at: isoFromDb(row.created_at), ended_at: isoFromDbOrNull(row.ended_at) })),
     members: await members.orderBy('club_id').execute(),
   }
 }

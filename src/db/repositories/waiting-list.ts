@@ -142,16 +142,15 @@ export async function entryByStopToken(db: Kysely<Database>, tokenHash: string):
 }
 
 /** How many open entries wait for each slot of the club's courts starting within the window (the planner's counts). */
-export async function waitingCounts(db: Kysely<Database>, clubId: string, courtIds: readonly string[], window: Interval,
-  now: number): Promise<{ courtId: string, start: number, end: number, count: number }[]> {
+export async function waitingCounts(db: Kysely<Database>, clubId: string, courtIds: readonly string[], window: Interval):
+Promise<{ courtId: string, start: number, count: number }[]> {
   if (courtIds.length === 0) return []
   const rows = await db.selectFrom('waiting_list_entries')
-    .select((eb) => ['court_id', 'starts_at', eb.fn.max('ends_at').as('ends_at'), eb.fn.countAll<number | string>().as('n')])
+    .select((eb) => ['court_id', 'starts_at', eb.fn.countAll<number | string>().as('n')])
     .where('club_id', '=', clubId).where('court_id', 'in', [...courtIds]).where('ended_at', 'is', null)
-    .where('starts_at', '>=', isoForDb(Math.max(window.start, now + 1))).where('starts_at', '<', isoForDb(window.end))
+    .where('starts_at', '>=', isoForDb(window.start)).where('starts_at', '<', isoForDb(window.end))
     .groupBy(['court_id', 'starts_at']).orderBy('court_id').orderBy('starts_at').execute()
-  return rows.map((row) => ({ courtId: row.court_id, start: Date.parse(isoFromDb(row.starts_at)),
-    end: Date.parse(isoFromDb(row.ends_at)), count: Number(row.n) }))
+  return rows.map((row) => ({ courtId: row.court_id, start: Date.parse(isoFromDb(row.starts_at)), count: Number(row.n) }))
 }
 
 /** Retention: removes up to `limit` entries whose slot started before `cutoff`; returns how many. */

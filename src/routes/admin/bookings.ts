@@ -319,6 +319,6 @@ function registerPersonalData(parent: FastifyInstance, context: AppContext): voi
     const erased = await erasePersonalData(context.db, context.clock, { email: checkEmail(request.body.email), clubId,
       actor: actorOf(request) })
     return { bookings: erased.bookings, mails: erased.mails, idempotency_records: erased.idempotencyRecords,
-      member_records_kept: erased.memberRecordsKept }
+      waiting_list_entries: erased.waitingEntries, member_records_kept: erased.memberRecordsKept }
   })
 }

@@ -117,7 +117,8 @@ export function plannerRoutes(parent: FastifyInstance, context: AppContext): voi
         date, timezone: zone,
         courts: (await plannerDay(db, club, date)).map(({ court, slots, bookings }) => ({
           id: court.id, name: court.name, slot_minutes: court.slotMinutes,
-          slots: slots.map((slot) => ({ start_time: at(slot.start), end_time: at(slot.end), status: slot.status })),
+          slots: slots.map((slot) => ({ start_time: at(slot.start), end_time: at(slot.end), status: slot.status,
+            waiting: slot.waiting })),
           bookings: bookings.map((booking) => ({ id: booking.id, start_time: at(Date.parse(booking.start)),
             end_time: at(Date.parse(booking.end)), booker_name: booking.bookerName, notes: booking.notes,
             series_id: booking.seriesId, has_address: booking.bookerEmail !== '' })),

@@ -114,6 +114,10 @@ export const PersonalDataExport = Type.Object({
     status: Type.String(), created_at: Instant('Queued.'), sent_at: Nullable(Instant('Sent.')) })),
   idempotency_records: Type.Array(Record({ club_id: Uuid(), idempotency_key: Type.String(), booking_id: Uuid(),
     created_at: Instant('Recorded.') })),
+  waiting_list: Type.Array(Record({ id: Uuid(), club_id: Uuid(), court_name: Type.String(), start_time: Instant('Start of the slot.'),
+    end_time: Instant('End of the slot.'), name: Type.String(), email: Type.String(), created_at: Instant('Put on the list.'),
+    ended_at: Nullable(Instant('Ended (stopped, or the slot booked).')) }), { description: 'Waiting list entries '
+      + '(docs/waiting-list.md); removed once their slot has started.' }),
   members: Type.Array(Record({ id: Uuid(), club_id: Uuid(), name: Type.String(), email: Type.String() })),
 }, { $id: 'PersonalDataExport', additionalProperties: false, description: 'Everything the club holds about the address.' })
 
@@ -121,6 +125,7 @@ export const Erasure = Type.Object({
   bookings: Type.Integer({ description: 'Bookings the address was removed from (upcoming ones cancelled).' }),
   mails: Type.Integer({ description: 'Mails deleted.' }),
   idempotency_records: Type.Integer({ description: 'Idempotency records deleted.' }),
+  waiting_list_entries: Type.Integer({ description: 'Waiting list entries deleted.' }),
   member_records_kept: Type.Integer({ description: 'Member records with the address: the club\'s register, changed in its '
     + 'member list.' }),
 }, { $id: 'Erasure', additionalProperties: false, description: 'What was removed.' })

@@ -13,6 +13,7 @@ const PlannerSlot = Type.Object({
   end_time: Instant('End, in the club\'s offset.'),
   status: Type.String({ enum: ['available', 'booked', 'reserved', 'blocked'],
     description: 'As the public listing shows it: blocked over reserved over booked.' }),
+  waiting: Type.Integer({ minimum: 0, description: 'How many addresses wait for the slot to free (docs/waiting-list.md).' }),
 }, { additionalProperties: false })
 
 const PlannerBooking = Type.Object({

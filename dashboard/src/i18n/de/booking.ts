@@ -48,6 +48,7 @@ export const booking: Record<keyof typeof english, string> = {
   'planner.cancelMove': 'Verschieben abbrechen',
   'planner.moveCancelled': 'Verschieben abgebrochen.',
   'planner.moveHere': 'Hierher',
+  'planner.waiting': '{count} auf der Warteliste',
   'planner.moved': '{name} verschoben nach {court}, {time}; der Gast bekommt eine Mail.',
   'planner.movedQuietly': '{name} verschoben nach {court}, {time}.',
   'planner.noFit': 'Die Buchung passt dort nicht hin',

@@ -46,6 +46,7 @@ export const booking = {
   'planner.cancelMove': 'Cancel the move',
   'planner.moveCancelled': 'Move cancelled.',
   'planner.moveHere': 'Move here',
+  'planner.waiting': '{count} waiting',
   'planner.moved': '{name} moved to {court}, {time}; the guest is mailed.',
   'planner.movedQuietly': '{name} moved to {court}, {time}.',
   'planner.noFit': 'The booking does not fit there',

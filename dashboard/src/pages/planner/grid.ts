@@ -10,9 +10,16 @@ type Court = Schemas['PlannerDay']['courts'][number]
 type Booking = Court['bookings'][number]
 type Slot = Court['slots'][number]
 
+/** `waiting`: how many addresses wait for the slot (for a booking, the most over the slots it covers). */
 type Content
-  = | { readonly kind: 'booking', readonly court: Court, readonly booking: Booking }
-    | { readonly kind: 'slot', readonly court: Court, readonly status: Slot['status'], readonly start_time: string }
+  = | { readonly kind: 'booking', readonly court: Court, readonly booking: Booking, readonly waiting: number }
+    | {
+      readonly kind: 'slot'
+      readonly court: Court
+      readonly status: Slot['status']
+      readonly start_time: string
+      readonly waiting: number
+    }
 
 /** What a cell shows, and how many rows it spans. */
 export type PlannerCell = Content & { readonly rows: number }
@@ -31,11 +38,15 @@ interface Placed { readonly start: number, readonly end: number, readonly cell: 
 export function plannerRows(courts: readonly Court[]): PlannerRow[] {
   const step = courts.reduce((divisor, court) => gcd(divisor, court.slot_minutes), 0) || 30
   const placed = courts.map((court) => {
-    const bookings = court.bookings.map((booking): Placed => ({ start: Date.parse(booking.start_time),
-      end: Date.parse(booking.end_time), cell: { kind: 'booking', court, booking }, label: booking.start_time.slice(11, 16) }))
+    const bookings = court.bookings.map((booking): Placed => {
+      const [start, end] = [Date.parse(booking.start_time), Date.parse(booking.end_time)]
+      const waiting = Math.max(0, ...court.slots.filter((slot) => Date.parse(slot.start_time) < end
+        && start < Date.parse(slot.end_time)).map((slot) => slot.waiting))
+      return { start, end, cell: { kind: 'booking', court, booking, waiting }, label: booking.start_time.slice(11, 16) }
+    })
     const slots = court.slots
       .map((slot): Placed => ({ start: Date.parse(slot.start_time), end: Date.parse(slot.end_time),
-        cell: { kind: 'slot', court, status: slot.status, start_time: slot.start_time },
+        cell: { kind: 'slot', court, status: slot.status, start_time: slot.start_time, waiting: slot.waiting },
         label: slot.start_time.slice(11, 16) }))
       .filter((slot) => !bookings.some((booking) => booking.start < slot.end && slot.start < booking.end))
     return [...bookings, ...slots].sort((a, b) => a.start - b.start)
