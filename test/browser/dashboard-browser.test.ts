@@ -217,6 +217,16 @@ describeInBrowser('the club dashboard in a browser', 'the dashboard browser test
     await page.getByRole('button', { name: 'Save rules' }).click()
     await page.getByText('Rules saved.').waitFor()
     await check(page, 'bookings')
+    // The waiting list switched off, and on again: the public listing (the widget's) says so at once.
+    const waitingList = async () => (await (await fetch(`${suite.origin}/api/v1/public/riverside/courts?date=${date}`))
+      .json() as { waiting_list: boolean }).waiting_list
+    const waitingBox = page.getByLabel('Guests may wait for a taken time and are mailed when it becomes free (waiting list)')
+    expect([await waitingBox.isChecked(), await waitingList()]).toEqual([true, true])
+    for (const on of [false, true]) {
+      await waitingBox.setChecked(on)
+      await page.getByRole('button', { name: 'Save rules' }).click()
+      await expect.poll(waitingList).toBe(on)
+    }
 
     const before = smtp.received.length
     await page.getByRole('button', { name: 'Cancel: Gina Guest 18:00–19:00' }).click()

@@ -93,6 +93,7 @@ export const booking: Record<keyof typeof english, string> = {
   'rules.privacy': 'Adresse der Datenschutzhinweise des Vereins (in den Buchungs-E-Mails verlinkt)',
   'rules.maxOpen': 'Höchstens so viele kommende Buchungen je E-Mail-Adresse (leer: Vorgabe des Dienstes)',
   'rules.membersOnly': 'Nur Mitglieder dürfen buchen (Adressen der Mitgliederliste des Vereins)',
+  'rules.waitingList': 'Gäste können auf eine vergebene Zeit warten und erhalten eine E-Mail, wenn sie frei wird (Warteliste)',
   'rules.language': 'Sprache der Gäste, wenn ihr Browser keine dieser Sprachen wünscht (Widget, Buchungsseiten, E-Mails)',
   'rules.contact': 'Kontaktadresse für Gäste (leer: keine)',
   'rules.contactHint': 'Antworten der Gäste auf die Buchungs-E-Mails gehen hierhin; die E-Mails kommen unter dem Namen des Vereins von der Adresse des Dienstes.',

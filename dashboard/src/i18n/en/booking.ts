@@ -91,6 +91,7 @@ export const booking = {
   'rules.privacy': 'Address of the club\'s privacy notice (linked in the booking mails)',
   'rules.maxOpen': 'At most this many upcoming bookings per e-mail address (empty: the service\'s default)',
   'rules.membersOnly': 'Only members may book (addresses on the club\'s member list)',
+  'rules.waitingList': 'Guests may wait for a taken time and are mailed when it becomes free (waiting list)',
   'rules.language': 'Guests\' language when their browser asks for none of these (widget, booking pages, mails)',
   'rules.contact': 'Contact address for guests (empty: none)',
   'rules.contactHint': 'Guests\' replies to the booking mails go here; the mails come from the club\'s name at the service\'s address.',
