@@ -22,7 +22,8 @@ import { START, useHarness } from '../helpers/harness.js'
 import type { Harness } from '../helpers/harness.js'
 
 /** The tables that grow with a club's history. */
-export const LARGE_TABLES = ['bookings', 'booking_requests', 'mail_outbox', 'webhook_messages', 'webhook_deliveries', 'audit_log'] as const
+export const LARGE_TABLES = ['bookings', 'booking_requests', 'mail_outbox', 'webhook_messages', 'webhook_deliveries', 'audit_log',
+  'waiting_list_entries'] as const
 
 const DAY = 86_400_000
 const HOURS = Object.fromEntries(['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'].map((day) => [day, { open: '00:00', close: '24:00' }]))
@@ -238,6 +239,15 @@ async function walk(h: Harness, clubId: string): Promise<void> {
   const bookingId = (JSON.parse(made.body) as { booking_id: string }).booking_id
   await ok(h.request({ method: 'POST', url: '/api/v1/public/riverside/courts/book', payload: { ...booking, start_time: at('12:00'),
     end_time: at('13:00') } }), 'second booking')
+  // Someone waits for the booked time (and stops, and waits again); the cancellation below frees it and mails them.
+  const wait = { court_id: COURT, start_time: at('10:00'), end_time: at('11:00'), name: 'Walter Waiting', email: 'walter@example.org' }
+  await ok(h.request({ method: 'POST', url: '/api/v1/public/riverside/courts/waitlist', payload: wait }), 'waiting list')
+  const { stop_token: stop } = await h.context.db.selectFrom('waiting_list_entries').select('stop_token')
+    .where('email', '=', wait.email).executeTakeFirstOrThrow()
+  expect((await h.app.inject({ url: `/waiting-list/${stop}` })).statusCode).toBe(200)
+  expect((await h.app.inject({ method: 'POST', url: `/waiting-list/${stop}`,
+    headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: '' })).statusCode).toBe(303)
+  await ok(h.request({ method: 'POST', url: '/api/v1/public/riverside/courts/waitlist', payload: wait }), 'waiting again')
   const token = generateToken('manage')
   await h.context.db.updateTable('bookings').set({ manage_token_hash: hashToken(token) }).where('id', '=', bookingId).execute()
   expect((await h.app.inject({ url: `/bookings/manage/${token}` })).statusCode).toBe(200)
@@ -283,6 +293,10 @@ async function walk(h: Harness, clubId: string): Promise<void> {
     }
   }
   await ok(as('POST', `/api/admin/v1/clubs/riverside/webhook-endpoints/${endpoint}/deliveries/${delivery}/replay`, {}), 'replay delivery')
+  // The hold removed: the times it held are free (and whoever waits for them is told).
+  await ok(h.request({ method: 'POST', url: '/api/v1/public/riverside/courts/waitlist', payload: { ...wait, start_time: at('13:00'),
+    end_time: at('14:00') } }), 'waiting for a held time')
+  await ok(as('DELETE', `/api/admin/v1/clubs/riverside/courts/${COURT}/holds/${hold}`), 'hold removed')
 
   // The jobs: mail and webhooks sent, and retention past the club's period (bookings to anonymise, notices, old requests).
   while (await h.context.mail.runOnce() > 0);

@@ -101,13 +101,16 @@ export async function bookersWithin(db: Kysely<Database>, clubId: string, courtI
     end: Date.parse(isoFromDb(row.ends_at)), createdAt: Date.parse(isoFromDb(row.created_at)) }))
 }
 
-/** Ends open entries (their stop link, or their address booked the slot); returns how many ended now. */
+/**
+ * Ends entries (their stop link, or their address booked the slot); one that had ended keeps its end.
+ * Found by id alone, so that the primary key finds them.
+ */
 export async function endEntries(db: Kysely<Database>, ids: readonly string[], reason: WaitingEndReason, now: number):
-Promise<number> {
-  if (ids.length === 0) return 0
-  const result = await db.updateTable('waiting_list_entries').set({ ended_at: isoForDb(now), end_reason: reason })
-    .where('id', 'in', [...ids]).where('ended_at', 'is', null).executeTakeFirst()
-  return Number(result.numUpdatedRows)
+Promise<void> {
+  if (ids.length === 0) return
+  await db.updateTable('waiting_list_entries')
+    .set({ ended_at: sql<string>`coalesce(ended_at, ${isoForDb(now)})`, end_reason: sql<WaitingEndReason>`coalesce(end_reason, ${reason})` })
+    .where('id', 'in', [...ids]).execute()
 }
 
 /** Counts a mail saying the slot is free for each entry. */
