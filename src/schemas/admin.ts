@@ -2,6 +2,7 @@
 import { CONTENT_SCHEMAS } from './content.js'
 import { WEBHOOK_ADMIN_SCHEMAS } from './webhooks.js'
 import { CALENDAR_FEED_SCHEMAS } from './admin/calendar-feeds.js'
+import { UTILISATION_SCHEMAS } from './admin/utilisation.js'
 import { Accepted, ClubMembership, LinkDescription, Me, Passkey, PasskeyAssertion, PasskeyList, PasskeyOptions,
   PasskeyRegistration, Session, SessionList, SignInLinkRequest, TokenRequest } from './admin/account.js'
 import { BookingCancel, BookingMove, StaffBookingCreate,
@@ -23,9 +24,11 @@ export * from './admin/planner.js'
 export * from './admin/series.js'
 export { ClubParams } from './admin/fields.js'
 export * from './admin/team.js'
+export * from './admin/utilisation.js'
 export * from './admin/website.js'
 
-export const ADMIN_SCHEMAS = [...CONTENT_SCHEMAS, ...WEBHOOK_ADMIN_SCHEMAS, ...CALENDAR_FEED_SCHEMAS, ClubWebsite,
+export const ADMIN_SCHEMAS = [...CONTENT_SCHEMAS, ...WEBHOOK_ADMIN_SCHEMAS, ...CALENDAR_FEED_SCHEMAS, ...UTILISATION_SCHEMAS,
+  ClubWebsite,
   ClubWebsiteChange,
   AdminCourt, CourtChanged, AdminCourtList, CourtSave, AdminHold, HoldChanged, AdminHoldList, HoldSave, DisplacedBookingList,
   CourtWeek, PlannerDay, SeriesRequest, SeriesCreate, SeriesPreview, SeriesCreated, SeriesCancel, SeriesCancelled,

@@ -65,9 +65,9 @@ describeEachDatabase('the planner\'s day', (dialect) => {
     expect(planner.courts.map((court) => court.id)).toEqual([COURT.a, COURT.b, COURT.allDay])
     const [a, b, allDay] = planner.courts
     expect(b?.slot_minutes).toBe(30)
-    expect(b?.slots.slice(0, 3)).toEqual([{ start_time: at('18:00'), end_time: at('18:30'), status: 'booked' },
-      { start_time: at('18:30'), end_time: at('19:00'), status: 'booked' },
-      { start_time: at('19:00'), end_time: at('19:30'), status: 'available' }])
+    expect(b?.slots.slice(0, 3)).toEqual([{ start_time: at('18:00'), end_time: at('18:30'), status: 'booked', waiting: 0 },
+      { start_time: at('18:30'), end_time: at('19:00'), status: 'booked', waiting: 0 },
+      { start_time: at('19:00'), end_time: at('19:30'), status: 'available', waiting: 0 }])
     expect(b?.bookings).toEqual([{ id: gina, start_time: at('18:00'), end_time: at('19:00'), booker_name: 'Gina',
       notes: 'racket hire', series_id: null, has_address: true }])
     expect(allDay?.bookings.map((booking) => booking.id)).toEqual([otto])

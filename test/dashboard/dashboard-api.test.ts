@@ -435,7 +435,8 @@ describeEachDatabase('dashboard API', (dialect) => {
     expect(exported.status, exported.body).toBe(200)
     expect(exported.json<{ bookings: { id: string }[] }>().bookings.map((booking) => booking.id)).toEqual([gina])
     const erased = await post('/api/admin/v1/clubs/riverside/personal-data/erase', { email: 'gina@example.org' }, owner)
-    expect(erased.json()).toEqual({ bookings: 1, mails: 2, idempotency_records: 0, member_records_kept: 0 })
+    expect(erased.json()).toEqual({ bookings: 1, mails: 2, idempotency_records: 0, waiting_list_entries: 0,
+      member_records_kept: 0 })
     expect((await post('/api/admin/v1/clubs/riverside/personal-data/erase', { email: 'no address' }, owner)).status).toBe(400)
 
     // An admin manages bookings but not personal data.

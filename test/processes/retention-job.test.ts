@@ -198,7 +198,7 @@ describeEachDatabase('the retention job\'s lease', (dialect) => {
     const held = await cli(database.env, ['retention', '--json'], context.clock)
     expect(held.code, held.stderr).toBe(0)
     expect(held.json()).toEqual({ outcome: 'skipped', bookings_anonymised: 0, mails_deleted: 0, idempotency_records_deleted: 0,
-      webhook_deliveries_deleted: 0, webhook_messages_deleted: 0 })
+      webhook_deliveries_deleted: 0, webhook_messages_deleted: 0, waiting_list_entries_deleted: 0 })
     expect(await waiting(context.db)).toBe(40)
     await lease('gone', context.clock.now() - 1)
     const ran = await cli(database.env, ['retention'], context.clock)

@@ -132,7 +132,8 @@ describeEachDatabase('personal data', (dialect) => {
 
     const erased = await cli(env, ['personal-data', 'erase', '--email', address, '--club', 'riverside', '--json'], h.clock)
     expect(erased.code, erased.stderr).toBe(0)
-    expect(erased.json()).toEqual({ bookings: 2, mails: 2, idempotency_records: 1, member_records_kept: 0 })
+    expect(erased.json()).toEqual({ bookings: 2, mails: 2, idempotency_records: 1, waiting_list_entries: 0,
+      member_records_kept: 0 })
     for (const id of [near, far]) {
       // Upcoming bookings are cancelled (nobody holds them any more), and hold nothing of the guest.
       expect(await row(id)).toMatchObject({ booker_name: '', booker_email: '', notes: null, status: 'cancelled' })
@@ -146,7 +147,7 @@ describeEachDatabase('personal data', (dialect) => {
     expect(all.json()).toMatchObject({ bookings: 1 })
     expect((await row(lake)).booker_email).toBe('')
     const left = await cli(env, ['personal-data', 'export', '--email', address, '--json'], h.clock)
-    expect(left.json()).toEqual({ bookings: [], mails: [], idempotency_records: [], members: [] })
+    expect(left.json()).toEqual({ bookings: [], mails: [], idempotency_records: [], waiting_list: [], members: [] })
 
     const audit = await h.context.db.selectFrom('audit_log').selectAll().where('action', 'like', 'personal_data.%').execute()
     expect(audit.map((entry) => [entry.action, entry.club_id])).toEqual(expect.arrayContaining([

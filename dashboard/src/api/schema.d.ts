@@ -915,6 +915,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/v1/clubs/{club}/utilisation": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * How the courts were used
+         * @description Over a range of local dates (at most 366): the booked share of the open time of the club's active courts (or one) by weekday and hour, the bookings of each week with who cancelled them, and the busiest and emptiest hours.
+         */
+        get: operations["getUtilisation"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/v1/clubs/{club}/webhook-endpoints": {
         parameters: {
             query?: never;
@@ -2932,6 +2952,79 @@ export interface components {
         TokenRequest: {
             /** @description The token from the link (the part after `#token=`). */
             token: string;
+        };
+        /** @description How much of the courts' open time was booked, and how bookings and cancellations went week by week. */
+        Utilisation: {
+            /** @description The three hours with the highest booked share. */
+            busiest: {
+                /** @description Of those, minutes booked (confirmed bookings). */
+                booked_minutes: number;
+                /** @description The hour at the club (its time zone). */
+                hour: number;
+                /** @description Minutes the courts were open in this hour of this weekday, over the range. */
+                open_minutes: number;
+                /** @description booked_minutes / open_minutes. */
+                share: number;
+                /** @description ISO weekday: 1 Monday … 7 Sunday. */
+                weekday: number;
+            }[];
+            /**
+             * Format: uuid
+             * @description The one court counted, or null for every active court.
+             */
+            court_id: string | null;
+            /** @description The three hours with the lowest booked share. */
+            emptiest: {
+                /** @description Of those, minutes booked (confirmed bookings). */
+                booked_minutes: number;
+                /** @description The hour at the club (its time zone). */
+                hour: number;
+                /** @description Minutes the courts were open in this hour of this weekday, over the range. */
+                open_minutes: number;
+                /** @description booked_minutes / open_minutes. */
+                share: number;
+                /** @description ISO weekday: 1 Monday … 7 Sunday. */
+                weekday: number;
+            }[];
+            /**
+             * Format: date
+             * @description The first local date.
+             */
+            from: string;
+            /** @description Every hour of every weekday in which a counted court was open, by weekday and hour. */
+            heat_map: {
+                /** @description Of those, minutes booked (confirmed bookings). */
+                booked_minutes: number;
+                /** @description The hour at the club (its time zone). */
+                hour: number;
+                /** @description Minutes the courts were open in this hour of this weekday, over the range. */
+                open_minutes: number;
+                /** @description booked_minutes / open_minutes. */
+                share: number;
+                /** @description ISO weekday: 1 Monday … 7 Sunday. */
+                weekday: number;
+            }[];
+            /** @description The club's IANA time zone: weekdays, hours and weeks are local to it. */
+            timezone: string;
+            /**
+             * Format: date
+             * @description The last local date.
+             */
+            to: string;
+            /** @description Every week the range touches, in order. */
+            weeks: {
+                /** @description Bookings starting in the week (within the range), whatever became of them. */
+                bookings: number;
+                cancelled_by_club: number;
+                cancelled_by_guest: number;
+                /** @description Cancelled by a block or reservation laid over them. */
+                cancelled_by_hold: number;
+                /**
+                 * Format: date
+                 * @description The Monday of the week.
+                 */
+                week_start: string;
+            }[];
         };
         /** @description One message sent (or to be sent) to an endpoint. */
         WebhookDelivery: {
@@ -7454,6 +7547,82 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Team"];
+                };
+            };
+            /** @description No session, or the session has ended. */
+            401: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Cross-site request, or a role that does not allow this. */
+            403: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such club among those the signed-in person administers (or no such record in it). */
+            404: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getUtilisation: {
+        parameters: {
+            query: {
+                /** @description One court alone; without it, every active court. */
+                court?: string;
+                /** @description The first local date (YYYY-MM-DD). */
+                from: string;
+                /** @description The last local date (YYYY-MM-DD), at most 366 days after from. */
+                to: string;
+            };
+            header?: never;
+            path: {
+                /** @description The club's slug. */
+                club: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The figures. */
+            200: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Utilisation"];
+                };
+            };
+            /** @description The body or a parameter is malformed. */
+            400: {
+                headers: {
+                    /** @description Identifies the request; the same value is in error bodies and logs. */
+                    "x-request-id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description No session, or the session has ended. */

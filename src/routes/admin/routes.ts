@@ -9,6 +9,7 @@ import type { WidgetBuild } from '../../http/widget.js'
 import { accountRoutes } from './account.js'
 import { bookingRoutes } from './bookings.js'
 import { calendarFeedRoutes } from './calendar-feeds.js'
+import { utilisationRoutes } from './utilisation.js'
 import { clubRoutes } from './club.js'
 import { contentRoutes } from './content.js'
 import { courtRoutes } from './courts.js'
@@ -28,4 +29,5 @@ export function adminRoutes(app: FastifyInstance, context: AppContext, widget: W
   websiteRoutes(app, context, widget)
   webhookRoutes(app, context)
   calendarFeedRoutes(app, context)
+  utilisationRoutes(app, context)
 }
