@@ -101,7 +101,8 @@ describeEachDatabase('utilisation', (dialect) => {
       const rows = await db.selectFrom('bookings').select(['status', 'cancelled_by', sql<number | string>`count(*)`.as('n')])
         .where('club_id', '=', clubId).where('starts_at', '>=', new Date(start).toISOString())
         .where('starts_at', '<', new Date(start + 7 * DAY).toISOString()).groupBy(['status', 'cancelled_by']).execute()
-      const count = (by: string | null) => rows.filter((row) => row.cancelled_by === by).reduce((sum, row) => sum + Number(row.n), 0)
+      const count = (by: string | null) => rows.filter((row) => row.cancelled_by === by)
+        .reduce((sum, row) => sum + Number(row.n), 0)
       expect(week, week.week_start).toEqual({ week_start: week.week_start, bookings: count(null) + count('guest') + count('club')
         + count('hold'), cancelled_by_guest: count('guest'), cancelled_by_club: count('club'), cancelled_by_hold: count('hold') })
     }
