@@ -14,6 +14,7 @@ import DeveloperAccess from './pages/DeveloperAccess.svelte'
 import Landing from './pages/Landing.svelte'
 import Planner from './pages/Planner.svelte'
 import Team from './pages/Team.svelte'
+import Utilisation from './pages/Utilisation.svelte'
 import Website from './pages/Website.svelte'
 import type { Role } from './session.svelte'
 
@@ -60,6 +61,7 @@ export const CLUB_PAGES: readonly ClubPage[] = [
   { name: 'developer-access', component: DeveloperAccess, opens: ADMINS, listed: ADMINS, label: 'nav.developer' },
   { name: 'planner', component: Planner, opens: ADMINS, listed: ADMINS, label: 'nav.planner' },
   { name: 'bookings', component: Bookings, opens: ADMINS, listed: ADMINS, label: 'nav.bookings' },
+  { name: 'utilisation', component: Utilisation, opens: ADMINS, listed: ADMINS, label: 'nav.utilisation' },
   { name: 'courts', component: Courts, opens: ADMINS, listed: ADMINS, label: 'nav.courts' },
   { name: 'website', component: Website, opens: ADMINS, listed: ADMINS, label: 'nav.website' },
   { name: 'content', component: Content, opens: EVERYONE, listed: EVERYONE, label: 'nav.content', link: 'content/news' },

@@ -28,6 +28,23 @@ describeInBrowser('the club dashboard in a browser', 'the dashboard browser test
       await importClubData(context.db, context.clock, club.id, { courts: [{ id: COURT.allDay, name: 'Court 3 (floodlit)',
         booking_horizon_days: 30, opening_hours: Object.fromEntries(['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun']
           .map((day) => [day, { open: '00:00', close: '24:00' }])) }] })
+      // Twelve weeks of the club's past, for the utilisation page: evenings busier than mornings, some cancelled.
+      const rows = []
+      for (let day = 1; day <= 84; day++) {
+        for (let hour = 7; hour < 22; hour++) {
+          if ((day * 7 + hour * 3) % (hour >= 17 ? 2 : 5) !== 0) continue
+          const start = localToInstant(testToday(-day), hour * 60, 'Europe/Berlin')
+          const by = (day + hour) % 9 === 0 ? 'guest' as const : (day + hour) % 13 === 0 ? 'club' as const : null
+          rows.push({ id: crypto.randomUUID(), club_id: club.id, court_id: COURT.allDay, starts_at: new Date(start).toISOString(),
+            ends_at: new Date(start + 3_600_000).toISOString(), booker_name: 'Past Guest', booker_email: 'past@example.org',
+            member_id: null, notes: null, created_at: new Date(start - 86_400_000).toISOString(),
+            status: by === null ? 'confirmed' as const : 'cancelled' as const, cancelled_at: by === null
+              ? null
+              : new Date(start - 3_600_000).toISOString(), cancelled_by: by, cancel_reason: null, manage_token_hash: null,
+            anonymised_at: null })
+        }
+      }
+      for (let i = 0; i < rows.length; i += 200) await context.db.insertInto('bookings').values(rows.slice(i, i + 200)).execute()
     },
     stop: () => smtp.stop(),
   })
@@ -388,6 +405,47 @@ describeInBrowser('the club dashboard in a browser', 'the dashboard browser test
       await page.getByRole('row', { name: /Office calendar shown .* revoked/ }).waitFor()
       expect((await fetch(url)).status).toBe(404)
     })
+
+  it('shows the courts\' utilisation: a heat map and bookings per week, each with its data table and CSV', async () => {
+    const { page } = owner
+    const charts: string[] = []
+    const errors: string[] = []
+    page.on('pageerror', (error) => {
+      errors.push(error.message)
+    })
+    page.on('request', (request) => {
+      if (/\/dashboard\/assets\/charts-[^/]+\.js$/.test(request.url())) charts.push(request.url())
+    })
+    await page.getByRole('link', { name: 'Utilisation' }).click()
+    await page.getByRole('heading', { name: 'Utilisation', level: 1 }).waitFor()
+    // The chart code comes with the page, from the service.
+    await expect.poll(() => charts.length).toBe(1)
+    const heat = page.getByRole('img', { name: /^Heat map of the booked share by weekday and hour/ })
+    await heat.waitFor()
+    await page.getByRole('img', { name: /^Bar chart of the bookings per week: \d+ bookings in 1[23] weeks/ }).waitFor()
+    // Drawn: the canvases hold pixels.
+    await expect.poll(() => page.locator('canvas').evaluateAll((canvases) => canvases.map((canvas) => {
+      const element = canvas as HTMLCanvasElement
+      const blank = document.createElement('canvas')
+      blank.width = element.width
+      blank.height = element.height
+      return element.width > 0 && element.toDataURL() !== blank.toDataURL()
+    }))).toEqual([true, true])
+    await page.getByRole('heading', { name: 'Busiest and emptiest hours' }).waitFor()
+    for (const summary of await page.getByText('Data table').all()) await summary.click()
+    await page.getByRole('table', { name: 'Booked share by weekday and hour' }).getByRole('cell', { name: /%$/ }).first().waitFor()
+    const weeks = page.getByRole('table', { name: 'Bookings per week' })
+    expect(await weeks.getByRole('row').count()).toBeGreaterThan(12)
+    const csv = await page.getByRole('link', { name: 'Download CSV' }).last().getAttribute('href') ?? ''
+    expect(decodeURIComponent(csv.replace(/^data:text\/csv;charset=utf-8,/, ''))).toMatch(/^week_start,bookings,cancelled_by_guest,/)
+    await check(page, 'utilisation')
+    expect(errors).toEqual([])
+    // One court alone (the club's only court here): the same figures, drawn again.
+    await page.getByLabel('Court', { exact: true }).selectOption({ index: 1 })
+    await page.getByRole('button', { name: 'Show' }).click()
+    await heat.waitFor()
+    expect(errors).toEqual([])
+  })
 
   it('adds a passkey on the account page, signs out, and signs in with the passkey', async () => {
     const { page } = owner
