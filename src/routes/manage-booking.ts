@@ -17,6 +17,7 @@ import { chosenLanguage, languageOf, PAGE_HEADERS, renderBookingPage, renderNotF
 import type { ChangeView, PageState, PageView } from '../pages/manage-booking.js'
 import { bookingOfLink, bookingPageUrl, cancelByGuest, cancellationSettings, manageUrl } from '../services/booking-cancellation.js'
 import { calendarFile } from '../mail/booking-mail.js'
+import { conditionalGet } from '../http/conditional.js'
 import { preferredLanguage } from '../domain/languages.js'
 import type { GuestLanguage } from '../domain/languages.js'
 import type { GuestBooking } from '../services/booking-cancellation.js'
@@ -26,6 +27,9 @@ import { Conflict, InvalidBooking, SlotConflict } from '../domain/errors.js'
 import { formatInZone, localDateOf } from '../domain/zoned-time.js'
 
 export const MANAGE_PREFIX = '/bookings/manage'
+
+/** The booking's calendar file: one guest's, so no shared cache keeps it; revalidated by its ETag after 5 minutes. */
+const GUEST_CALENDAR_CACHE = 'private, max-age=300'
 
 const TokenParams = Type.Object({ token: Type.String({ maxLength: 200 }) })
 
@@ -109,19 +113,21 @@ export async function manageBookingRoutes(app: FastifyInstance, context: AppCont
 
     // The booking as a calendar file (METHOD:PUBLISH, the UID and SEQUENCE of its mails' event): for a guest who deleted the
     // mail, or whose mail program does not read the attachment. A cancelled booking's file says so.
-    typed.get(`${MANAGE_PREFIX}/:token/calendar.ics`, { config, schema, onRequest: context.publicLimits.listing.hook() },
-      async (request, reply) => {
-        const { token } = request.params
-        const found = await bookingOfLink(context.db, context.clock, token)
-        if (found === undefined) return sendPage(reply, 404, renderNotFoundPage(viewOf(request, token, found)))
-        const { booking } = found
-        const ics = calendarFile({ ...booking, bookingId: booking.id, mailFrom: context.config.mail.from,
-          sequence: booking.calendarSequence, cancelled: found.state === 'cancelled', stamp: context.clock.now(),
-          manageUrl: manageUrl(context.config.publicUrl, token) })
-        return reply.code(200).headers({ 'content-type': 'text/calendar; charset=utf-8; method=PUBLISH',
-          'content-disposition': 'attachment; filename="booking.ics"', 'cache-control': 'no-store',
-          'referrer-policy': 'no-referrer', 'x-robots-tag': 'noindex, nofollow' }).send(ics)
-      })
+    // Calendar apps that subscribed to it poll it: an ETag of its bytes (a 304 for a current copy), kept privately for 5 minutes.
+    typed.get(`${MANAGE_PREFIX}/:token/calendar.ics`, { config, schema, onRequest: context.publicLimits.listing.hook(),
+      onSend: conditionalGet(GUEST_CALENDAR_CACHE) }, async (request, reply) => {
+      const { token } = request.params
+      const found = await bookingOfLink(context.db, context.clock, token)
+      if (found === undefined) return sendPage(reply, 404, renderNotFoundPage(viewOf(request, token, found)))
+      const { booking } = found
+      // DTSTAMP is when the booking was made (as in the feeds): the file's bytes change only when the booking does.
+      const ics = calendarFile({ ...booking, bookingId: booking.id, mailFrom: context.config.mail.from,
+        sequence: booking.calendarSequence, cancelled: found.state === 'cancelled', stamp: booking.createdAt,
+        manageUrl: manageUrl(context.config.publicUrl, token) })
+      return reply.code(200).headers({ 'content-type': 'text/calendar; charset=utf-8; method=PUBLISH',
+        'content-disposition': 'attachment; filename="booking.ics"', 'referrer-policy': 'no-referrer',
+        'x-robots-tag': 'noindex, nofollow' }).send(ics)
+    })
 
     typed.post(`${MANAGE_PREFIX}/:token/move`, { config, schema, onRequest: context.publicLimits.booking.hook() },
       async (request, reply) => {

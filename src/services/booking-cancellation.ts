@@ -180,7 +180,7 @@ export async function cancelIn(
   }
   // Whoever waits for the time it frees is told now, in the same transaction.
   await slotsFreed(work, settings, { clubId: booking.clubId, courtId: booking.courtId,
-    intervals: [{ start: booking.start, end: booking.end }], cause: 'cancellation' })
+    intervals: [{ start: booking.start, end: booking.end }], cause: 'cancellation', bookerEmail: booking.bookerEmail })
   work.changed(`courts:${booking.clubId}`)
   return true
 }

@@ -115,7 +115,7 @@ export async function moveBooking(
             replyTo: booking.contactEmail }, settings.mailFrom)
         }
         // The time the booking leaves: whoever waits for it is told now.
-        await slotsFreed(work, settings, { clubId, courtId: booking.courtId, cause: 'move',
+        await slotsFreed(work, settings, { clubId, courtId: booking.courtId, cause: 'move', bookerEmail: booking.bookerEmail,
           intervals: [{ start: booking.start, end: booking.end }] })
         work.changed(`courts:${clubId}`)
         return { booking: moved, previous: was }

@@ -183,6 +183,8 @@ export interface Freed {
   readonly courtId: string
   readonly intervals: readonly Interval[]
   readonly cause: FreedBy
+  /** The address of the booking that freed them: its own entries for them are not mailed (it had booked them). */
+  readonly bookerEmail?: string
 }
 
 /** The service's settings the freed mails need. */
@@ -220,8 +222,9 @@ export async function slotsFreed(work: UnitOfWork, settings: FreedSettings, free
   const unique = [...new Map(slots.map((slot) => [slot.start, slot])).values()].sort((a, b) => a.start - b.start)
   if (unique.length === 0) return
   const booked = await bookersWithin(trx, club.id, court.id, window, entries.map((entry) => entry.email))
-  const hasBooked = (entry: WaitingEntry) => booked.some((booking) => booking.email === entry.email
-    && booking.createdAt >= entry.createdAt && overlaps(booking, entry))
+  // Its address booked the slot: the booking that freed it now, or one made since it began waiting.
+  const hasBooked = (entry: WaitingEntry) => entry.email === freed.bookerEmail || booked.some((booking) =>
+    booking.email === entry.email && booking.createdAt >= entry.createdAt && overlaps(booking, entry))
   await endEntries(trx, entries.filter(hasBooked).map((entry) => entry.id), 'booked', now)
   const rules = await bookingRulesOf(trx, club.id)
   const notified: string[] = []

@@ -168,6 +168,46 @@ describeEachDatabase('the waiting list', (dialect) => {
       expect((await mailsOf('fritz@example.org', 2))[1]?.parsed.subject).toMatch(/^Free now: Court A, Tue, 16 Jun 2026, 18:00–19:00/)
     })
 
+  it('tells no one when a block is laid over a waited-for booking, and tells all when it goes; a booker\'s own time is not news',
+    async () => {
+      const owner = asSession(h, await signedIn(h, clubId, 'oskar@example.org', 'owner'))
+      const [start, end] = [at('2026-06-18', '10:00'), at('2026-06-18', '11:00')]
+      const bookingOf = async (email: string, from = start, to = end) => {
+        const response = await book(from, to, email)
+        expect(response.status, response.body).toBe(201)
+        return response.json<{ booking_id: string }>().booking_id
+      }
+      await bookingOf('jana@example.org')
+      h.clock.advance(60_000)
+      expect((await wait(start, end, 'kai@example.org', 'Kai')).status).toBe(201)
+      await mailsOf('kai@example.org', 1)
+      // A block over the booking cancels it, and the time is still not free: nobody is told it is.
+      const block = await owner('POST', `${CLUB}/courts/${COURT.allDay}/holds`, { kind: 'block', starts_at: start, ends_at: end,
+        cancel_displaced_bookings: true })
+      expect(block.status, block.body).toBe(201)
+      await mailsOf('jana@example.org', 2)
+      await new Promise((resolve) => setTimeout(resolve, 300))
+      expect(inbox('kai@example.org')).toHaveLength(1)
+      // Removed again: now the time is free, and Kai is told.
+      expect((await owner('DELETE', `${CLUB}/courts/${COURT.allDay}/holds/${block.json<{ id: string }>().id}`)).status).toBe(204)
+      expect((await mailsOf('kai@example.org', 2))[1]?.parsed.subject).toMatch(/^Free now: .*10:00–11:00/)
+
+      // Lena waits for the time she has booked herself (nothing tells anyone who booked a time); the club cancels her booking:
+      // Kai is told, Lena only gets her cancellation.
+      const [eleven, noon] = [at('2026-06-18', '11:00'), at('2026-06-18', '12:00')]
+      const lenas = await bookingOf('lena@example.org', eleven, noon)
+      h.clock.advance(60_000)
+      expect((await wait(eleven, noon, 'lena@example.org', 'Lena')).status).toBe(201)
+      expect((await wait(eleven, noon, 'kai@example.org', 'Kai')).status).toBe(201)
+      await mailsOf('kai@example.org', 3)
+      expect((await owner('POST', `${CLUB}/bookings/${lenas}/cancel`, { reason: 'Net repairs' })).status).toBe(200)
+      expect((await mailsOf('kai@example.org', 4))[3]?.parsed.subject).toMatch(/^Free now: .*11:00–12:00/)
+      await mailsOf('lena@example.org', 3)
+      await new Promise((resolve) => setTimeout(resolve, 300))
+      expect(inbox('lena@example.org').map((mail) => mail.parsed.subject)).toEqual([expect.stringMatching(/^Booking confirmed/),
+        expect.stringMatching(/^On the waiting list/), expect.stringMatching(/^Booking cancelled/)])
+    })
+
   it('refuses a free time, a time not on the grid, and a stranger\'s address past its limits, as booking does', async () => {
     const free = await wait(at(TUESDAY, '20:00'), at(TUESDAY, '21:00'), 'gus@example.org')
     expect(free.status).toBe(400)

@@ -122,6 +122,11 @@ describeEachDatabase('the guest\'s mails', (dialect) => {
     expect(page.body).toContain(`href="${path}/calendar.ics"`)
     const file = await h.app.inject({ url: `${path}/calendar.ics` })
     expect(file.headers['content-type']).toBe('text/calendar; charset=utf-8; method=PUBLISH')
+    // A calendar app polling it gets a 304 while the booking is unchanged, a new copy once it changes.
+    expect(file.headers['cache-control']).toBe('private, max-age=300')
+    const etag = String(file.headers.etag)
+    h.clock.advance(60_000)
+    expect((await h.app.inject({ url: `${path}/calendar.ics`, headers: { 'if-none-match': etag } })).statusCode).toBe(304)
     expect(calendar(file.body)).toMatchObject({ method: 'PUBLISH', uid: `${bookingId}@club-platform`, sequence: 0, attendees: [],
       organizer: 'mailto:office@riverside.example', url: manageUrl, status: 'CONFIRMED' })
 
@@ -131,6 +136,8 @@ describeEachDatabase('the guest\'s mails', (dialect) => {
     const [move] = await smtp.deliveredBy(() => h.context.mail.runOnce())
     expect(move?.parsed.subject).toMatch(/^Réservation déplacée : Court D \(floodlit\), mar\.? 16 juin 2026, 10:00–11:00/)
     expect(move?.parsed.replyTo?.value.map((address) => address.address)).toEqual(['office@riverside.example'])
+    const afterMove = await h.app.inject({ url: `${path}/calendar.ics`, headers: { 'if-none-match': etag } })
+    expect([afterMove.statusCode, calendar(afterMove.body).sequence]).toEqual([200, 1])
     expect(move === undefined ? undefined : calendarOf(move)).toMatchObject({ method: 'REQUEST', uid: `${bookingId}@club-platform`,
       sequence: 1, organizer: 'mailto:office@riverside.example', attendees: ['mailto:gina@example.org'], url: manageUrl,
       start: '2026-06-16T08:00:00Z' })
