@@ -5,7 +5,7 @@
  */
 import { openingInterval } from './slots.js'
 import type { CourtGrid, Interval } from './slots.js'
-import { addDays, formatInZone, isoWeekday, localDateOf } from './zoned-time.js'
+import { addDays, formatInZone, isoWeekday, localDateOf, mondayOf } from './zoned-time.js'
 
 const MINUTE = 60_000
 
@@ -45,11 +45,6 @@ function byLocalHour(interval: Interval, timeZone: string, add: (weekday: number
   }
 }
 
-/** The Monday of a local date's week. */
-export function weekOf(date: string): string {
-  return addDays(date, 1 - isoWeekday(date))
-}
-
 /**
  * The heat map over the local dates `from`–`to`: each court's opening hours as open minutes, the
  * confirmed bookings of those courts as booked minutes, in every (weekday, hour) the courts are open.
@@ -78,11 +73,11 @@ export function heatMap(courts: readonly (CourtGrid & { readonly id: string })[]
 /** Every week that the local dates `from`–`to` touch, with the bookings that start in it (within the range). */
 export function weekCounts(bookings: readonly CountedBooking[], from: string, to: string, timeZone: string): WeekCount[] {
   const weeks = new Map<string, { bookings: number, guest: number, club: number, hold: number }>()
-  for (let week = weekOf(from); week <= to; week = addDays(week, 7)) {
+  for (let week = mondayOf(from); week <= to; week = addDays(week, 7)) {
     weeks.set(week, { bookings: 0, guest: 0, club: 0, hold: 0 })
   }
   for (const booking of bookings) {
-    const counts = weeks.get(weekOf(localDateOf(booking.start, timeZone)))
+    const counts = weeks.get(mondayOf(localDateOf(booking.start, timeZone)))
     if (counts === undefined) continue
     counts.bookings += 1
     if (booking.cancelledBy !== null) counts[booking.cancelledBy] += 1

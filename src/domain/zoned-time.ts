@@ -80,6 +80,11 @@ export function addDays(date: string, days: number): string {
   return formatLocalDate(parseLocalDate(date) + days * DAY)
 }
 
+/** The Monday of a local date's week. */
+export function mondayOf(date: string): string {
+  return addDays(date, 1 - isoWeekday(date))
+}
+
 /** The instant at which the wall clock of `timeZone` shows `minutes` after midnight of `date` (1440 = next midnight). */
 export function localToInstant(date: string, minutes: number, timeZone: string): number {
   const wall = parseLocalDate(date) + minutes * MINUTE

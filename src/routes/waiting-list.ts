@@ -19,6 +19,7 @@ import { Reference } from '../schemas/common.js'
 import { ClubSlugParams } from '../schemas/court.js'
 import { WaitingCreated, WaitingRequest } from '../schemas/waiting-list.js'
 import { bookingSettings } from '../services/bookings.js'
+import { bookingPageUrl } from '../services/guest-links.js'
 import { joinWaitingList, stopWaiting, waitingOfLink } from '../services/waiting-list.js'
 import type { LinkedWaiting } from '../services/waiting-list.js'
 import type { ClubLookup } from '../speed/club-lookup.js'
@@ -104,7 +105,8 @@ export async function waitingListPages(app: FastifyInstance, context: AppContext
       const view = viewOf(request, token, found)
       if (found === undefined) return { status: 404, html: renderWaitingNotFound(view) }
       const chosen = chosenLanguage(request.query)
-      const bookingPageHref = `/book/${encodeURIComponent(found.entry.clubSlug)}${chosen === undefined ? '' : `?lang=${chosen}`}`
+      const bookingPageHref = new URL(bookingPageUrl(context.config.publicUrl, found.entry.clubSlug)).pathname
+        + (chosen === undefined ? '' : `?lang=${chosen}`)
       return { status: 200, html: renderWaitingPage(found, view, { justStopped, bookingPageHref }) }
     }
 

@@ -17,20 +17,11 @@ import { renderBookingCancellation } from '../mail/booking-mail.js'
 import { bookingData } from '../webhooks/booking-events.js'
 import type { Actor } from './audit.js'
 import { write } from './unit-of-work.js'
+import { bookingPageUrl } from './guest-links.js'
 import { slotsFreed } from './waiting-list.js'
 import type { UnitOfWork } from './unit-of-work.js'
 
 const MINUTE = 60_000
-
-/** The guest's page of a booking, under the service's public URL. */
-export function manageUrl(publicUrl: URL, token: string): string {
-  return new URL(`bookings/manage/${token}`, publicUrl).href
-}
-
-/** The club's hosted booking page (src/routes/booking-page.ts). */
-export function bookingPageUrl(publicUrl: URL, clubSlug: string): string {
-  return new URL(`book/${encodeURIComponent(clubSlug)}`, publicUrl).href
-}
 
 /** The last instant at which a guest may cancel a booking starting at `start`. */
 export function cancellationDeadline(start: number, rules: Pick<BookingRules, 'cancellationDeadlineMinutes'>): number {

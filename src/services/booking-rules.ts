@@ -8,7 +8,6 @@ import type { Clock } from '../clock.js'
 import { bookingRulesOf, updateBookingRules } from '../db/repositories/bookings.js'
 import type { BookingRules } from '../db/repositories/bookings.js'
 import type { Database } from '../db/schema.js'
-import { recordChange } from '../db/dialect.js'
 import type { Actor } from './audit.js'
 import { write } from './unit-of-work.js'
 
@@ -28,8 +27,7 @@ export async function changeBookingRules(
         + `${rules.language}, contact ${rules.contactEmail === null ? 'none' : 'set'}, waiting list `
         + (rules.waitingList ? 'on' : 'off') })
     // The courts listing says whether guests may wait for a taken time: its cached answers are stale.
-    await recordChange(trx, `courts:${input.clubId}`)
-    work.changed(`courts:${input.clubId}`)
+    await work.changedUntracked(`courts:${input.clubId}`)
     return rules
   })
 }

@@ -24,10 +24,11 @@ import { CONFLICT_WORDING, checkBookingTimes, occupancyOn } from '../domain/book
 import { containsLink } from '../domain/links.js'
 import { bookingWindow, bookingWindowChangesAt, daySlots, localDatesOf, slotStatus } from '../domain/slots.js'
 import type { SlotStatus } from '../domain/slots.js'
-import { addDays, formatInZone, isoWeekday, localToInstant } from '../domain/zoned-time.js'
+import { addDays, formatInZone, localToInstant, mondayOf } from '../domain/zoned-time.js'
 import { renderBookingConfirmation, renderBookingRefusal } from '../mail/booking-mail.js'
 import { generateToken, hashToken } from '../domain/secret-token.js'
-import { bookingLabel, cancellationDeadline, manageUrl } from './booking-cancellation.js'
+import { bookingLabel, cancellationDeadline } from './booking-cancellation.js'
+import { manageUrl } from './guest-links.js'
 import type { Actor } from './audit.js'
 import { bookingData } from '../webhooks/booking-events.js'
 import { write } from './unit-of-work.js'
@@ -104,7 +105,7 @@ export interface WeekDay {
  * court's too, for the dashboard's week view. The statuses are those of the public listing.
  */
 export async function courtWeek(db: Kysely<Database>, club: Club, court: Court, date: string): Promise<WeekDay[]> {
-  const monday = addDays(date, 1 - isoWeekday(date))
+  const monday = mondayOf(date)
   const dates = Array.from({ length: 7 }, (_, i) => addDays(monday, i))
   const window = { start: localToInstant(monday, 0, club.timezone), end: localToInstant(addDays(monday, 7), 0, club.timezone) }
   const stored = (await occupancyOf(db, club.id, [court.id], window)).get(court.id)

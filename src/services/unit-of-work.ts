@@ -14,6 +14,7 @@
  * service wakes a worker or marks the change feed itself.
  */
 import type { CompiledQuery, Kysely, Transaction } from 'kysely'
+import { recordChange } from '../db/dialect.js'
 import { insertTogether } from '../db/insert-batch.js'
 import { membershipsOf } from '../db/repositories/admins.js'
 import { auditInsert } from '../db/repositories/audit.js'
@@ -127,6 +128,16 @@ export class UnitOfWork implements Committed {
   /** Names a cache scope whose data this change alters (`courts:<club id>`). */
   changed(scope: string): void {
     this.scopes.add(scope)
+  }
+
+  /**
+   * Names a scope whose data this change alters where the migrations' triggers do not see it (a
+   * club's setting or waiting list that a listing shows): recorded in the transaction for every
+   * process (src/db/dialect.ts, recordChange), and marked here as `changed` marks it.
+   */
+  async changedUntracked(scope: string): Promise<void> {
+    await recordChange(this.db, scope)
+    this.changed(scope)
   }
 }
 

@@ -11,7 +11,7 @@
 import { randomUUID } from 'node:crypto'
 import type { Kysely } from 'kysely'
 import type { Clock } from '../clock.js'
-import { isUniqueViolation, recordChange } from '../db/dialect.js'
+import { isUniqueViolation } from '../db/dialect.js'
 import { addressStanding, bookingRulesOf } from '../db/repositories/bookings.js'
 import type { Club } from '../db/repositories/clubs.js'
 import { findClubById } from '../db/repositories/clubs.js'
@@ -31,6 +31,7 @@ import { daySlots, localDatesOf, overlaps, slotStatus } from '../domain/slots.js
 import type { Interval } from '../domain/slots.js'
 import { formatInZone, localDateOf } from '../domain/zoned-time.js'
 import { renderSlotFreed, renderWaitingJoined } from '../mail/waiting-list-mail.js'
+import { bookingPageUrl } from './guest-links.js'
 import { write } from './unit-of-work.js'
 import type { UnitOfWork } from './unit-of-work.js'
 
@@ -69,7 +70,7 @@ export function stopUrl(publicUrl: URL, token: string): string {
 /** The club's booking page on the slot's date and court, in the guest's language: the freed mail's way to book it. */
 export function bookSlotUrl(publicUrl: URL, club: Pick<Club, 'slug' | 'timezone'>, courtId: string, start: number,
   language: string): string {
-  const url = new URL(`book/${encodeURIComponent(club.slug)}`, publicUrl)
+  const url = new URL(bookingPageUrl(publicUrl, club.slug))
   url.search = new URLSearchParams({ date: localDateOf(start, club.timezone), court: courtId, lang: language }).toString()
   return url.href
 }
@@ -120,7 +121,8 @@ export async function joinWaitingList(db: Kysely<Database>, clock: Clock, settin
       const entry: WaitingEntry = { id: randomUUID(), clubId: club.id, courtId: court.id, start, end, name, email, language,
         createdAt: now, stopToken: token }
       work.insert(waitingEntryInsert(trx, { ...entry, stopTokenHash: hashToken(token) }))
-      await countsChanged(work, club.id)
+      // The planner shows the waiting counts with the courts' day: its cached days of the club are stale.
+      await work.changedUntracked(`courts:${club.id}`)
       const mail = renderWaitingJoined({ clubName: club.name, courtName: court.name, timezone: club.timezone, start, end, name,
         language, stopUrl: stopUrl(settings.publicUrl, token) })
       await work.mail({ clubId: club.id, bookingId: null, recipientName: name, recipientEmail: input.email.trim(), ...mail,
@@ -135,12 +137,6 @@ export async function joinWaitingList(db: Kysely<Database>, clock: Clock, settin
     }
     throw error
   }
-}
-
-/** The planner shows the waiting counts with the courts' day: its cached days of the club are stale. */
-async function countsChanged(work: UnitOfWork, clubId: string): Promise<void> {
-  await recordChange(work.db, `courts:${clubId}`)
-  work.changed(`courts:${clubId}`)
 }
 
 /** One answer for every limit of the address, as a booking's: the requester may not own the address. */
@@ -169,7 +165,7 @@ export async function stopWaiting(db: Kysely<Database>, clock: Clock, token: str
   if (found?.state !== 'waiting') return found
   await write(db, clock.now(), async (work) => {
     await endEntries(work.db, [found.entry.id], 'stopped', work.now)
-    await countsChanged(work, found.entry.clubId)
+    await work.changedUntracked(`courts:${found.entry.clubId}`)
   })
   return waitingOfLink(db, clock, token)
 }
