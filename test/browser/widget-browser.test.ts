@@ -256,6 +256,16 @@ describeInBrowser('the booking widget on a club website', 'the booking widget br
     await expect.poll(() => mailsTo('wes@example.org').length, { timeout: 5_000, interval: 50 }).toBe(2)
     expect(mailsTo('wes@example.org')[1]?.parsed.subject).toMatch(/^Free now: Court 3, .*, 11:00–12:00 — TC Riverside$/)
     expect(mailsTo('wes@example.org')[1]?.parsed.text).toContain(`/book/riverside?date=${date}&court=${COURT.a}&lang=en`)
+    // The stop link of the mail: the time waited for, and a button that ends the mails about it.
+    const stop = /\/waiting-list\/cpw_[A-Za-z0-9_-]{43}/.exec(mailsTo('wes@example.org')[1]?.parsed.text ?? '')?.[0] ?? ''
+    await page.goto(`${suite.origin}${stop}`)
+    await page.getByRole('heading', { name: 'Waiting list' }).waitFor()
+    await page.getByText('Court 3', { exact: true }).waitFor()
+    await check(page, 'waiting-list-stop')
+    await page.getByRole('button', { name: 'Stop the mails about this time' }).click()
+    await page.getByText('Done: you will get no more e-mails about this time.').waitFor()
+    expect(await page.getByRole('button', { name: 'Stop the mails about this time' }).count()).toBe(0)
+    await check(page, 'waiting-list-stopped')
     await context.close()
   })
 
