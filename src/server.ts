@@ -18,18 +18,29 @@ import { loadDemo, revokedDemoKeysNote } from './services/demo.js'
 import { dashboardSettings } from './http/dashboard-access.js'
 import type { DemoResult } from './services/demo.js'
 import { describeFailure, listenFailure } from './startup-errors.js'
+import { serverArguments, serverUsage } from './settings.js'
 
 /** Set once read, so that a failure can name the setting behind it. */
 let config: Config | undefined
 
 async function main(argv: readonly string[]): Promise<void> {
+  // Before anything reads a setting or a file: --help touches nothing, and a mistyped option starts nothing.
+  const options = serverArguments(argv)
+  if ('refused' in options) {
+    process.stderr.write(`club-platform: ${options.refused}\n`)
+    process.exit(2)
+  }
+  if (options.help) {
+    process.stdout.write(serverUsage())
+    return
+  }
   config = readConfig(environment())
   checkHeap(config)
   if (config.workers > 1 && cluster.isPrimary) {
-    await supervise(config, argv)
+    await supervise(config, options.demo)
     return
   }
-  await serve(config, cluster.isPrimary && argv.includes('--demo'))
+  await serve(config, cluster.isPrimary && options.demo)
 }
 
 /** A worker's start-up failure, sent to the supervisor, which reports the first and stops. */
@@ -84,11 +95,11 @@ function refuseEmbeddedDefaults(config: Config): void {
   }
 }
 
-async function supervise(config: Config, argv: readonly string[]): Promise<void> {
+async function supervise(config: Config, withDemo: boolean): Promise<void> {
   refuseEmbeddedDefaults(config)
   // Migrate (and load the demo) once, before the workers start.
   const context = await createContext(config, { migrate: true, role: 'admin' })
-  const demo = argv.includes('--demo') ? await loadDemo(context.db, context.clock, { dashboard: dashboardSettings(context) }) : undefined
+  const demo = withDemo ? await loadDemo(context.db, context.clock, { dashboard: dashboardSettings(context) }) : undefined
   await context.close()
   let stopping = false
   let exitCode = 0
