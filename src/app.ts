@@ -129,7 +129,8 @@ function createFastify(context: AppContext, options: AppOptions, fastPath: FastP
         removeAdditional: false,
         coerceTypes: true,
         useDefaults: true,
-        allErrors: false,
+        // Every offending field at once, so that a form can mark them all (at most 20 are listed: src/http/problems.ts).
+        allErrors: true,
       },
       // After ajv-formats: `date-time` means what the rules can read (src/domain/date-time.ts).
       onCreate: useServiceDateTime,

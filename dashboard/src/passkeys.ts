@@ -13,7 +13,7 @@ export const passkeysSupported = browserSupportsWebAuthn()
 /** Problems the browser reports (the person cancelled, no passkey here) as problem documents for the page. */
 function browserProblem(error: unknown): Problem {
   const detail = error instanceof Error ? error.message : String(error)
-  return { type: 'about:blank', title: 'Passkey', status: 0, detail, instance: '', request_id: '' }
+  return { type: 'about:blank', title: 'Passkey', status: 0, detail, instance: '', request_id: '', code: 'invalid_value' }
 }
 
 export async function addPasskey(name: string): Promise<Problem | null> {

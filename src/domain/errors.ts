@@ -1,3 +1,4 @@
+import type { Refusal, RefusalCode } from './refusals.js'
 import type { Scope } from './scopes.js'
 
 /**
@@ -52,22 +53,40 @@ export class InsufficientScope extends DomainError {
 
 export type ParameterLocation = 'query parameter' | 'path parameter' | 'field' | 'header'
 
-/** A request whose parameters break the contract; `parameter` names the offender. */
+/** A request whose parameters break the contract; `parameter` names the offender, `code` says how. */
 export class InvalidRequest extends DomainError {
   readonly kind = 'validation-error'
-  constructor(readonly location: ParameterLocation, readonly parameter: string, readonly reason: string) {
+  constructor(readonly location: ParameterLocation, readonly parameter: string, readonly reason: string,
+    readonly code: RefusalCode = 'invalid_value') {
     super(`${location.charAt(0).toUpperCase()}${location.slice(1)} "${parameter}" ${reason}.`)
   }
 }
 
-/** A booking request that can never succeed as sent: unknown court, off the grid, in the past, … */
+/**
+ * A booking request that can never succeed as sent: unknown court, off the grid, in the past, …
+ * The message says it to the club's staff and developers; `refusals` give each reason's code, field
+ * and values, which the public endpoints say in the guest's language.
+ */
 export class InvalidBooking extends DomainError {
   readonly kind = 'invalid-booking'
+  constructor(message: string, readonly refusals: readonly Refusal[]) {
+    super(message)
+  }
+
+  /** Several refusals of one request, answered at once. */
+  static all(refused: readonly InvalidBooking[]): InvalidBooking {
+    return refused.length === 1 && refused[0] !== undefined
+      ? refused[0]
+      : new InvalidBooking(refused.map((error) => error.message).join(' '), refused.flatMap((error) => error.refusals))
+  }
 }
 
-/** A booking request for time that is already booked, reserved or blocked. */
+/** A booking request for time that is already booked, reserved or blocked (`refusal` says which). */
 export class SlotConflict extends DomainError {
   readonly kind = 'slot-conflict'
+  constructor(message: string, readonly refusal: Refusal) {
+    super(message)
+  }
 }
 
 export class ClubNotFound extends DomainError {

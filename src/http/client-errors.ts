@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto'
 import type { Socket } from 'node:net'
-import { PROBLEM_TYPES, problemTypeUri } from './problem-types.js'
+import { PROBLEM_CODES, PROBLEM_TYPES, problemTypeUri } from './problem-types.js'
 import type { ProblemKind } from './problem-types.js'
 import { PROBLEM_CONTENT_TYPE } from './problems.js'
 
@@ -36,6 +36,7 @@ export function clientErrorHandler(error: NodeJS.ErrnoException, socket: Socket)
     detail,
     instance: '/',
     request_id: id,
+    code: PROBLEM_CODES[kind],
   })
   socket.end(`HTTP/1.1 ${String(spec.status)} ${REASONS[spec.status] ?? 'Bad Request'}\r\nContent-Type: ${PROBLEM_CONTENT_TYPE}\r\n`
     + `Content-Length: ${String(Buffer.byteLength(body))}\r\nX-Request-Id: ${id}\r\nX-Content-Type-Options: nosniff\r\n`

@@ -14,7 +14,8 @@ examples: ['5f0c6a52-7d1e-4b9a-8c3f-2e6d9b1a4c70'] }))
 export function idempotencyKeyOf(request: FastifyRequest): string | undefined {
   const key = request.headers['idempotency-key']
   if (key !== undefined && (typeof key !== 'string' || !IDEMPOTENCY_KEY.test(key))) {
-    throw new InvalidBooking('Idempotency-Key must be 1–255 printable ASCII characters.')
+    throw new InvalidBooking('Idempotency-Key must be 1–255 printable ASCII characters.',
+      [{ code: 'idempotency_key_invalid', field: 'Idempotency-Key' }])
   }
   return key
 }

@@ -2,6 +2,8 @@
  * The catalogue of problem types (`type` of every error body). Each entry is documented in the
  * OpenAPI description and served as a page at its own URI.
  */
+import type { RefusalCode } from '../domain/refusals.js'
+
 export const API_PREFIX = '/api/v1'
 export const PROBLEMS_PATH = `${API_PREFIX}/problems`
 
@@ -143,4 +145,29 @@ export const PUBLIC_PROBLEM_KINDS = PROBLEM_KINDS.filter((kind) => !('admin' in 
 
 export function problemTypeUri(kind: ProblemKind): string {
   return `${PROBLEMS_PATH}/${kind}`
+}
+
+/** The `code` of a problem of each kind when nothing finer says why (src/domain/refusals.ts). */
+export const PROBLEM_CODES: Readonly<Record<ProblemKind, RefusalCode>> = {
+  'validation-error': 'invalid_request',
+  'invalid-api-key': 'invalid_api_key',
+  'insufficient-scope': 'insufficient_scope',
+  'invalid-booking': 'invalid_value',
+  'slot-conflict': 'slot_booked',
+  'club-not-found': 'club_not_found',
+  'not-found': 'not_found',
+  'method-not-allowed': 'method_not_allowed',
+  'payload-too-large': 'payload_too_large',
+  'unsupported-media-type': 'unsupported_media_type',
+  'request-timeout': 'request_timeout',
+  'rate-limited': 'rate_limited',
+  'daily-quota-exhausted': 'daily_quota_exhausted',
+  'not-signed-in': 'not_signed_in',
+  'forbidden': 'forbidden',
+  'cross-site-request': 'cross_site_request',
+  'invalid-token': 'invalid_token',
+  'conflict': 'conflict',
+  'edit-conflict': 'edit_conflict',
+  'internal-error': 'internal_error',
+  'service-unavailable': 'service_unavailable',
 }

@@ -5,12 +5,14 @@
  */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { isDatabaseBusy, isDatabaseUnavailable, isTransientConflict } from '../db/dialect.js'
-import { DomainError, EditConflict, InsufficientScope, StacklessError, InvalidApiKey, InvalidRequest, QuotaExceeded,
-  RateLimited } from '../domain/errors.js'
+import { ClubNotFound, DomainError, EditConflict, InsufficientScope, InvalidApiKey, InvalidBooking, InvalidRequest, QuotaExceeded,
+  RateLimited, SlotConflict, StacklessError } from '../domain/errors.js'
+import type { Refusal, RefusalCode } from '../domain/refusals.js'
 import { LimiterUnavailable } from '../limits/store.js'
 import type { Problem } from '../schemas/problem.js'
+import { refusalText } from '../i18n/guest/index.js'
 import { redactKeys } from './redaction.js'
-import { PROBLEM_TYPES, problemTypeUri } from './problem-types.js'
+import { PROBLEM_CODES, PROBLEM_TYPES, problemTypeUri } from './problem-types.js'
 import type { ProblemKind } from './problem-types.js'
 
 declare module 'fastify' {
@@ -27,20 +29,40 @@ declare module 'fastify' {
 export const PROBLEM_CONTENT_TYPE = 'application/problem+json'
 const RETRY_AFTER_UNAVAILABLE_SECONDS = 5
 
-/** An error that already knows its problem document (the fault it may stand for is logged, not this). */
+/** One offending parameter: its name as the client sent it, why in words, and why by code (default `invalid_value`). */
+export interface InvalidParam {
+  readonly name: string
+  readonly reason: string
+  readonly code?: RefusalCode
+}
+
+/**
+ * An error that already knows its problem document (the fault it may stand for is logged, not this).
+ * `refusals` are its reasons by code, field and values: what an endpoint that speaks the guest's
+ * language says in it (src/http/guest-problems.ts); the first one's code is the document's `code`.
+ */
 export class ProblemError extends StacklessError {
   constructor(
     readonly kind: ProblemKind,
     detail: string,
     readonly headers: Readonly<Record<string, string>> = {},
-    readonly invalidParams?: readonly { name: string, reason: string }[],
+    readonly invalidParams?: readonly InvalidParam[],
     /** Extension members of this kind of problem, e.g. `current` of an `edit-conflict`. */
     readonly extensions: Readonly<Record<string, unknown>> = {},
+    readonly refusals: readonly Refusal[] = [],
   ) {
     super(detail)
     this.name = 'ProblemError'
   }
+
+  /** Why, by code: the first reason's, else the first parameter's, else the kind's own. */
+  get code(): RefusalCode {
+    return this.refusals[0]?.code ?? this.invalidParams?.[0]?.code ?? PROBLEM_CODES[this.kind]
+  }
 }
+
+/** The most offending parameters one answer lists: a body of unknown fields is answered, not echoed. */
+const MAX_INVALID_PARAMS = 20
 
 export function sendProblem(request: FastifyRequest, reply: FastifyReply, error: ProblemError): FastifyReply {
   const spec = PROBLEM_TYPES[error.kind]
@@ -53,6 +75,7 @@ export function sendProblem(request: FastifyRequest, reply: FastifyReply, error:
     detail: redactKeys(error.message),
     instance: redactKeys(requestPath(request.url)),
     request_id: request.id,
+    code: error.code,
     ...(error.invalidParams ? { invalid_params: error.invalidParams.map(redactParam) } : {}),
     ...error.extensions,
   }
@@ -66,13 +89,13 @@ export function sendProblem(request: FastifyRequest, reply: FastifyReply, error:
  */
 export function refusalDocument(kind: ProblemKind, detail: string, instance: string): (requestId: string) => string {
   const spec = PROBLEM_TYPES[kind]
-  const start = JSON.stringify({ type: problemTypeUri(kind), title: spec.title, status: spec.status, detail, instance, request_id: '' })
-    .slice(0, -2)
-  return (requestId) => `${start}${requestId}"}`
+  const [start = '', end = ''] = JSON.stringify({ type: problemTypeUri(kind), title: spec.title, status: spec.status, detail, instance,
+    request_id: '\u0000', code: PROBLEM_CODES[kind] }).split('\\u0000')
+  return (requestId) => `${start}${requestId}${end}`
 }
 
-function redactParam(param: { name: string, reason: string }): { name: string, reason: string } {
-  return { name: redactKeys(param.name), reason: redactKeys(param.reason) }
+function redactParam(param: InvalidParam): Required<InvalidParam> {
+  return { name: redactKeys(param.name), reason: redactKeys(param.reason), code: param.code ?? 'invalid_value' }
 }
 
 /** The path of the request without its query string (which may carry anything a client sent). */
@@ -82,12 +105,12 @@ export function requestPath(url: string): string {
 }
 
 /** Errors Fastify raises for what a client sent, by code. */
-const FRAMEWORK_ERRORS: Readonly<Record<string, readonly [ProblemKind, string]>> = {
+const FRAMEWORK_ERRORS: Readonly<Record<string, readonly [ProblemKind, string, RefusalCode?]>> = {
   FST_ERR_CTP_BODY_TOO_LARGE: ['payload-too-large', 'The request body exceeds the size limit.'],
   FST_ERR_CTP_INVALID_MEDIA_TYPE: ['unsupported-media-type', 'The request body must be application/json.'],
-  FST_ERR_CTP_INVALID_CONTENT_LENGTH: ['validation-error', 'The Content-Length header does not match the body.'],
-  FST_ERR_CTP_EMPTY_JSON_BODY: ['validation-error', 'The request body is empty; send a JSON object.'],
-  FST_ERR_CTP_INVALID_JSON_BODY: ['validation-error', 'The request body is not valid JSON.'],
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: ['validation-error', 'The Content-Length header does not match the body.', 'invalid_body'],
+  FST_ERR_CTP_EMPTY_JSON_BODY: ['validation-error', 'The request body is empty; send a JSON object.', 'invalid_body'],
+  FST_ERR_CTP_INVALID_JSON_BODY: ['validation-error', 'The request body is not valid JSON.', 'invalid_body'],
   FST_ERR_BAD_URL: ['validation-error', 'The request URL is malformed.'],
   // A path segment longer than any identifier the API uses can name no resource.
   FST_ERR_MAX_PARAM_LENGTH: ['not-found', 'No resource at this path.'],
@@ -114,12 +137,15 @@ export function toProblemError(error: unknown): ProblemError {
   const fastifyError = error as Partial<FastifyError>
   if (fastifyError.validation !== undefined) return fromValidation(fastifyError)
   const framework = fastifyError.code === undefined ? undefined : FRAMEWORK_ERRORS[fastifyError.code]
-  if (framework !== undefined) return new ProblemError(framework[0], framework[1])
+  if (framework !== undefined) {
+    const [kind, detail, code] = framework
+    return new ProblemError(kind, detail, {}, undefined, {}, code === undefined ? [] : [{ code }])
+  }
   const status = fastifyError.statusCode
   if (status === 503) return new ProblemError('service-unavailable', 'The service is shutting down; retry shortly.',
     { 'retry-after': String(RETRY_AFTER_UNAVAILABLE_SECONDS) })
   if (error instanceof SyntaxError && status === 400) {
-    return new ProblemError('validation-error', 'The request body is not valid JSON.')
+    return new ProblemError('validation-error', 'The request body is not valid JSON.', {}, undefined, {}, [{ code: 'invalid_body' }])
   }
   if (status !== undefined && status >= 400 && status < 500) {
     return new ProblemError('validation-error', 'The request is malformed.')
@@ -139,11 +165,23 @@ function fromDomainError(error: DomainError): ProblemError {
       { 'www-authenticate': `Bearer realm="club-platform", error="insufficient_scope", scope="${error.required}"` })
   }
   if (error instanceof InvalidRequest) {
-    return new ProblemError('validation-error', error.message, {}, [{ name: error.parameter, reason: error.reason }])
+    return new ProblemError('validation-error', error.message, {}, [{ name: error.parameter, reason: error.reason, code: error.code }],
+      {}, [{ code: error.code, field: error.parameter }])
   }
   if (error instanceof RateLimited) {
-    return new ProblemError('rate-limited', error.message, { 'retry-after': String(error.retryAfterSeconds) })
+    return new ProblemError('rate-limited', error.message, { 'retry-after': String(error.retryAfterSeconds) }, undefined, {},
+      [{ code: 'rate_limited', params: { count: error.retryAfterSeconds } }])
   }
+  if (error instanceof InvalidBooking) {
+    // The staff's and developers' words for the whole, each field's reason by its code (the guest's words replace both).
+    const fields = error.refusals.filter((refusal) => refusal.field !== undefined)
+    return new ProblemError(error.kind, error.message, {}, fields.length === 0
+      ? undefined
+      : fields.map((refusal) => ({ name: refusal.field ?? '', reason: refusalText('en', refusal) ?? error.message, code: refusal.code })),
+    {}, error.refusals)
+  }
+  if (error instanceof SlotConflict) return new ProblemError(error.kind, error.message, {}, undefined, {}, [error.refusal])
+  if (error instanceof ClubNotFound) return new ProblemError(error.kind, error.message, {}, undefined, {}, [{ code: 'club_not_found' }])
   if (error instanceof QuotaExceeded) return new ProblemError(error.kind, error.message, error.headers)
   if (error instanceof EditConflict) return new ProblemError(error.kind, error.message, {}, undefined, { current: error.current })
   // Every domain error kind is a problem kind; the ones above only add headers or parameters.
@@ -154,7 +192,7 @@ function fromDomainError(error: DomainError): ProblemError {
 function fromValidation(error: Partial<FastifyError>): ProblemError {
   const context = error.validationContext ?? 'request'
   const where = context === 'querystring' ? 'query parameter' : context === 'params' ? 'path parameter' : 'field'
-  const invalid = (error.validation ?? []).map((issue) => {
+  const issues = (error.validation ?? []).map((issue) => {
     const params = issue.params
     const fromPath = issue.instancePath.split('/').filter((part) => part !== '').join('.')
     const name = typeof params.additionalProperty === 'string'
@@ -166,11 +204,49 @@ function fromValidation(error: Partial<FastifyError>): ProblemError {
       ? `unknown ${where}`
       // ajv-formats' range keywords still say "should"; every other message says "must".
       : (issue.message?.replace(/^should /, 'must ') ?? 'is invalid')
-    return { name: name === '' ? context : name, reason }
+    const refusal = refusalOfIssue(issue.keyword, params, name === '' ? undefined : name)
+    return { param: { name: name === '' ? context : name, reason, code: refusal.code }, refusal }
   // One reason per field: a value that fits no branch of a union fails each branch, and the first says most.
-  }).filter((issue, i, all) => all.findIndex((other) => other.name === issue.name) === i)
-  const first = invalid[0] ?? { name: context, reason: 'is invalid' }
-  return new ProblemError('validation-error', `${capitalise(where)} "${first.name}" ${first.reason}.`, {}, invalid)
+  }).filter((issue, i, all) => all.findIndex((other) => other.param.name === issue.param.name) === i).slice(0, MAX_INVALID_PARAMS)
+  const first = issues[0]?.param ?? { name: context, reason: 'is invalid' }
+  return new ProblemError('validation-error', `${capitalise(where)} "${first.name}" ${first.reason}.`, {},
+    issues.map((issue) => issue.param), {}, issues.map((issue) => issue.refusal))
+}
+
+/** The keywords of ajv (and ajv-formats) whose failure means a value out of its range. */
+const RANGE_KEYWORDS = new Set(['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'formatMinimum', 'formatMaximum',
+  'formatExclusiveMinimum', 'formatExclusiveMaximum', 'minItems', 'maxItems'])
+
+/** The formats of the schemas, by the code a malformed value is refused with. */
+const FORMAT_CODES: Readonly<Record<string, RefusalCode>> = {
+  'email': 'invalid_email', 'date-time': 'invalid_date_time', 'date': 'invalid_date', 'uuid': 'invalid_id',
+}
+
+const KEYWORD_CODES: Readonly<Record<string, RefusalCode>> = {
+  additionalProperties: 'unknown_field', required: 'required', type: 'invalid_type', maxLength: 'too_long',
+  pattern: 'invalid_characters',
+}
+
+/** What a failed schema keyword means, by code; `field` is the parameter as the client named it (none: the whole request). */
+function refusalOfIssue(keyword: string, params: Record<string, unknown>, field: string | undefined): Refusal {
+  const limit = typeof params.limit === 'number' ? params.limit : undefined
+  const code = codeOfIssue(keyword, params, field, limit)
+  const values: Refusal['params'] = code === 'too_long' && limit !== undefined
+    ? { count: limit }
+    : code === 'out_of_range' && typeof params.comparison === 'string' && (typeof params.limit === 'string' || limit !== undefined)
+      ? { range: `${params.comparison} ${String(params.limit)}` }
+      : undefined
+  return { code, ...field === undefined ? {} : { field }, ...values === undefined ? {} : { params: values } }
+}
+
+function codeOfIssue(keyword: string, params: Record<string, unknown>, field: string | undefined, limit: number | undefined):
+RefusalCode {
+  if (field === undefined) return 'invalid_body'
+  if (keyword === 'format') return FORMAT_CODES[String(params.format)] ?? 'invalid_value'
+  // An empty text where one is needed: the guest left the field empty.
+  if (keyword === 'minLength' && limit === 1) return 'blank'
+  if (RANGE_KEYWORDS.has(keyword)) return 'out_of_range'
+  return KEYWORD_CODES[keyword] ?? 'invalid_value'
 }
 
 function capitalise(text: string): string {

@@ -3,7 +3,8 @@ import { Type } from '@sinclair/typebox'
 import type { TSchema } from '@sinclair/typebox'
 import { Reference } from '../schemas/common.js'
 import { Problem } from '../schemas/problem.js'
-import { PROBLEM_TYPES, problemTypeUri } from './problem-types.js'
+import type { RefusalCode } from '../domain/refusals.js'
+import { PROBLEM_CODES, PROBLEM_TYPES, problemTypeUri } from './problem-types.js'
 import type { ProblemKind } from './problem-types.js'
 import { PROBLEM_CONTENT_TYPE } from './problems.js'
 
@@ -32,7 +33,9 @@ export interface ProblemExample {
   readonly kind: ProblemKind
   readonly instance: string
   readonly detail: string
-  readonly invalidParams?: readonly { name: string, reason: string }[]
+  /** Why, by code (by default the first parameter's, else the kind's own). */
+  readonly code?: RefusalCode
+  readonly invalidParams?: readonly { name: string, reason: string, code: RefusalCode }[]
 }
 
 /** A problem document as the service writes it, for a media-type example. */
@@ -45,6 +48,7 @@ export function problemExample(example: ProblemExample): Problem {
     detail: example.detail,
     instance: example.instance,
     request_id: EXAMPLE_REQUEST_ID,
+    code: example.code ?? example.invalidParams?.[0]?.code ?? PROBLEM_CODES[example.kind],
     ...(example.invalidParams === undefined ? {} : { invalid_params: [...example.invalidParams] }),
   }
 }

@@ -202,7 +202,7 @@ function registerListRoute(app: FastifyInstance, context: AppContext, pages: Lis
           headers: { ...REQUEST_ID_HEADER, ...RATE_LIMIT_HEADERS, ...conditional, vary: VARY_HEADER } },
         400: problemResponse('A query parameter is unknown, repeated, not a base-10 integer or out of range. Counts as a call.',
           RATE_LIMIT_HEADERS, [{ kind: 'validation-error', instance: path, detail: 'Query parameter "limit" must be <= 100.',
-            invalidParams: [{ name: 'limit', reason: 'must be <= 100' }] }]),
+            invalidParams: [{ name: 'limit', reason: 'must be <= 100', code: 'out_of_range' }] }]),
         401: problemResponse('The API key is missing, malformed, unknown, expired or revoked.', WWW_AUTHENTICATE_HEADER,
           [{ kind: 'invalid-api-key', instance: path, detail: 'The API key is not valid.' }]),
         403: problemResponse(`The API key lacks the scope \`${endpoint.scope}\`.`, WWW_AUTHENTICATE_HEADER,

@@ -24,7 +24,8 @@ import { courtDays } from '../services/court-days.js'
 import { DEFAULT_SUMMARY_DAYS } from '../domain/slots.js'
 import { bookCourt, bookingSettings, courtDay } from '../services/bookings.js'
 import { registerWaiting } from './waiting-list.js'
-import { bookingErrorHandler, CORS, CORS_HEADERS, PUBLIC_PREFIX, UNKNOWN_SLUG } from './public-scope.js'
+import { bookingErrorHandler, CORS, CORS_HEADERS, PUBLIC_PREFIX, PUBLIC_PROBLEM_HEADERS, publicErrorHandler, UNKNOWN_SLUG }
+  from './public-scope.js'
 
 export { PUBLIC_PREFIX } from './public-scope.js'
 
@@ -86,6 +87,7 @@ export async function publicCourtsRoutes(app: FastifyInstance, context: AppConte
       credentials: false,
       maxAge: 600,
     })
+    scope.setErrorHandler(publicErrorHandler)
     registerCourtsListing(scope, context, clubOf)
     registerCourtDays(scope, context, clubOf)
     registerBooking(scope, context, clubOf)
@@ -116,16 +118,16 @@ function registerCourtsListing(scope: FastifyInstance, context: AppContext, club
         304: { description: 'The copy named in If-None-Match is current.', type: 'null',
           headers: { ...REQUEST_ID_HEADER, ...conditionalHeaders(COURTS_CACHE_CONTROL), ...CORS_HEADERS } },
         400: problemResponse('The date is not a valid YYYY-MM-DD date from 2000-01-01 through 2099-12-31, or an unknown parameter '
-          + 'was sent.', CORS_HEADERS,
-        [{ kind: 'validation-error', instance: COURTS_PATH, detail: 'Query parameter "date" must match format "date".',
-          invalidParams: [{ name: 'date', reason: 'must match format "date"' }] }]),
-        404: problemResponse('No club has this slug (`club-not-found`).', CORS_HEADERS,
+          + 'was sent.', PUBLIC_PROBLEM_HEADERS,
+        [{ kind: 'validation-error', instance: COURTS_PATH, detail: 'Date: this is not a valid date.',
+          invalidParams: [{ name: 'date', reason: 'Date: this is not a valid date.', code: 'invalid_date' }] }]),
+        404: problemResponse('No club has this slug (`club-not-found`).', PUBLIC_PROBLEM_HEADERS,
           [{ kind: 'club-not-found', instance: `${PUBLIC_PREFIX}/${UNKNOWN_SLUG}/courts`,
             detail: `No club with the slug "${UNKNOWN_SLUG}".` }]),
-        429: problemResponse('Too many requests from this client.', { ...RETRY_AFTER_HEADER, ...CORS_HEADERS },
-          [{ kind: 'rate-limited', instance: COURTS_PATH, detail: 'Too many requests; retry in 1 s.' }]),
-        500: problemResponse('The service failed unexpectedly.', CORS_HEADERS),
-        503: problemResponse('The service is temporarily unavailable.', { ...RETRY_AFTER_HEADER, ...CORS_HEADERS },
+        429: problemResponse('Too many requests from this client.', { ...RETRY_AFTER_HEADER, ...PUBLIC_PROBLEM_HEADERS },
+          [{ kind: 'rate-limited', instance: COURTS_PATH, detail: 'Too many attempts. Please try again in 1 second.' }]),
+        500: problemResponse('The service failed unexpectedly.', PUBLIC_PROBLEM_HEADERS),
+        503: problemResponse('The service is temporarily unavailable.', { ...RETRY_AFTER_HEADER, ...PUBLIC_PROBLEM_HEADERS },
           [{ kind: 'service-unavailable', instance: COURTS_PATH, detail: 'The database is temporarily unavailable.' }]),
       },
     },
@@ -171,16 +173,16 @@ function registerCourtDays(scope: FastifyInstance, context: AppContext, clubOf: 
         304: { description: 'The copy named in If-None-Match is current.', type: 'null',
           headers: { ...REQUEST_ID_HEADER, ...conditionalHeaders(COURTS_CACHE_CONTROL), ...CORS_HEADERS } },
         400: problemResponse('`from` is not a valid YYYY-MM-DD date from 2000-01-01 through 2099-12-31, `days` is not 1 to 31, '
-          + '`court` is not a UUID, or an unknown parameter was sent.', CORS_HEADERS,
-        [{ kind: 'validation-error', instance: `${COURTS_PATH}/days`, detail: 'Query parameter "days" must be <= 31.',
-          invalidParams: [{ name: 'days', reason: 'must be <= 31' }] }]),
-        404: problemResponse('No club has this slug (`club-not-found`).', CORS_HEADERS,
+          + '`court` is not a UUID, or an unknown parameter was sent.', PUBLIC_PROBLEM_HEADERS,
+        [{ kind: 'validation-error', instance: `${COURTS_PATH}/days`, detail: 'Number of days: the value must be <= 31.',
+          invalidParams: [{ name: 'days', reason: 'Number of days: the value must be <= 31.', code: 'out_of_range' }] }]),
+        404: problemResponse('No club has this slug (`club-not-found`).', PUBLIC_PROBLEM_HEADERS,
           [{ kind: 'club-not-found', instance: `${PUBLIC_PREFIX}/${UNKNOWN_SLUG}/courts/days`,
             detail: `No club with the slug "${UNKNOWN_SLUG}".` }]),
-        429: problemResponse('Too many requests from this client.', { ...RETRY_AFTER_HEADER, ...CORS_HEADERS },
-          [{ kind: 'rate-limited', instance: `${COURTS_PATH}/days`, detail: 'Too many requests; retry in 1 s.' }]),
-        500: problemResponse('The service failed unexpectedly.', CORS_HEADERS),
-        503: problemResponse('The service is temporarily unavailable.', { ...RETRY_AFTER_HEADER, ...CORS_HEADERS }),
+        429: problemResponse('Too many requests from this client.', { ...RETRY_AFTER_HEADER, ...PUBLIC_PROBLEM_HEADERS },
+          [{ kind: 'rate-limited', instance: `${COURTS_PATH}/days`, detail: 'Too many attempts. Please try again in 1 second.' }]),
+        500: problemResponse('The service failed unexpectedly.', PUBLIC_PROBLEM_HEADERS),
+        503: problemResponse('The service is temporarily unavailable.', { ...RETRY_AFTER_HEADER, ...PUBLIC_PROBLEM_HEADERS }),
       },
     },
   }, async (request, reply) => {
@@ -226,21 +228,25 @@ function registerBooking(scope: FastifyInstance, context: AppContext, clubOf: Cl
           'idempotent-replayed': header(Type.Literal('true', { description: 'Present only when this answer repeats the '
             + 'original one for a retried `Idempotency-Key`: no new booking was made.', examples: ['true'] })),
         }),
-        400: problemResponse('`invalid-booking`: the request can never succeed as sent (detail says why); '
-          + '`slot-conflict`: the time is already booked, reserved or blocked.', CORS_HEADERS, [
-          { kind: 'invalid-booking', instance: BOOK_PATH, detail: 'The times are not on the slot grid of Court 1: slots last 60 '
-            + 'minutes from 08:00; start_time and end_time must be slot boundaries.' },
-          { kind: 'slot-conflict', instance: BOOK_PATH, detail: 'The requested time on Court 1 is already booked.' },
+        400: problemResponse('`invalid-booking`: the request can never succeed as sent; `slot-conflict`: the time is already booked, '
+          + 'reserved or blocked. `code` says why and `invalid_params` names every offending field at once, each with its own '
+          + '`code` (docs/api.md, "Refusals"); `detail` and the reasons are written in the language of `Accept-Language`.',
+        PUBLIC_PROBLEM_HEADERS, [
+          { kind: 'invalid-booking', instance: BOOK_PATH, detail: 'Court 1 is booked in times of 60 minutes from 08:00. Please choose '
+            + 'times from the grid.', invalidParams: [{ name: 'start_time', code: 'off_grid',
+            reason: 'Court 1 is booked in times of 60 minutes from 08:00. Please choose times from the grid.' }] },
+          { kind: 'slot-conflict', instance: BOOK_PATH, code: 'slot_booked',
+            detail: 'Someone has just booked this time on Court 1. Please choose another one.' },
         ]),
-        404: problemResponse('No club has this slug (`club-not-found`).', CORS_HEADERS,
+        404: problemResponse('No club has this slug (`club-not-found`).', PUBLIC_PROBLEM_HEADERS,
           [{ kind: 'club-not-found', instance: `${PUBLIC_PREFIX}/${UNKNOWN_SLUG}/courts/book`,
             detail: `No club with the slug "${UNKNOWN_SLUG}".` }]),
-        413: problemResponse('The request body is too large (over 16 KiB).', CORS_HEADERS),
-        415: problemResponse('The request body is not application/json.', CORS_HEADERS),
-        429: problemResponse('Too many booking requests from this client.', { ...RETRY_AFTER_HEADER, ...CORS_HEADERS },
-          [{ kind: 'rate-limited', instance: BOOK_PATH, detail: 'Too many requests; retry in 6 s.' }]),
-        500: problemResponse('The service failed unexpectedly.', CORS_HEADERS),
-        503: problemResponse('The service is temporarily unavailable.', { ...RETRY_AFTER_HEADER, ...CORS_HEADERS }),
+        413: problemResponse('The request body is too large (over 16 KiB).', PUBLIC_PROBLEM_HEADERS),
+        415: problemResponse('The request body is not application/json.', PUBLIC_PROBLEM_HEADERS),
+        429: problemResponse('Too many booking requests from this client.', { ...RETRY_AFTER_HEADER, ...PUBLIC_PROBLEM_HEADERS },
+          [{ kind: 'rate-limited', instance: BOOK_PATH, detail: 'Too many attempts. Please try again in 6 seconds.' }]),
+        500: problemResponse('The service failed unexpectedly.', PUBLIC_PROBLEM_HEADERS),
+        503: problemResponse('The service is temporarily unavailable.', { ...RETRY_AFTER_HEADER, ...PUBLIC_PROBLEM_HEADERS }),
       },
     },
   }, async (request, reply) => {

@@ -7,6 +7,7 @@ import { Type } from '@sinclair/typebox'
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
 import { API_PREFIX } from '../http/problem-types.js'
 import { ProblemError, problemOf, sendProblem } from '../http/problems.js'
+import { guestLanguageOf, inGuestLanguage, varyByLanguage } from '../http/guest-problems.js'
 import { header } from '../http/responses.js'
 
 export const PUBLIC_PREFIX = `${API_PREFIX}/public`
@@ -28,13 +29,27 @@ export const CORS_HEADERS = {
     + 'Access-Control-Allow-Origin.', examples: [CORS.exposedHeaders.join(', ')] })),
 }
 
+/** The headers of a public endpoint's refusal: CORS's, and the language it is written in (src/http/guest-problems.ts). */
+export const PUBLIC_PROBLEM_HEADERS = {
+  ...CORS_HEADERS,
+  'content-language': header(Type.String({ description: 'The language of `detail` and of each `invalid_params` reason: the first '
+    + 'of `Accept-Language` the service speaks (en, de, fr, es, it, nl), else `en`.', examples: ['de'] })),
+}
+
 /** A mistyped slug, for the examples of club-not-found. */
 export const UNKNOWN_SLUG = 'tc-rivreside'
 
-/** On the booking endpoints every malformed request is an invalid booking (contract §4). */
+/** Every refusal of a public endpoint in the guest's language (src/http/guest-problems.ts). */
+export function publicErrorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+  varyByLanguage(reply)
+  void sendProblem(request, reply, inGuestLanguage(problemOf(error, request), guestLanguageOf(request)))
+}
+
+/** On the booking endpoints every malformed request is an invalid booking (contract §4), in the guest's language. */
 export function bookingErrorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
   const problem = problemOf(error, request)
-  void sendProblem(request, reply, problem.kind === 'validation-error'
-    ? new ProblemError('invalid-booking', problem.message, {}, problem.invalidParams)
-    : problem)
+  varyByLanguage(reply)
+  void sendProblem(request, reply, inGuestLanguage(problem.kind === 'validation-error'
+    ? new ProblemError('invalid-booking', problem.message, {}, problem.invalidParams, {}, problem.refusals)
+    : problem, guestLanguageOf(request)))
 }

@@ -11,7 +11,8 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import type { AppContext } from '../context.js'
 import { preferredLanguage } from '../domain/languages.js'
 import { formatInZone } from '../domain/zoned-time.js'
-import { jsonResponse, problemResponse, RETRY_AFTER_HEADER } from '../http/responses.js'
+import { idempotencyKeyOf } from '../http/idempotency-key.js'
+import { header, jsonResponse, problemResponse, RETRY_AFTER_HEADER } from '../http/responses.js'
 import { chosenLanguage, languageOf, PAGE_HEADERS } from '../pages/manage-booking.js'
 import type { PageView } from '../pages/manage-booking.js'
 import { renderWaitingNotFound, renderWaitingPage } from '../pages/waiting-list.js'
@@ -23,7 +24,7 @@ import { bookingPageUrl } from '../services/guest-links.js'
 import { joinWaitingList, stopWaiting, waitingOfLink } from '../services/waiting-list.js'
 import type { LinkedWaiting } from '../services/waiting-list.js'
 import type { ClubLookup } from '../speed/club-lookup.js'
-import { bookingErrorHandler, CORS_HEADERS, PUBLIC_PREFIX, UNKNOWN_SLUG } from './public-scope.js'
+import { bookingErrorHandler, CORS_HEADERS, PUBLIC_PREFIX, PUBLIC_PROBLEM_HEADERS, UNKNOWN_SLUG } from './public-scope.js'
 
 const WAIT_PATH = `${PUBLIC_PREFIX}/tc-riverside/courts/waitlist`
 
@@ -46,34 +47,48 @@ export function registerWaiting(scope: FastifyInstance, context: AppContext, clu
       tags: ['Courts (public)'],
       security: [],
       params: ClubSlugParams,
-      headers: Type.Object({ 'accept-language': Type.Optional(Type.String({ description: 'The guest\'s languages: the mails\' '
-        + 'language is the first of them the service speaks; without one it speaks, the club\'s.', examples: ['de-AT, de;q=0.9'] })) }),
+      headers: Type.Object({
+        'idempotency-key': Type.Optional(Type.String({ description: 'Accepted as on the booking endpoint (1–255 printable ASCII '
+          + 'characters; a malformed one is `invalid-booking`), for a form that sends one with every attempt. Asking again for '
+          + 'the same time is answered alike with or without it: the address waits once and is mailed once.',
+        examples: ['5f0c6a52-7d1e-4b9a-8c3f-2e6d9b1a4c70'] })),
+        'accept-language': Type.Optional(Type.String({ description: 'The guest\'s languages: the mails\' and the refusals\' '
+          + 'language is the first of them the service speaks; without one, the mails are written in the club\'s and the refusals '
+          + 'in English.', examples: ['de-AT, de;q=0.9'] })) }),
       body: Reference(WaitingRequest),
       response: {
-        201: jsonResponse('The address waits for the slot.', Reference(WaitingCreated), CORS_HEADERS),
+        201: jsonResponse('The address waits for the slot.', Reference(WaitingCreated), { ...CORS_HEADERS,
+          'idempotent-replayed': header(Type.Literal('true', { description: 'Present only when the address waited for the slot '
+            + 'already: nothing new was written or mailed.', examples: ['true'] })) }),
         400: problemResponse('`invalid-booking`: the club has no waiting list, the slot is free (book it), the times are no slot '
           + 'of an active court within its booking window, or the address cannot wait for another time now (detail says which, '
-          + 'without telling one limit from another).', CORS_HEADERS, [
-          { kind: 'invalid-booking', instance: WAIT_PATH, detail: 'The time on Court 1 is free: book it instead of waiting for it.' },
-          { kind: 'invalid-booking', instance: WAIT_PATH, detail: 'email: this address cannot wait for another time now.' },
+          + 'without telling one limit from another).', PUBLIC_PROBLEM_HEADERS, [
+          { kind: 'invalid-booking', instance: WAIT_PATH, detail: 'This time on Court 1 is free: book it instead of waiting for it.',
+            invalidParams: [{ name: 'start_time', code: 'slot_free',
+              reason: 'This time on Court 1 is free: book it instead of waiting for it.' }] },
+          { kind: 'invalid-booking', instance: WAIT_PATH, detail: 'This e-mail address cannot wait for another time now.',
+            invalidParams: [{ name: 'email', code: 'address_cannot_wait',
+              reason: 'This e-mail address cannot wait for another time now.' }] },
         ]),
-        404: problemResponse('No club has this slug (`club-not-found`).', CORS_HEADERS,
+        404: problemResponse('No club has this slug (`club-not-found`).', PUBLIC_PROBLEM_HEADERS,
           [{ kind: 'club-not-found', instance: `${PUBLIC_PREFIX}/${UNKNOWN_SLUG}/courts/waitlist`,
             detail: `No club with the slug "${UNKNOWN_SLUG}".` }]),
-        413: problemResponse('The request body is too large (over 16 KiB).', CORS_HEADERS),
-        415: problemResponse('The request body is not application/json.', CORS_HEADERS),
-        429: problemResponse('Too many requests from this client (shared with booking).', { ...RETRY_AFTER_HEADER, ...CORS_HEADERS },
-          [{ kind: 'rate-limited', instance: WAIT_PATH, detail: 'Too many requests; retry in 6 s.' }]),
-        500: problemResponse('The service failed unexpectedly.', CORS_HEADERS),
-        503: problemResponse('The service is temporarily unavailable.', { ...RETRY_AFTER_HEADER, ...CORS_HEADERS }),
+        413: problemResponse('The request body is too large (over 16 KiB).', PUBLIC_PROBLEM_HEADERS),
+        415: problemResponse('The request body is not application/json.', PUBLIC_PROBLEM_HEADERS),
+        429: problemResponse('Too many requests from this client (shared with booking).', { ...RETRY_AFTER_HEADER, ...PUBLIC_PROBLEM_HEADERS },
+          [{ kind: 'rate-limited', instance: WAIT_PATH, detail: 'Too many attempts. Please try again in 6 seconds.' }]),
+        500: problemResponse('The service failed unexpectedly.', PUBLIC_PROBLEM_HEADERS),
+        503: problemResponse('The service is temporarily unavailable.', { ...RETRY_AFTER_HEADER, ...PUBLIC_PROBLEM_HEADERS }),
       },
     },
   }, async (request, reply) => {
+    idempotencyKeyOf(request)
     const club = await clubOf(request.params.clubSlug)
     const language = preferredLanguage(request.headers['accept-language'])
     const { body } = request
-    await joinWaitingList(context.db, context.clock, bookingSettings(context), club,
+    const outcome = await joinWaitingList(context.db, context.clock, bookingSettings(context), club,
       language === undefined ? body : { ...body, language })
+    if (!outcome.created) void reply.header('idempotent-replayed', 'true')
     const at = (time: string) => formatInZone(Date.parse(time), club.timezone)
     return reply.code(201).send({ success: true, court_id: body.court_id.toLowerCase(), start_time: at(body.start_time),
       end_time: at(body.end_time) })

@@ -19,7 +19,7 @@ import { findBooking, markMoved } from '../db/repositories/bookings.js'
 import type { BookingDetails } from '../db/repositories/bookings.js'
 import { courtForBooking, findCourt, occupancyOf } from '../db/repositories/courts.js'
 import type { Database } from '../db/schema.js'
-import { CONFLICT_WORDING, checkBookingTimes, occupancyOn } from '../domain/booking-rules.js'
+import { checkBookingTimes, occupancyOn, slotConflict, unknownCourt } from '../domain/booking-rules.js'
 import { Conflict, InvalidBooking, NotFound, SlotConflict } from '../domain/errors.js'
 import { daySlots, localDatesOf, slotStatus } from '../domain/slots.js'
 import { formatInZone } from '../domain/zoned-time.js'
@@ -79,7 +79,7 @@ export async function moveBooking(
         if (booking === undefined) throw new NotFound(`No booking with the id ${bookingId}.`)
         refuseUnmovable(booking, mover, now)
         const court = await courtForBooking(trx, clubId, target.court_id.toLowerCase())
-        if (court?.active !== true) throw new InvalidBooking(`court_id: ${target.court_id} is not an active court of this club.`)
+        if (court?.active !== true) throw unknownCourt(target.court_id)
         // The club may place a booking beyond the horizon its guests book within.
         const interval = checkBookingTimes(court, booking.timezone, target, now, { horizon: mover.by === 'guest' })
         const was = { courtId: booking.courtId, courtName: booking.courtName, start: booking.start, end: booking.end }
@@ -88,7 +88,7 @@ export async function moveBooking(
         }
         const stored = (await occupancyOf(trx, clubId, [court.id], interval, booking.id)).get(court.id)
         const status = slotStatus(interval, occupancyOn(stored, localDatesOf(interval, booking.timezone), booking.timezone))
-        if (status !== 'available') throw new SlotConflict(`The requested time on ${court.name} is ${CONFLICT_WORDING[status]}.`)
+        if (status !== 'available') throw slotConflict(court.name, status)
         const sequence = await markMoved(trx, clubId, bookingId, { courtId: court.id, start: interval.start, end: interval.end })
         if (sequence === undefined) throw new Conflict('The booking was cancelled meanwhile: it stays cancelled.')
         const moved = { ...booking, courtId: court.id, courtName: court.name, start: interval.start, end: interval.end }
@@ -121,7 +121,7 @@ export async function moveBooking(
         return { booking: moved, previous: was }
       })
     } catch (error) {
-      if (isExclusionViolation(error)) throw new SlotConflict('The requested time is already booked.')
+      if (isExclusionViolation(error)) throw new SlotConflict('The requested time is already booked.', { code: 'slot_booked' })
       if (attempt >= 3 || !isTransientConflict(error)) throw error
     }
   }

@@ -20,9 +20,8 @@ import type { Court } from '../db/repositories/courts.js'
 import { findSeries, memberWithAddress, seriesBookingInsert, seriesBookingsFrom, seriesInsert } from '../db/repositories/series.js'
 import { isExclusionViolation } from '../db/dialect.js'
 import type { Database } from '../db/schema.js'
-import { checkBookingTimes, occupancyOn } from '../domain/booking-rules.js'
+import { checkBookingTimes, nameRefusals, occupancyOn, unknownCourt } from '../domain/booking-rules.js'
 import { InvalidBooking, InvalidRequest, SlotConflict } from '../domain/errors.js'
-import { containsLink } from '../domain/links.js'
 import { slotStatus } from '../domain/slots.js'
 import type { SlotStatus } from '../domain/slots.js'
 import { addDays, formatInZone, localToInstant, parseClockTime, parseLocalDate } from '../domain/zoned-time.js'
@@ -85,9 +84,8 @@ export async function createSeries(db: Kysely<Database>, clock: Clock, club: Clu
   const now = clock.now()
   const bookerName = input.booker_name.trim()
   const email = input.booker_email.trim().toLowerCase()
-  if (containsLink(bookerName)) {
-    throw new InvalidBooking('booker_name: give a name without web or e-mail addresses (write "St. Pauli", not "St.Pauli").')
-  }
+  const named = nameRefusals(bookerName, 'booker_name')
+  if (named.length > 0) throw InvalidBooking.all(named)
   const notes = input.notes === undefined || input.notes.trim() === '' ? null : input.notes
   const seriesId = randomUUID()
   try {
@@ -97,10 +95,10 @@ export async function createSeries(db: Kysely<Database>, clock: Clock, club: Clu
       const skipped = occurrences.filter((occurrence) => occurrence.status !== 'free')
       if (options.collisions === 'refuse' && skipped.length > 0) {
         throw new SlotConflict(`Not every date is free on ${court.name}: ${skipped.map((occurrence) =>
-          `${occurrence.date} (${occurrence.reason ?? occurrence.status})`).join(', ')}.`)
+          `${occurrence.date} (${occurrence.reason ?? occurrence.status})`).join(', ')}.`, { code: 'slot_booked', params: { court: court.name } })
       }
       const free = occurrences.filter((occurrence) => occurrence.status === 'free')
-      if (free.length === 0) throw new SlotConflict(`No date of the series is free on ${court.name}.`)
+      if (free.length === 0) throw new SlotConflict(`No date of the series is free on ${court.name}.`, { code: 'slot_booked', params: { court: court.name } })
       const memberId = await memberWithAddress(work.db, club.id, email)
       // The club's language: the mails about a booking of the series (a move, a cancellation) are written in it.
       const { language } = await bookingRulesOf(work.db, club.id)
@@ -124,7 +122,7 @@ export async function createSeries(db: Kysely<Database>, clock: Clock, club: Clu
       return { seriesId, bookingIds, skipped }
     })
   } catch (error) {
-    if (isExclusionViolation(error)) throw new SlotConflict('A date of the series was booked meanwhile: nothing was booked.')
+    if (isExclusionViolation(error)) throw new SlotConflict('A date of the series was booked meanwhile: nothing was booked.', { code: 'slot_booked' })
     throw error
   }
 }
@@ -178,7 +176,7 @@ Promise<SeriesPreview> {
   }
   // In a change, the court is locked (PostgreSQL) as for any booking of it.
   const court = await courtForBooking(db, club.id, input.court_id.toLowerCase())
-  if (court?.active !== true) throw new InvalidBooking(`court_id: ${input.court_id} is not an active court of this club.`)
+  if (court?.active !== true) throw unknownCourt(input.court_id)
   const dates = Array.from({ length: count }, (_, i) => addDays(input.first_date, 7 * i))
   const window = { start: localToInstant(input.first_date, 0, club.timezone), end: localToInstant(addDays(input.last_date, 1), 0,
     club.timezone) }

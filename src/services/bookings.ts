@@ -20,8 +20,7 @@ import { hasNoticeSince } from '../db/repositories/outbox.js'
 import type { Database } from '../db/schema.js'
 import { parseDateTime } from '../domain/date-time.js'
 import { InvalidBooking, InvalidRequest, SlotConflict } from '../domain/errors.js'
-import { CONFLICT_WORDING, checkBookingTimes, occupancyOn } from '../domain/booking-rules.js'
-import { containsLink } from '../domain/links.js'
+import { checkTimesAndName, occupancyOn, slotConflict, unknownCourt } from '../domain/booking-rules.js'
 import { bookingWindow, bookingWindowChangesAt, daySlots, localDatesOf, slotStatus } from '../domain/slots.js'
 import type { SlotStatus } from '../domain/slots.js'
 import { addDays, formatInZone, localToInstant, mondayOf } from '../domain/zoned-time.js'
@@ -190,18 +189,17 @@ export async function bookCourt(
       const trx = work.db
       // The court, locked on PostgreSQL until the booking commits: its bookings are checked and written one at a time.
       const court = await courtForBooking(trx, club.id, input.court_id.toLowerCase())
-      if (court?.active !== true) throw new InvalidBooking(`court_id: ${input.court_id} is not an active court of this club.`)
+      if (court?.active !== true) throw unknownCourt(input.court_id)
       courtName = court.name
-      const interval = checkBookingTimes(court, club.timezone, input, now, { horizon: staff?.overrideHorizon !== true })
-      if (containsLink(bookerName)) {
-        throw new InvalidBooking('booker_name: give a name without web or e-mail addresses (write "St. Pauli", not "St.Pauli").')
-      }
+      // The times and the name: every refusal among them in one answer.
+      const interval = checkTimesAndName(court, club.timezone, input, now, { value: bookerName, field: 'booker_name' },
+        { horizon: staff?.overrideHorizon !== true })
       const stored = (await occupancyOf(trx, club.id, [court.id], interval)).get(court.id)
       // A booking across midnight meets the weekly holds of every date it touches.
       const occupancy = occupancyOn(stored, localDatesOf(interval, club.timezone), club.timezone)
       // The same precedence as the listing shows: blocked > reserved > booked.
       const status = slotStatus(interval, occupancy)
-      if (status !== 'available') throw new SlotConflict(`The requested time on ${court.name} is ${CONFLICT_WORDING[status]}.`)
+      if (status !== 'available') throw slotConflict(court.name, status)
 
       // The address's checks come after the slot's, so that whether a taken slot answers slot-conflict never depends on
       // the address: only a free slot can tell an address's refusal from a booking, and that refusal says nothing more.
@@ -261,13 +259,15 @@ export async function bookCourt(
       const which = error.limit === 'open'
         ? `has ${String(error.count)} upcoming bookings at the club, its limit is ${String(error.allowed)}`
         : 'has taken as many bookings today as the service allows one address'
-      throw new InvalidBooking(`booker_email: this address ${which}; override the address limits, with a reason, to book anyway.`)
+      throw new InvalidBooking(`booker_email: this address ${which}; override the address limits, with a reason, to book anyway.`,
+        [{ code: error.limit === 'open' ? 'address_open_limit' : 'address_daily_limit', field: 'booker_email',
+          params: { count: error.allowed } }])
     }
     if (error instanceof AddressAtLimit) {
       // The same answer whichever limit it was, without counts: the requester may not own the address. Its owner is told why.
       await queueLimitNotice(db, now, settings, club, email, error, clubRules, input.language)
       throw new InvalidBooking('booker_email: this address cannot take another booking now. If it is yours, its mailbox has a '
-        + 'message saying why.')
+        + 'message saying why.', [{ code: 'address_refused', field: 'booker_email' }])
     }
     // A concurrent request with the same Idempotency-Key committed first: answer as it was answered.
     const lostRace = isUniqueViolation(error) || isExclusionViolation(error) || error instanceof SlotConflict
@@ -275,7 +275,7 @@ export async function bookCourt(
       const earlier = await replay(db, club.id, idempotencyKey, requestHash)
       if (earlier !== undefined) return earlier
     }
-    if (isExclusionViolation(error)) throw new SlotConflict(`The requested time on ${courtName} is already booked.`)
+    if (isExclusionViolation(error)) throw slotConflict(courtName, 'booked')
     throw error
   }
   return { bookingId, replayed: false }
@@ -371,7 +371,8 @@ async function replay(
   const earlier = await findBookingRequest(db, clubId, key)
   if (earlier === undefined) return undefined
   if (earlier.requestHash !== requestHash) {
-    throw new InvalidBooking('Idempotency-Key: this key was already used for a different booking request.')
+    throw new InvalidBooking('Idempotency-Key: this key was already used for a different booking request.',
+      [{ code: 'idempotency_key_reused', field: 'Idempotency-Key' }])
   }
   return { bookingId: earlier.bookingId, replayed: true }
 }

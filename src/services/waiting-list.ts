@@ -22,10 +22,9 @@ import {
 } from '../db/repositories/waiting-list.js'
 import type { LinkedEntry, WaitingEntry } from '../db/repositories/waiting-list.js'
 import { subscribers } from '../db/repositories/webhook-messages.js'
-import { checkBookingTimes, occupancyOn } from '../domain/booking-rules.js'
+import { checkTimesAndName, occupancyOn, unknownCourt } from '../domain/booking-rules.js'
 import { InvalidBooking } from '../domain/errors.js'
 import { isGuestLanguage } from '../domain/languages.js'
-import { containsLink } from '../domain/links.js'
 import { generateToken, hashToken, isWellFormedToken } from '../domain/secret-token.js'
 import { daySlots, localDatesOf, overlaps, slotStatus } from '../domain/slots.js'
 import type { Interval } from '../domain/slots.js'
@@ -93,21 +92,22 @@ export async function joinWaitingList(db: Kysely<Database>, clock: Clock, settin
       const trx = work.db
       // The court, locked on PostgreSQL as a booking locks it: the slot's state cannot change under the check.
       const court = await courtForBooking(trx, club.id, input.court_id.toLowerCase())
-      if (court?.active !== true) throw new InvalidBooking(`court_id: ${input.court_id} is not an active court of this club.`)
-      const interval = checkBookingTimes(court, club.timezone, input, now)
+      if (court?.active !== true) throw unknownCourt(input.court_id)
+      const interval = checkTimesAndName(court, club.timezone, input, now, { value: name, field: 'name' })
       if (interval.end - interval.start !== court.slotMinutes * 60_000) {
         throw new InvalidBooking(`end_time: one waits for one slot at a time; slots of ${court.name} last `
-          + `${String(court.slotMinutes)} minutes.`)
+          + `${String(court.slotMinutes)} minutes.`, [{ code: 'not_one_slot', field: 'end_time',
+          params: { court: court.name, count: court.slotMinutes } }])
       }
       slot = { courtId: court.id, start: interval.start }
-      if (containsLink(name)) {
-        throw new InvalidBooking('name: give a name without web or e-mail addresses (write "St. Pauli", not "St.Pauli").')
-      }
       const { rules, memberId } = await addressStanding(trx, club.id, email, now, now - DAY)
-      if (!rules.waitingList) throw new InvalidBooking('This club has no waiting list.')
+      if (!rules.waitingList) throw new InvalidBooking('This club has no waiting list.', [{ code: 'no_waiting_list' }])
       const stored = (await occupancyOf(trx, club.id, [court.id], interval)).get(court.id)
       const status = slotStatus(interval, occupancyOn(stored, localDatesOf(interval, club.timezone), club.timezone))
-      if (status === 'available') throw new InvalidBooking(`The time on ${court.name} is free: book it instead of waiting for it.`)
+      if (status === 'available') {
+        throw new InvalidBooking(`The time on ${court.name} is free: book it instead of waiting for it.`,
+          [{ code: 'slot_free', field: 'start_time', params: { court: court.name } }])
+      }
       const existing = await openEntryOf(trx, club.id, court.id, interval.start, email)
       if (existing !== undefined) return { entryId: existing.id, created: false }
       if (!rules.guestsMayBook && memberId === null) throw addressRefused()
@@ -141,7 +141,7 @@ export async function joinWaitingList(db: Kysely<Database>, clock: Clock, settin
 
 /** One answer for every limit of the address, as a booking's: the requester may not own the address. */
 function addressRefused(): InvalidBooking {
-  return new InvalidBooking('email: this address cannot wait for another time now.')
+  return new InvalidBooking('email: this address cannot wait for another time now.', [{ code: 'address_cannot_wait', field: 'email' }])
 }
 
 /** An entry as its stop link's page shows it. */

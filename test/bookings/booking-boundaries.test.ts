@@ -14,7 +14,7 @@ import { idFor } from '../helpers/fixtures.js'
 import { START, useHarness } from '../helpers/harness.js'
 import type { ApiResponse } from '../helpers/harness.js'
 
-interface Problem { type: string, detail: string }
+interface Problem { type: string, detail: string, code: string }
 const at = (date: string, time: string) => `${date}T${time}:00+02:00`
 
 describe('zoned time west of UTC and across DST changes', () => {
@@ -56,10 +56,10 @@ describeEachDatabase('booking boundaries', (dialect) => {
     harness.current.request({ method: 'POST', url: '/api/v1/public/riverside/courts/book', headers, payload: {
       court_id: court, start_time: start, end_time: end, booker_name: 'Bo Boundary', booker_email: `edge${String(++counter)}@example.org`,
       ...extra } })
-  const expectRefused = (response: ApiResponse, type: string, detail: RegExp) => {
+  const expectRefused = (response: ApiResponse, type: string, code: string) => {
     expect(response.status, response.body).toBe(400)
     expect(response.json<Problem>().type).toBe(`/api/v1/problems/${type}`)
-    expect(response.json<Problem>().detail).toMatch(detail)
+    expect(response.json<Problem>().code).toBe(code)
   }
   const statusAt = async (date: string, time: string) => (await harness.current
     .request({ url: `/api/v1/public/riverside/courts?date=${date}` })).json<{ courts: { court_id: string, start_time: string, status: string }[] }>().courts
@@ -67,14 +67,14 @@ describeEachDatabase('booking boundaries', (dialect) => {
 
   it('books the day\'s last slot, which ends exactly at closing', async () => {
     expect((await book(COURT.a, at(TUESDAY, '21:00'), at(TUESDAY, '22:00'))).status).toBe(201)
-    expectRefused(await book(COURT.a, at(TUESDAY, '21:00'), at(TUESDAY, '23:00')), 'invalid-booking', /outside the opening hours/)
+    expectRefused(await book(COURT.a, at(TUESDAY, '21:00'), at(TUESDAY, '23:00')), 'invalid-booking', 'outside_opening_hours')
   })
 
   it('refuses a start exactly now, and accepts one a millisecond ahead', async () => {
     const h = harness.current
     try {
       h.clock.set(Date.parse(at('2026-06-17', '09:00')))
-      expectRefused(await book(COURT.a, at('2026-06-17', '09:00'), at('2026-06-17', '10:00')), 'invalid-booking', /in the past/)
+      expectRefused(await book(COURT.a, at('2026-06-17', '09:00'), at('2026-06-17', '10:00')), 'invalid-booking', 'start_in_past')
       h.clock.set(Date.parse(at('2026-06-17', '09:00')) - 1)
       expect((await book(COURT.a, at('2026-06-17', '09:00'), at('2026-06-17', '10:00'))).status).toBe(201)
     } finally {
@@ -84,13 +84,13 @@ describeEachDatabase('booking boundaries', (dialect) => {
 
   it('refuses a start exactly at the horizon (14 days), and accepts the slot before it', async () => {
     // START is Monday 2026-06-15 12:00 in Berlin; the horizon is Monday 2026-06-29 12:00.
-    expectRefused(await book(COURT.a, at('2026-06-29', '12:00'), at('2026-06-29', '13:00')), 'invalid-booking', /beyond the booking horizon/)
+    expectRefused(await book(COURT.a, at('2026-06-29', '12:00'), at('2026-06-29', '13:00')), 'invalid-booking', 'beyond_horizon')
     expect((await book(COURT.a, at('2026-06-29', '11:00'), at('2026-06-29', '12:00'))).status).toBe(201)
   })
 
   it('refuses requests half off the grid, at either end', async () => {
     for (const [start, end] of [['08:30', '10:00'], ['08:00', '09:30'], ['08:01', '09:00'], ['08:00', '08:59']] as const) {
-      expectRefused(await book(COURT.a, at('2026-06-18', start), at('2026-06-18', end)), 'invalid-booking', /not on the slot grid/)
+      expectRefused(await book(COURT.a, at('2026-06-18', start), at('2026-06-18', end)), 'invalid-booking', 'off_grid')
     }
   })
 
@@ -103,8 +103,8 @@ describeEachDatabase('booking boundaries', (dialect) => {
     expect(await statusAt('2026-06-16', '12:00')).toBe('available')
     expect(await statusAt('2026-06-23', '12:00')).toBe('reserved')
     expect(await statusAt('2026-06-30', '12:00')).toBe('available')
-    expectRefused(await book(COURT.allDay, at('2026-06-16', '10:00'), at('2026-06-16', '11:00')), 'slot-conflict', /reserved/)
-    expectRefused(await book(COURT.allDay, at('2026-06-23', '10:00'), at('2026-06-23', '11:00')), 'slot-conflict', /reserved/)
+    expectRefused(await book(COURT.allDay, at('2026-06-16', '10:00'), at('2026-06-16', '11:00')), 'slot-conflict', 'slot_reserved')
+    expectRefused(await book(COURT.allDay, at('2026-06-23', '10:00'), at('2026-06-23', '11:00')), 'slot-conflict', 'slot_reserved')
     expect((await book(COURT.allDay, at('2026-06-30', '10:00'), at('2026-06-30', '11:00'))).status).toBe(201)
     expect((await book(COURT.allDay, at('2026-06-16', '12:00'), at('2026-06-16', '13:00'))).status).toBe(201)
   })
@@ -119,7 +119,7 @@ describeEachDatabase('booking boundaries', (dialect) => {
     const id = first.json<{ booking_id: string }>().booking_id
     // Same key, different notes: another request.
     expectRefused(await book(COURT.a, at('2026-06-19', '09:00'), at('2026-06-19', '10:00'), { ...payload, notes: 'Four players' }, key),
-      'invalid-booking', /already used for a different booking request/)
+      'invalid-booking', 'idempotency_key_reused')
     try {
       // The slot has started meanwhile: a retry still gets the original answer, not "in the past".
       h.clock.set(Date.parse(at('2026-06-19', '09:30')))

@@ -7,7 +7,12 @@ import { COURT, TUESDAY, setUpCourts } from '../helpers/courts.js'
 import { START, useHarness } from '../helpers/harness.js'
 import type { ApiResponse } from '../helpers/harness.js'
 
-interface Problem { type: string, detail: string }
+interface Problem {
+  type: string
+  detail: string
+  code: string
+  invalid_params?: { name: string, reason: string, code: string }[]
+}
 const BOOK = '/api/v1/public/riverside/courts/book'
 const at = (time: string, date = TUESDAY) => `${date}T${time}:00+02:00`
 
@@ -27,11 +32,13 @@ describeEachDatabase('court booking', (dialect) => {
   })
   const book = (payload: unknown, headers: Record<string, string> = {}, path = BOOK) =>
     harness.current.request({ method: 'POST', url: path, payload: payload as Record<string, unknown>, headers })
-  const expectProblem = (response: ApiResponse, type: string, detail?: RegExp) => {
+  /** The problem's type, its code, and — for a reason of one field — that field in `invalid_params` with the same code. */
+  const expectProblem = (response: ApiResponse, type: string, code?: string, field?: string) => {
     expect(response.status, response.body).toBe(type === 'club-not-found' ? 404 : 400)
     const problem = response.json<Problem>()
     expect(problem.type).toBe(`/api/v1/problems/${type}`)
-    if (detail) expect(problem.detail).toMatch(detail)
+    if (code !== undefined) expect(problem.code).toBe(code)
+    if (field !== undefined) expect(problem.invalid_params).toEqual([{ name: field, reason: problem.detail, code }])
   }
   const count = async (table: 'bookings' | 'mail_outbox') => (await harness.current.context.db.selectFrom(table)
     .select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n
@@ -65,34 +72,60 @@ describeEachDatabase('court booking', (dialect) => {
   })
 
   it.each([
-    ['an unknown court', { court_id: randomUUID() }, /not an active court/],
-    ['an inactive court', { court_id: COURT.inactive }, /not an active court/],
-    ['a start off the grid', { start_time: at('08:30'), end_time: at('09:30') }, /slot grid/],
-    ['an end off the grid', { end_time: at('09:15') }, /slot grid/],
-    ['a time outside opening hours', { start_time: at('06:00'), end_time: at('07:00') }, /outside the opening hours/],
-    ['a closed day', { court_id: COURT.b, start_time: at('18:00', '2026-06-20'), end_time: at('18:30', '2026-06-20') }, /closed on/],
-    ['a start in the past', { start_time: at('08:00', '2026-06-15'), end_time: at('09:00', '2026-06-15') }, /past/],
-    ['a start beyond the horizon', { start_time: at('08:00', '2026-06-30'), end_time: at('09:00', '2026-06-30') }, /horizon/],
-    ['too many slots', { start_time: at('08:00'), end_time: at('11:00') }, /at most 2 slots/],
-    ['an end before the start', { start_time: at('09:00'), end_time: at('08:00') }, /after start_time/],
-    ['an end equal to the start', { end_time: at('08:00') }, /after start_time/],
-    ['a time without offset', { start_time: `${TUESDAY}T08:00:00` }, /start_time/],
-    ['a bad e-mail', { booker_email: 'not-an-email' }, /booker_email/],
-    ['an empty name', { booker_name: '' }, /booker_name/],
-    ['a name with a line break', { booker_name: 'Eve\r\nBcc: victim@example.org' }, /booker_name/],
-    ['a name that is too long', { booker_name: 'x'.repeat(101) }, /booker_name/],
-    ['notes that are too long', { notes: 'x'.repeat(501) }, /notes/],
-    ['an unknown field', { price: 0 }, /price/],
-    ['a missing field', { court_id: undefined }, /court_id/],
-    ['a court id that is not a uuid', { court_id: 'court-1' }, /court_id/],
-  ])('refuses %s as invalid-booking and changes nothing', async (_case, overrides, detail) => {
+    ['an unknown court', { court_id: randomUUID() }, 'court_unknown', 'court_id'],
+    ['an inactive court', { court_id: COURT.inactive }, 'court_unknown', 'court_id'],
+    ['a start off the grid', { start_time: at('08:30'), end_time: at('09:30') }, 'off_grid', 'start_time'],
+    ['an end off the grid', { end_time: at('09:15') }, 'off_grid', 'start_time'],
+    ['a time outside opening hours', { start_time: at('06:00'), end_time: at('07:00') }, 'outside_opening_hours', 'start_time'],
+    ['a closed day', { court_id: COURT.b, start_time: at('18:00', '2026-06-20'), end_time: at('18:30', '2026-06-20') },
+      'court_closed', 'start_time'],
+    ['a start in the past', { start_time: at('08:00', '2026-06-15'), end_time: at('09:00', '2026-06-15') }, 'start_in_past',
+      'start_time'],
+    ['a start beyond the horizon', { start_time: at('08:00', '2026-06-30'), end_time: at('09:00', '2026-06-30') }, 'beyond_horizon',
+      'start_time'],
+    ['too many slots', { start_time: at('08:00'), end_time: at('11:00') }, 'too_many_slots', 'end_time'],
+    ['an end before the start', { start_time: at('09:00'), end_time: at('08:00') }, 'end_before_start', 'end_time'],
+    ['an end equal to the start', { end_time: at('08:00') }, 'end_before_start', 'end_time'],
+    ['a time without offset', { start_time: `${TUESDAY}T08:00:00` }, 'invalid_date_time', 'start_time'],
+    ['a bad e-mail', { booker_email: 'not-an-email' }, 'invalid_email', 'booker_email'],
+    ['an empty name', { booker_name: '' }, 'blank', 'booker_name'],
+    ['a name of spaces alone', { booker_name: '   ' }, 'blank', 'booker_name'],
+    ['a name with a line break', { booker_name: 'Eve\r\nBcc: victim@example.org' }, 'invalid_characters', 'booker_name'],
+    ['a name that is too long', { booker_name: 'x'.repeat(101) }, 'too_long', 'booker_name'],
+    ['notes that are too long', { notes: 'x'.repeat(501) }, 'too_long', 'notes'],
+    ['an unknown field', { price: 0 }, 'unknown_field', 'price'],
+    ['a missing field', { court_id: undefined }, 'required', 'court_id'],
+    ['a court id that is not a uuid', { court_id: 'court-1' }, 'invalid_id', 'court_id'],
+  ])('refuses %s as invalid-booking and changes nothing', async (_case, overrides, code, field) => {
     const before = await count('bookings')
-    expectProblem(await book(JSON.parse(JSON.stringify(booking(overrides))) as unknown), 'invalid-booking', detail)
+    expectProblem(await book(JSON.parse(JSON.stringify(booking(overrides))) as unknown), 'invalid-booking', code, field)
     expect(await count('bookings')).toBe(before)
   })
 
   it('refuses a court of another club as invalid-booking', async () => {
-    expectProblem(await book(booking({ court_id: otherCourt })), 'invalid-booking', /not an active court/)
+    expectProblem(await book(booking({ court_id: otherCourt })), 'invalid-booking', 'court_unknown', 'court_id')
+  })
+
+  it('names every bad field of a form at once, each with its code, in the guest\'s language', async () => {
+    const before = await count('bookings')
+    const response = await book({ court_id: 'court-1', start_time: 'tomorrow', end_time: at('09:00'), booker_name: '',
+      booker_email: 'not-an-email', notes: 'x'.repeat(501) }, { 'accept-language': 'de-DE,de;q=0.9' })
+    expectProblem(response, 'invalid-booking', 'invalid_id')
+    const problem = response.json<Problem>()
+    expect(problem.invalid_params?.map((param) => [param.name, param.code])).toEqual([['court_id', 'invalid_id'],
+      ['start_time', 'invalid_date_time'], ['booker_name', 'blank'], ['booker_email', 'invalid_email'], ['notes', 'too_long']])
+    expect(problem.invalid_params?.map((param) => param.reason)).toEqual(['Platz: Das ist keine gültige Kennung.',
+      'Beginn: Das ist kein gültiges Datum mit Uhrzeit.', 'Name: Bitte füllen Sie dieses Feld aus.',
+      'E-Mail-Adresse: Das ist keine gültige E-Mail-Adresse.', 'Anmerkungen: Bitte höchstens 500 Zeichen.'])
+    expect(problem.detail).toBe(problem.invalid_params?.map((param) => param.reason).join(' '))
+    expect(response.headers['content-language']).toBe('de')
+    expect(await count('bookings')).toBe(before)
+  })
+
+  it('names a bad name and a bad time of the rules at once', async () => {
+    const response = await book(booking({ booker_name: 'Visit www.spam.example', start_time: at('08:30'), end_time: at('09:30') }))
+    expect(response.json<Problem>().invalid_params?.map((param) => [param.name, param.code]))
+      .toEqual([['start_time', 'off_grid'], ['booker_name', 'name_with_link']])
   })
 
   it.each([
@@ -100,7 +133,7 @@ describeEachDatabase('court booking', (dialect) => {
     ['not an object', '[1, 2]', 'application/json'],
     ['empty', '', 'application/json'],
   ])('refuses a body that is %s as invalid-booking', async (_case, payload, type) => {
-    expectProblem(await book(payload, { 'content-type': type }), 'invalid-booking')
+    expectProblem(await book(payload, { 'content-type': type }), 'invalid-booking', 'invalid_body')
   })
 
   it('refuses a body that is not JSON with 415 and a huge one with 413', async () => {
@@ -111,20 +144,20 @@ describeEachDatabase('court booking', (dialect) => {
   })
 
   it.each([
-    ['a booking', at('15:00'), at('16:00'), /already booked/],
-    ['a one-off reservation', at('12:00'), at('13:00'), /reserved/],
-    ['a block', at('10:00'), at('11:00'), /blocked/],
-    ['a weekly reservation', at('18:00'), at('19:00'), /reserved/],
-    ['part of a two-slot booking', at('14:00'), at('16:00'), /already booked/],
-  ])('refuses time overlapping %s as slot-conflict', async (_case, start, end, detail) => {
+    ['a booking', at('15:00'), at('16:00'), 'slot_booked'],
+    ['a one-off reservation', at('12:00'), at('13:00'), 'slot_reserved'],
+    ['a block', at('10:00'), at('11:00'), 'slot_blocked'],
+    ['a weekly reservation', at('18:00'), at('19:00'), 'slot_reserved'],
+    ['part of a two-slot booking', at('14:00'), at('16:00'), 'slot_booked'],
+  ])('refuses time overlapping %s as slot-conflict', async (_case, start, end, code) => {
     if (_case === 'a booking' || _case === 'part of a two-slot booking') {
       await book(booking({ start_time: at('15:00'), end_time: at('16:00') }))
     }
-    expectProblem(await book(booking({ start_time: start, end_time: end })), 'slot-conflict', detail)
+    expectProblem(await book(booking({ start_time: start, end_time: end })), 'slot-conflict', code)
   })
 
   it('answers an unknown club with 404 club-not-found', async () => {
-    expectProblem(await book(booking(), {}, '/api/v1/public/nowhere/courts/book'), 'club-not-found')
+    expectProblem(await book(booking(), {}, '/api/v1/public/nowhere/courts/book'), 'club-not-found', 'club_not_found')
   })
 
   it('allows each e-mail at most two upcoming bookings, and more once they are over', async () => {
@@ -136,7 +169,7 @@ describeEachDatabase('court booking', (dialect) => {
     expect((await book(booking({ booker_email: email, start_time: at('09:00', wednesday), end_time: at('10:00', wednesday) }))).status)
       .toBe(201)
     expectProblem(await book(booking({ booker_email: 'Busy@Example.org', start_time: at('10:00', wednesday),
-      end_time: at('11:00', wednesday) })), 'invalid-booking', /this address cannot take another booking now/)
+      end_time: at('11:00', wednesday) })), 'invalid-booking', 'address_refused', 'booker_email')
     try {
       h.clock.set(Date.parse(at('09:30', wednesday)))
       expect((await book(booking({ booker_email: email, start_time: at('12:00', wednesday), end_time: at('13:00', wednesday) })))
@@ -159,8 +192,8 @@ describeEachDatabase('court booking', (dialect) => {
     expect(retry.headers['idempotent-replayed']).toBe('true')
     expect(await count('bookings')).toBe(before)
     expect(await count('mail_outbox')).toBe(mails)
-    expectProblem(await book({ ...request, notes: 'changed' }, { 'idempotency-key': key }), 'invalid-booking', /different/)
-    expectProblem(await book(request, { 'idempotency-key': 'bad key with spaces' }), 'invalid-booking', /Idempotency-Key/)
+    expectProblem(await book({ ...request, notes: 'changed' }, { 'idempotency-key': key }), 'invalid-booking', 'idempotency_key_reused', 'Idempotency-Key')
+    expectProblem(await book(request, { 'idempotency-key': 'bad key with spaces' }), 'invalid-booking', 'idempotency_key_invalid', 'Idempotency-Key')
   })
 
   it('gives concurrent retries with one Idempotency-Key one booking and the same answer', async () => {
@@ -240,20 +273,17 @@ describeEachDatabase('bookings across midnight', (dialect) => {
 
   it.each([
     ['past closing of a court that closes at 22:00', COURT.a, '2026-06-16T21:00:00+02:00', '2026-06-16T23:00:00+02:00',
-      'The booking lies outside the opening hours of Court A on 2026-06-16 (08:00–22:00).'],
+      'Court A is open 08:00–22:00 on Tuesday 16 June. Please choose a time within these hours.'],
     ['before opening, naming a closing time of 24:00', LATE, '2026-06-16T06:00:00+02:00', '2026-06-16T07:00:00+02:00',
-      'The booking lies outside the opening hours of Late court on 2026-06-16 (08:00–24:00).'],
+      'Late court is open 08:00–24:00 on Tuesday 16 June. Please choose a time within these hours.'],
     ['into a day that opens at 08:00', LATE, '2026-06-16T23:00:00+02:00', '2026-06-17T01:00:00+02:00',
-      'The booking lies outside the opening hours of Late court: it runs past 24:00 on 2026-06-16 into 2026-06-17, '
-      + 'when Late court is open 08:00–22:00.'],
+      'The booking runs past midnight into Wednesday 17 June, outside the opening hours of Late court.'],
     ['into a closed day', LATE, '2026-06-19T23:00:00+02:00', '2026-06-20T01:00:00+02:00',
-      'The booking lies outside the opening hours of Late court: it runs past 24:00 on 2026-06-19 into 2026-06-20, '
-      + 'when Late court is closed.'],
+      'The booking runs past midnight into Saturday 20 June, outside the opening hours of Late court.'],
     ['more slots than allowed across midnight', COURT.allDay, '2026-06-18T22:00:00+02:00', '2026-06-19T01:00:00+02:00',
-      'A booking of Court D (floodlit) may cover at most 2 slots; this one covers 3.'],
+      'One booking of Court D (floodlit) covers at most 2 times.'],
     ['an end off the next day\'s grid', COURT.allDay, '2026-06-18T23:00:00+02:00', '2026-06-19T00:30:00+02:00',
-      'The times are not on the slot grid of Court D (floodlit): slots last 60 minutes from 00:00 on 2026-06-19; '
-      + 'start_time and end_time must be slot boundaries.'],
+      'Court D (floodlit) is booked in times of 60 minutes from 00:00. Please choose times from the grid.'],
   ])('refuses a booking %s as invalid-booking, saying so', async (_case, court, start, end, detail) => {
     const before = await harness.current.context.db.selectFrom('bookings').select((eb) => eb.fn.countAll<number>().as('n'))
       .executeTakeFirstOrThrow()

@@ -101,10 +101,10 @@ describeEachDatabase('public court listing', (dialect) => {
     'refuses the date %s, outside 2000-01-01 through 2099-12-31, with a 400 naming date', async (date) => {
       const response = await list(`?date=${date}`)
       expect(response.status).toBe(400)
-      const problem = response.json<{ type: string, detail: string, invalid_params: { name: string, reason: string }[] }>()
+      const problem = response.json<{ type: string, detail: string, invalid_params: { name: string, code: string }[] }>()
       expect(problem.type).toBe('/api/v1/problems/validation-error')
-      expect(problem.detail).toMatch(/^Query parameter "date" must be (>= 2000-01-01|<= 2099-12-31)\.$/)
-      expect(problem.invalid_params.map((param) => param.name)).toEqual(['date'])
+      expect(problem.detail).toMatch(/^Date: the value must be (>= 2000-01-01|<= 2099-12-31)\.$/)
+      expect(problem.invalid_params.map((param) => [param.name, param.code])).toEqual([['date', 'out_of_range']])
     })
 
   it.each(['2000-01-01', '2099-12-31'])('lists the slots of %s, the ends of the range, on that date', async (date) => {

@@ -216,8 +216,9 @@ describeEachDatabase('the waiting list', (dialect) => {
     const free = await wait(at(TUESDAY, '20:00'), at(TUESDAY, '21:00'), 'gus@example.org')
     expect(free.status).toBe(400)
     expect(free.json<{ type: string, detail: string }>()).toMatchObject({ type: '/api/v1/problems/invalid-booking',
-      detail: 'The time on Court D (floodlit) is free: book it instead of waiting for it.' })
-    expect((await wait(at(TUESDAY, '20:30'), at(TUESDAY, '21:30'), 'gus@example.org')).status).toBe(400)
+      code: 'slot_free', detail: 'This time on Court D (floodlit) is free: book it instead of waiting for it.' })
+    const offGrid = await wait(at(TUESDAY, '20:30'), at(TUESDAY, '21:30'), 'gus@example.org')
+    expect([offGrid.status, offGrid.json<{ code: string }>().code]).toEqual([400, 'off_grid'])
     expect((await h.request({ method: 'POST', url: WAIT, payload: { court_id: COURT.allDay, start_time: at(TUESDAY, '20:00') } }))
       .json<{ type: string }>().type).toBe('/api/v1/problems/invalid-booking')
 
@@ -233,7 +234,8 @@ describeEachDatabase('the waiting list', (dialect) => {
       answers.push(await wait(at('2026-06-17', `${hour}:00`), at('2026-06-17', `${next(hour)}:00`), 'stranger@example.org'))
     }
     expect(answers.map((answer) => answer.status)).toEqual([201, 201, 201, 400, 400, 400])
-    expect(answers[3]?.json<{ detail: string }>().detail).toBe('email: this address cannot wait for another time now.')
+    expect(answers[3]?.json<{ detail: string }>()).toMatchObject({ code: 'address_cannot_wait',
+      detail: 'This e-mail address cannot wait for another time now.' })
     await mailsOf('stranger@example.org', 3)
     await new Promise((resolve) => setTimeout(resolve, 300))
     expect(inbox('stranger@example.org')).toHaveLength(3)
@@ -250,7 +252,7 @@ describeEachDatabase('the waiting list', (dialect) => {
     try {
       await expect.poll(listed).toBe(false)
       const refused = await wait(at(TUESDAY, '14:00'), at(TUESDAY, '15:00'), 'hanna@example.org')
-      expect(refused.json<{ detail: string }>().detail).toBe('This club has no waiting list.')
+      expect(refused.json<{ detail: string }>()).toMatchObject({ code: 'no_waiting_list', detail: 'This club has no waiting list.' })
     } finally {
       await changeBookingRules(h.context.db, h.clock, { clubId, actor: OPERATOR, rules: { waitingList: true } })
     }

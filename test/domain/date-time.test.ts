@@ -89,10 +89,10 @@ describeEachDatabase('date-times at every entry point', (dialect) => {
         const [start, end] = field === 'start_time' ? [text, `${TUESDAY}T09:00:00+02:00`] : [`${TUESDAY}T08:00:00+02:00`, text]
         const response = await book(start, end)
         expect(response.status, `${name} as ${field}: ${response.body}`).toBe(400)
-        const problem = response.json<{ type: string, detail: string }>()
+        const problem = response.json<{ type: string, detail: string, invalid_params: { name: string, code: string }[] }>()
         expect(problem.type, name).toBe('/api/v1/problems/invalid-booking')
-        expect(problem.detail, name).toContain(field)
-        expect(problem.detail, name).toContain('date-time')
+        expect(problem.invalid_params, name).toEqual([{ name: field, code: 'invalid_date_time', reason: problem.detail }])
+        expect(problem.detail, name).toContain('not a valid date and time')
       }
     }
     expect(await count('bookings')).toBe(0)

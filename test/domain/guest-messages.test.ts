@@ -5,21 +5,26 @@
  */
 import { describe, expect, it } from 'vitest'
 import { GUEST_MESSAGES } from '../../src/i18n/guest/index.js'
-import { GUEST_LANGUAGES, preferredLanguage } from '../../src/domain/languages.js'
-
-const placeholders = (text: string) => [...text.matchAll(/\{(\w+)\}/g)].map((match) => match[1]).sort()
+import { GUEST_LANGUAGES, LOCALES, preferredLanguage } from '../../src/domain/languages.js'
+import { fill, isText, placeholdersOf } from '../../src/domain/messages.js'
+import type { Text } from '../../src/domain/messages.js'
 
 describe('the guest\'s texts', () => {
   const reference = GUEST_MESSAGES.en
   for (const language of GUEST_LANGUAGES.filter((candidate) => candidate !== 'en')) {
     it(`has every English text in ${language}, with its placeholders`, () => {
-      const messages: Record<string, Record<string, string>> = GUEST_MESSAGES[language]
-      for (const [section, texts] of Object.entries(reference)) {
+      const messages: Record<string, Record<string, Text>> = GUEST_MESSAGES[language]
+      const english: Record<string, Record<string, Text>> = reference
+      for (const [section, texts] of Object.entries(english)) {
         expect(Object.keys(messages[section] ?? {}).sort(), `${language}.${section}`).toEqual(Object.keys(texts).sort())
         for (const [key, text] of Object.entries(texts)) {
           const translated = messages[section]?.[key] ?? ''
-          expect(translated.trim(), `${language}.${section}.${key}`).not.toBe('')
-          expect(placeholders(translated), `${language}.${section}.${key}`).toEqual(placeholders(text))
+          expect(isText(translated), `${language}.${section}.${key}`).toBe(true)
+          // Every form of it says something: a count of 0, 1, 2, 5 and 1,000,000 chooses the form the locale's rules ask for.
+          for (const count of [0, 1, 2, 5, 1_000_000]) {
+            expect(fill(LOCALES[language], translated, { count }).trim(), `${language}.${section}.${key} (${String(count)})`).not.toBe('')
+          }
+          expect(placeholdersOf(translated), `${language}.${section}.${key}`).toEqual(placeholdersOf(text))
         }
       }
     })

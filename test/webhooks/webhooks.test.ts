@@ -401,7 +401,7 @@ describeEachDatabase('webhook targets without the private-network setting', (dia
       expect(response.status, `${url}: ${response.body}`).toBe(400)
       return response.json<{ invalid_params: { name: string, reason: string }[] }>().invalid_params
     }
-    expect(await reasonFor('http://public.example/hooks')).toEqual([{ name: 'url', reason: 'must be an https:// URL' }])
+    expect(await reasonFor('http://public.example/hooks')).toEqual([{ name: 'url', reason: 'must be an https:// URL', code: 'invalid_value' }])
     for (const [url, address] of [
       ['https://127.0.0.1/hooks', '127.0.0.1'], ['https://10.1.2.3/hooks', '10.1.2.3'],
       ['https://169.254.169.254/latest/meta-data/', '169.254.169.254'], ['https://[::1]/hooks', '::1'],

@@ -100,7 +100,8 @@ function problemOf(error: unknown, response: Response): ClubPlatformError {
   }
   return new ClubPlatformError({ type: 'about:blank', title: response.statusText, status: response.status,
     detail: `The service answered ${String(response.status)} without a problem document.`, instance: new URL(response.url).pathname,
-    request_id: response.headers.get('x-request-id') ?? '' }, response.status)
+    request_id: response.headers.get('x-request-id') ?? '', code: response.status >= 500 ? 'service_unavailable' : 'invalid_request' },
+  response.status)
 }
 
 export type ClubClient = ReturnType<typeof createClubClient>

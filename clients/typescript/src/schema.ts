@@ -1247,23 +1247,30 @@ export interface components {
          *       "detail": "Query parameter \"limit\" must be <= 100.",
          *       "instance": "/api/v1/groups",
          *       "request_id": "3f4dd1c3-8e3d-4a2c-aae1-7d499876ff92",
+         *       "code": "out_of_range",
          *       "invalid_params": [
          *         {
          *           "name": "limit",
-         *           "reason": "must be <= 100"
+         *           "reason": "must be <= 100",
+         *           "code": "out_of_range"
          *         }
          *       ]
          *     }
          */
         Problem: {
+            /** @description Why the request was refused, by a stable code (docs/api.md, "Refusals"): with several reasons, the first one's; `invalid_params` has each field's own. */
+            code: "required" | "blank" | "unknown_field" | "invalid_type" | "invalid_email" | "invalid_date_time" | "invalid_date" | "invalid_id" | "too_long" | "invalid_characters" | "out_of_range" | "invalid_value" | "repeated" | "court_unknown" | "end_before_start" | "start_in_past" | "beyond_horizon" | "court_closed" | "outside_opening_hours" | "past_midnight" | "off_grid" | "too_many_slots" | "name_with_link" | "address_refused" | "idempotency_key_invalid" | "idempotency_key_reused" | "slot_booked" | "slot_reserved" | "slot_blocked" | "not_one_slot" | "no_waiting_list" | "slot_free" | "address_cannot_wait" | "invalid_body" | "rate_limited" | "club_not_found" | "payload_too_large" | "unsupported_media_type" | "service_unavailable" | "internal_error" | "invalid_request" | "invalid_api_key" | "insufficient_scope" | "daily_quota_exhausted" | "not_found" | "method_not_allowed" | "request_timeout" | "not_signed_in" | "forbidden" | "cross_site_request" | "invalid_token" | "conflict" | "edit_conflict" | "address_open_limit" | "address_daily_limit" | "override_reason_required";
             /** @description What went wrong with this request. */
             detail: string;
             /** @description The request path. */
             instance: string;
-            /** @description For validation errors: each offending parameter. */
+            /** @description Each offending parameter, all of them at once (at most 20). */
             invalid_params?: {
-                /** @description The parameter. */
+                /** @description Why the request was refused, by a stable code (docs/api.md, "Refusals"): with several reasons, the first one's; `invalid_params` has each field's own. */
+                code: "required" | "blank" | "unknown_field" | "invalid_type" | "invalid_email" | "invalid_date_time" | "invalid_date" | "invalid_id" | "too_long" | "invalid_characters" | "out_of_range" | "invalid_value" | "repeated" | "court_unknown" | "end_before_start" | "start_in_past" | "beyond_horizon" | "court_closed" | "outside_opening_hours" | "past_midnight" | "off_grid" | "too_many_slots" | "name_with_link" | "address_refused" | "idempotency_key_invalid" | "idempotency_key_reused" | "slot_booked" | "slot_reserved" | "slot_blocked" | "not_one_slot" | "no_waiting_list" | "slot_free" | "address_cannot_wait" | "invalid_body" | "rate_limited" | "club_not_found" | "payload_too_large" | "unsupported_media_type" | "service_unavailable" | "internal_error" | "invalid_request" | "invalid_api_key" | "insufficient_scope" | "daily_quota_exhausted" | "not_found" | "method_not_allowed" | "request_timeout" | "not_signed_in" | "forbidden" | "cross_site_request" | "invalid_token" | "conflict" | "edit_conflict" | "address_open_limit" | "address_daily_limit" | "override_reason_required";
+                /** @description The parameter as the request named it: a body field, a query parameter, a header. */
                 name: string;
+                /** @description Why, in words: on the public endpoints in the language of `Accept-Language`. */
                 reason: string;
             }[];
             /** @description Same as the X-Request-Id response header; quote it when asking for help. */
@@ -2521,6 +2528,8 @@ export interface operations {
                     "access-control-allow-origin"?: string;
                     /** @description The headers a cross-origin page may read, sent with Access-Control-Allow-Origin. */
                     "access-control-expose-headers"?: string;
+                    /** @description The language of `detail` and of each `invalid_params` reason: the first of `Accept-Language` the service speaks (en, de, fr, es, it, nl), else `en`. */
+                    "content-language"?: string;
                     /** @description Identifies the request; the same value is in error bodies and logs. */
                     "x-request-id": string;
                     [name: string]: unknown;
@@ -2536,6 +2545,8 @@ export interface operations {
                     "access-control-allow-origin"?: string;
                     /** @description The headers a cross-origin page may read, sent with Access-Control-Allow-Origin. */
                     "access-control-expose-headers"?: string;
+                    /** @description The language of `detail` and of each `invalid_params` reason: the first of `Accept-Language` the service speaks (en, de, fr, es, it, nl), else `en`. */
+                    "content-language"?: string;
                     /** @description Identifies the request; the same value is in error bodies and logs. */
                     "x-request-id": string;
                     [name: string]: unknown;
@@ -2551,6 +2562,8 @@ export interface operations {
                     "access-control-allow-origin"?: string;
                     /** @description The headers a cross-origin page may read, sent with Access-Control-Allow-Origin. */
                     "access-control-expose-headers"?: string;
+                    /** @description The language of `detail` and of each `invalid_params` reason: the first of `Accept-Language` the service speaks (en, de, fr, es, it, nl), else `en`. */
+                    "content-language"?: string;
                     /** @description Seconds to wait before retrying. */
                     "retry-after": number;
                     /** @description Identifies the request; the same value is in error bodies and logs. */
@@ -2568,6 +2581,8 @@ export interface operations {
                     "access-control-allow-origin"?: string;
                     /** @description The headers a cross-origin page may read, sent with Access-Control-Allow-Origin. */
                     "access-control-expose-headers"?: string;
+                    /** @description The language of `detail` and of each `invalid_params` reason: the first of `Accept-Language` the service speaks (en, de, fr, es, it, nl), else `en`. */
+                    "content-language"?: string;
                     /** @description Identifies the request; the same value is in error bodies and logs. */
                     "x-request-id": string;
                     [name: string]: unknown;
@@ -2583,6 +2598,8 @@ export interface operations {
                     "access-control-allow-origin"?: string;
                     /** @description The headers a cross-origin page may read, sent with Access-Control-Allow-Origin. */
                     "access-control-expose-headers"?: string;
+                    /** @description The language of `detail` and of each `invalid_params` reason: the first of `Accept-Language` the service speaks (en, de, fr, es, it, nl), else `en`. */
+                    "content-language"?: string;
                     /** @description Seconds to wait before retrying. */
                     "retry-after": number;
                     /** @description Identifies the request; the same value is in error bodies and logs. */
@@ -2642,13 +2659,15 @@ export interface operations {
                     "application/json": components["schemas"]["BookingCreated"];
                 };
             };
-            /** @description `invalid-booking`: the request can never succeed as sent (detail says why); `slot-conflict`: the time is already booked, reserved or blocked. */
+            /** @description `invalid-booking`: the request can never succeed as sent; `slot-conflict`: the time is already booked, reserved or blocked. `code` says why and `invalid_params` names every offending field at once, each with its own `code` (docs/api.md, "Refusals"); `detail` and the reasons are written in the language of `Accept-Language`. */
             400: {
                 headers: {
                     /** @description Always `*`: a page on any origin may read the answer (credentials are never involved). Sent on this endpoint's answers; a browser needs it on cross-origin requests. */
                     "access-control-allow-origin"?: string;
                     /** @description The headers a cross-origin page may read, sent with Access-Control-Allow-Origin. */
                     "access-control-expose-headers"?: string;
+                    /** @description The language of `detail` and of each `invalid_params` reason: the first of `Accept-Language` the service speaks (en, de, fr, es, it, nl), else `en`. */
+                    "content-language"?: string;
                     /** @description Identifies the request; the same value is in error bodies and logs. */
                     "x-request-id": string;
                     [name: string]: unknown;
@@ -2664,6 +2683,8 @@ export interface operations {
                     "access-control-allow-origin"?: string;
                     /** @description The headers a cross-origin page may read, sent with Access-Control-Allow-Origin. */
                     "access-control-expose-headers"?: string;
+                    /** @description The language of `detail` and of each `invalid_params` reason: the first of `Accept-Language` the service speaks (en, de, fr, es, it, nl), else `en`. */
+                    "content-language"?: string;
                     /** @description Identifies the request; the same value is in error bodies and logs. */
                     "x-request-id": string;
                     [name: string]: unknown;
@@ -2679,6 +2700,8 @@ export interface operations {
                     "access-control-allow-origin"?: string;
                     /** @description The headers a cross-origin page may read, sent with Access-Control-Allow-Origin. */
                     "access-control-expose-headers"?: string;
+                    /** @description The language of `detail` and of each `invalid_params` reason: the first of `Accept-Language` the service speaks (en, de, fr, es, it, nl), else `en`. */
+                    "content-language"?: string;
                     /** @description Identifies the request; the same value is in error bodies and logs. */
                     "x-request-id": string;
                     [name: string]: unknown;
@@ -2694,6 +2717,8 @@ export interface operations {
                     "access-control-allow-origin"?: string;
                     /** @description The headers a cross-origin page may read, sent with Access-Control-Allow-Origin. */
                     "access-control-expose-headers"?: string;
+                    /** @description The language of `detail` and of each `invalid_params` reason: the first of `Accept-Language` the service speaks (en, de, fr, es, it, nl), else `en`. */
+                    "content-language"?: string;
                     /** @description Identifies the request; the same value is in error bodies and logs. */
                     "x-request-id": string;
                     [name: string]: unknown;
@@ -2709,6 +2734,8 @@ export interface operations {
                     "access-control-allow-origin"?: string;
                     /** @description The headers a cross-origin page may read, sent with Access-Control-Allow-Origin. */
                     "access-control-expose-headers"?: string;
+                    /** @description The language of `detail` and of each `invalid_params` reason: the first of `Accept-Language` the service speaks (en, de, fr, es, it, nl), else `en`. */
+                    "content-language"?: string;
                     /** @description Seconds to wait before retrying. */
                     "retry-after": number;
                     /** @description Identifies the request; the same value is in error bodies and logs. */
@@ -2726,6 +2753,8 @@ export interface operations {
                     "access-control-allow-origin"?: string;
                     /** @description The headers a cross-origin page may read, sent with Access-Control-Allow-Origin. */
                     "access-control-expose-headers"?: string;
+                    /** @description The language of `detail` and of each `invalid_params` reason: the first of `Accept-Language` the service speaks (en, de, fr, es, it, nl), else `en`. */
+                    "content-language"?: string;
                     /** @description Identifies the request; the same value is in error bodies and logs. */
                     "x-request-id": string;
                     [name: string]: unknown;
@@ -2741,6 +2770,8 @@ export interface operations {
                     "access-control-allow-origin"?: string;
                     /** @description The headers a cross-origin page may read, sent with Access-Control-Allow-Origin. */
                     "access-control-expose-headers"?: string;
+                    /** @description The language of `detail` and of each `invalid_params` reason: the first of `Accept-Language` the service speaks (en, de, fr, es, it, nl), else `en`. */
+                    "content-language"?: string;
                     /** @description Seconds to wait before retrying. */
                     "retry-after": number;
                     /** @description Identifies the request; the same value is in error bodies and logs. */
@@ -2830,6 +2861,8 @@ export interface operations {
                     "access-control-allow-origin"?: string;
                     /** @description The headers a cross-origin page may read, sent with Access-Control-Allow-Origin. */
                     "access-control-expose-headers"?: string;
+                    /** @description The language of `detail` and of each `invalid_params` reason: the first of `Accept-Language` the service speaks (en, de, fr, es, it, nl), else `en`. */
+                    "content-language"?: string;
                     /** @description Identifies the request; the same value is in error bodies and logs. */
                     "x-request-id": string;
                     [name: string]: unknown;
@@ -2845,6 +2878,8 @@ export interface operations {
                     "access-control-allow-origin"?: string;
                     /** @description The headers a cross-origin page may read, sent with Access-Control-Allow-Origin. */
                     "access-control-expose-headers"?: string;
+                    /** @description The language of `detail` and of each `invalid_params` reason: the first of `Accept-Language` the service speaks (en, de, fr, es, it, nl), else `en`. */
+                    "content-language"?: string;
                     /** @description Identifies the request; the same value is in error bodies and logs. */
                     "x-request-id": string;
                     [name: string]: unknown;
@@ -2860,6 +2895,8 @@ export interface operations {
                     "access-control-allow-origin"?: string;
                     /** @description The headers a cross-origin page may read, sent with Access-Control-Allow-Origin. */
                     "access-control-expose-headers"?: string;
+                    /** @description The language of `detail` and of each `invalid_params` reason: the first of `Accept-Language` the service speaks (en, de, fr, es, it, nl), else `en`. */
+                    "content-language"?: string;
                     /** @description Seconds to wait before retrying. */
                     "retry-after": number;
                     /** @description Identifies the request; the same value is in error bodies and logs. */
@@ -2877,6 +2914,8 @@ export interface operations {
                     "access-control-allow-origin"?: string;
                     /** @description The headers a cross-origin page may read, sent with Access-Control-Allow-Origin. */
                     "access-control-expose-headers"?: string;
+                    /** @description The language of `detail` and of each `invalid_params` reason: the first of `Accept-Language` the service speaks (en, de, fr, es, it, nl), else `en`. */
+                    "content-language"?: string;
                     /** @description Identifies the request; the same value is in error bodies and logs. */
                     "x-request-id": string;
                     [name: string]: unknown;
@@ -2892,6 +2931,8 @@ export interface operations {
                     "access-control-allow-origin"?: string;
                     /** @description The headers a cross-origin page may read, sent with Access-Control-Allow-Origin. */
                     "access-control-expose-headers"?: string;
+                    /** @description The language of `detail` and of each `invalid_params` reason: the first of `Accept-Language` the service speaks (en, de, fr, es, it, nl), else `en`. */
+                    "content-language"?: string;
                     /** @description Seconds to wait before retrying. */
                     "retry-after": number;
                     /** @description Identifies the request; the same value is in error bodies and logs. */
@@ -2909,10 +2950,15 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description The guest's languages: the mails' language is the first of them the service speaks; without one it speaks, the club's.
+                 * @description The guest's languages: the mails' and the refusals' language is the first of them the service speaks; without one, the mails are written in the club's and the refusals in English.
                  * @example de-AT, de;q=0.9
                  */
                 "accept-language"?: string;
+                /**
+                 * @description Accepted as on the booking endpoint (1–255 printable ASCII characters; a malformed one is `invalid-booking`), for a form that sends one with every attempt. Asking again for the same time is answered alike with or without it: the address waits once and is mailed once.
+                 * @example 5f0c6a52-7d1e-4b9a-8c3f-2e6d9b1a4c70
+                 */
+                "idempotency-key"?: string;
             };
             path: {
                 /**
@@ -2936,6 +2982,8 @@ export interface operations {
                     "access-control-allow-origin"?: string;
                     /** @description The headers a cross-origin page may read, sent with Access-Control-Allow-Origin. */
                     "access-control-expose-headers"?: string;
+                    /** @description Present only when the address waited for the slot already: nothing new was written or mailed. */
+                    "idempotent-replayed"?: "true";
                     /** @description Identifies the request; the same value is in error bodies and logs. */
                     "x-request-id": string;
                     [name: string]: unknown;
@@ -2951,6 +2999,8 @@ export interface operations {
                     "access-control-allow-origin"?: string;
                     /** @description The headers a cross-origin page may read, sent with Access-Control-Allow-Origin. */
                     "access-control-expose-headers"?: string;
+                    /** @description The language of `detail` and of each `invalid_params` reason: the first of `Accept-Language` the service speaks (en, de, fr, es, it, nl), else `en`. */
+                    "content-language"?: string;
                     /** @description Identifies the request; the same value is in error bodies and logs. */
                     "x-request-id": string;
                     [name: string]: unknown;
@@ -2966,6 +3016,8 @@ export interface operations {
                     "access-control-allow-origin"?: string;
                     /** @description The headers a cross-origin page may read, sent with Access-Control-Allow-Origin. */
                     "access-control-expose-headers"?: string;
+                    /** @description The language of `detail` and of each `invalid_params` reason: the first of `Accept-Language` the service speaks (en, de, fr, es, it, nl), else `en`. */
+                    "content-language"?: string;
                     /** @description Identifies the request; the same value is in error bodies and logs. */
                     "x-request-id": string;
                     [name: string]: unknown;
@@ -2981,6 +3033,8 @@ export interface operations {
                     "access-control-allow-origin"?: string;
                     /** @description The headers a cross-origin page may read, sent with Access-Control-Allow-Origin. */
                     "access-control-expose-headers"?: string;
+                    /** @description The language of `detail` and of each `invalid_params` reason: the first of `Accept-Language` the service speaks (en, de, fr, es, it, nl), else `en`. */
+                    "content-language"?: string;
                     /** @description Identifies the request; the same value is in error bodies and logs. */
                     "x-request-id": string;
                     [name: string]: unknown;
@@ -2996,6 +3050,8 @@ export interface operations {
                     "access-control-allow-origin"?: string;
                     /** @description The headers a cross-origin page may read, sent with Access-Control-Allow-Origin. */
                     "access-control-expose-headers"?: string;
+                    /** @description The language of `detail` and of each `invalid_params` reason: the first of `Accept-Language` the service speaks (en, de, fr, es, it, nl), else `en`. */
+                    "content-language"?: string;
                     /** @description Identifies the request; the same value is in error bodies and logs. */
                     "x-request-id": string;
                     [name: string]: unknown;
@@ -3011,6 +3067,8 @@ export interface operations {
                     "access-control-allow-origin"?: string;
                     /** @description The headers a cross-origin page may read, sent with Access-Control-Allow-Origin. */
                     "access-control-expose-headers"?: string;
+                    /** @description The language of `detail` and of each `invalid_params` reason: the first of `Accept-Language` the service speaks (en, de, fr, es, it, nl), else `en`. */
+                    "content-language"?: string;
                     /** @description Seconds to wait before retrying. */
                     "retry-after": number;
                     /** @description Identifies the request; the same value is in error bodies and logs. */
@@ -3028,6 +3086,8 @@ export interface operations {
                     "access-control-allow-origin"?: string;
                     /** @description The headers a cross-origin page may read, sent with Access-Control-Allow-Origin. */
                     "access-control-expose-headers"?: string;
+                    /** @description The language of `detail` and of each `invalid_params` reason: the first of `Accept-Language` the service speaks (en, de, fr, es, it, nl), else `en`. */
+                    "content-language"?: string;
                     /** @description Identifies the request; the same value is in error bodies and logs. */
                     "x-request-id": string;
                     [name: string]: unknown;
@@ -3043,6 +3103,8 @@ export interface operations {
                     "access-control-allow-origin"?: string;
                     /** @description The headers a cross-origin page may read, sent with Access-Control-Allow-Origin. */
                     "access-control-expose-headers"?: string;
+                    /** @description The language of `detail` and of each `invalid_params` reason: the first of `Accept-Language` the service speaks (en, de, fr, es, it, nl), else `en`. */
+                    "content-language"?: string;
                     /** @description Seconds to wait before retrying. */
                     "retry-after": number;
                     /** @description Identifies the request; the same value is in error bodies and logs. */

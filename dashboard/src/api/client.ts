@@ -15,5 +15,5 @@ export const api = createClient<paths>({ baseUrl: window.location.origin })
 export function problemOf(error: unknown, status: number): Problem {
   if (typeof error === 'object' && error !== null && 'detail' in error) return error as Problem
   return { type: 'about:blank', title: 'Network error', status, detail: 'The service could not be reached.', instance: '',
-    request_id: '' }
+    request_id: '', code: 'service_unavailable' }
 }

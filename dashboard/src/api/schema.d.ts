@@ -2084,6 +2084,8 @@ export interface components {
         };
         /** @description A change refused because the record changed since the version it named (`edit-conflict`, with `current`), or because the record is in use (`conflict`). */
         EditConflictProblem: {
+            /** @description Why the request was refused, by a stable code (docs/api.md, "Refusals"): with several reasons, the first one's; `invalid_params` has each field's own. */
+            code: "required" | "blank" | "unknown_field" | "invalid_type" | "invalid_email" | "invalid_date_time" | "invalid_date" | "invalid_id" | "too_long" | "invalid_characters" | "out_of_range" | "invalid_value" | "repeated" | "court_unknown" | "end_before_start" | "start_in_past" | "beyond_horizon" | "court_closed" | "outside_opening_hours" | "past_midnight" | "off_grid" | "too_many_slots" | "name_with_link" | "address_refused" | "idempotency_key_invalid" | "idempotency_key_reused" | "slot_booked" | "slot_reserved" | "slot_blocked" | "not_one_slot" | "no_waiting_list" | "slot_free" | "address_cannot_wait" | "invalid_body" | "rate_limited" | "club_not_found" | "payload_too_large" | "unsupported_media_type" | "service_unavailable" | "internal_error" | "invalid_request" | "invalid_api_key" | "insufficient_scope" | "daily_quota_exhausted" | "not_found" | "method_not_allowed" | "request_timeout" | "not_signed_in" | "forbidden" | "cross_site_request" | "invalid_token" | "conflict" | "edit_conflict" | "address_open_limit" | "address_daily_limit" | "override_reason_required";
             /** @description With `edit-conflict`: the record as it is now, as its list shows it. */
             current?: unknown;
             /** @description What went wrong with this request. */
@@ -2565,23 +2567,30 @@ export interface components {
          *       "detail": "Query parameter \"limit\" must be <= 100.",
          *       "instance": "/api/v1/groups",
          *       "request_id": "3f4dd1c3-8e3d-4a2c-aae1-7d499876ff92",
+         *       "code": "out_of_range",
          *       "invalid_params": [
          *         {
          *           "name": "limit",
-         *           "reason": "must be <= 100"
+         *           "reason": "must be <= 100",
+         *           "code": "out_of_range"
          *         }
          *       ]
          *     }
          */
         Problem: {
+            /** @description Why the request was refused, by a stable code (docs/api.md, "Refusals"): with several reasons, the first one's; `invalid_params` has each field's own. */
+            code: "required" | "blank" | "unknown_field" | "invalid_type" | "invalid_email" | "invalid_date_time" | "invalid_date" | "invalid_id" | "too_long" | "invalid_characters" | "out_of_range" | "invalid_value" | "repeated" | "court_unknown" | "end_before_start" | "start_in_past" | "beyond_horizon" | "court_closed" | "outside_opening_hours" | "past_midnight" | "off_grid" | "too_many_slots" | "name_with_link" | "address_refused" | "idempotency_key_invalid" | "idempotency_key_reused" | "slot_booked" | "slot_reserved" | "slot_blocked" | "not_one_slot" | "no_waiting_list" | "slot_free" | "address_cannot_wait" | "invalid_body" | "rate_limited" | "club_not_found" | "payload_too_large" | "unsupported_media_type" | "service_unavailable" | "internal_error" | "invalid_request" | "invalid_api_key" | "insufficient_scope" | "daily_quota_exhausted" | "not_found" | "method_not_allowed" | "request_timeout" | "not_signed_in" | "forbidden" | "cross_site_request" | "invalid_token" | "conflict" | "edit_conflict" | "address_open_limit" | "address_daily_limit" | "override_reason_required";
             /** @description What went wrong with this request. */
             detail: string;
             /** @description The request path. */
             instance: string;
-            /** @description For validation errors: each offending parameter. */
+            /** @description Each offending parameter, all of them at once (at most 20). */
             invalid_params?: {
-                /** @description The parameter. */
+                /** @description Why the request was refused, by a stable code (docs/api.md, "Refusals"): with several reasons, the first one's; `invalid_params` has each field's own. */
+                code: "required" | "blank" | "unknown_field" | "invalid_type" | "invalid_email" | "invalid_date_time" | "invalid_date" | "invalid_id" | "too_long" | "invalid_characters" | "out_of_range" | "invalid_value" | "repeated" | "court_unknown" | "end_before_start" | "start_in_past" | "beyond_horizon" | "court_closed" | "outside_opening_hours" | "past_midnight" | "off_grid" | "too_many_slots" | "name_with_link" | "address_refused" | "idempotency_key_invalid" | "idempotency_key_reused" | "slot_booked" | "slot_reserved" | "slot_blocked" | "not_one_slot" | "no_waiting_list" | "slot_free" | "address_cannot_wait" | "invalid_body" | "rate_limited" | "club_not_found" | "payload_too_large" | "unsupported_media_type" | "service_unavailable" | "internal_error" | "invalid_request" | "invalid_api_key" | "insufficient_scope" | "daily_quota_exhausted" | "not_found" | "method_not_allowed" | "request_timeout" | "not_signed_in" | "forbidden" | "cross_site_request" | "invalid_token" | "conflict" | "edit_conflict" | "address_open_limit" | "address_daily_limit" | "override_reason_required";
+                /** @description The parameter as the request named it: a body field, a query parameter, a header. */
                 name: string;
+                /** @description Why, in words: on the public endpoints in the language of `Accept-Language`. */
                 reason: string;
             }[];
             /** @description Same as the X-Request-Id response header; quote it when asking for help. */
@@ -2653,14 +2662,19 @@ export interface components {
         };
         /** @description A results file refused (`validation-error`): nothing was saved. `rows` holds every problem of the file, found in one pass, each at its line and column. */
         ResultsCsvRejected: {
+            /** @description Why the request was refused, by a stable code (docs/api.md, "Refusals"): with several reasons, the first one's; `invalid_params` has each field's own. */
+            code: "required" | "blank" | "unknown_field" | "invalid_type" | "invalid_email" | "invalid_date_time" | "invalid_date" | "invalid_id" | "too_long" | "invalid_characters" | "out_of_range" | "invalid_value" | "repeated" | "court_unknown" | "end_before_start" | "start_in_past" | "beyond_horizon" | "court_closed" | "outside_opening_hours" | "past_midnight" | "off_grid" | "too_many_slots" | "name_with_link" | "address_refused" | "idempotency_key_invalid" | "idempotency_key_reused" | "slot_booked" | "slot_reserved" | "slot_blocked" | "not_one_slot" | "no_waiting_list" | "slot_free" | "address_cannot_wait" | "invalid_body" | "rate_limited" | "club_not_found" | "payload_too_large" | "unsupported_media_type" | "service_unavailable" | "internal_error" | "invalid_request" | "invalid_api_key" | "insufficient_scope" | "daily_quota_exhausted" | "not_found" | "method_not_allowed" | "request_timeout" | "not_signed_in" | "forbidden" | "cross_site_request" | "invalid_token" | "conflict" | "edit_conflict" | "address_open_limit" | "address_daily_limit" | "override_reason_required";
             /** @description What went wrong with this request. */
             detail: string;
             /** @description The request path. */
             instance: string;
-            /** @description For validation errors: each offending parameter. */
+            /** @description Each offending parameter, all of them at once (at most 20). */
             invalid_params?: {
-                /** @description The parameter. */
+                /** @description Why the request was refused, by a stable code (docs/api.md, "Refusals"): with several reasons, the first one's; `invalid_params` has each field's own. */
+                code: "required" | "blank" | "unknown_field" | "invalid_type" | "invalid_email" | "invalid_date_time" | "invalid_date" | "invalid_id" | "too_long" | "invalid_characters" | "out_of_range" | "invalid_value" | "repeated" | "court_unknown" | "end_before_start" | "start_in_past" | "beyond_horizon" | "court_closed" | "outside_opening_hours" | "past_midnight" | "off_grid" | "too_many_slots" | "name_with_link" | "address_refused" | "idempotency_key_invalid" | "idempotency_key_reused" | "slot_booked" | "slot_reserved" | "slot_blocked" | "not_one_slot" | "no_waiting_list" | "slot_free" | "address_cannot_wait" | "invalid_body" | "rate_limited" | "club_not_found" | "payload_too_large" | "unsupported_media_type" | "service_unavailable" | "internal_error" | "invalid_request" | "invalid_api_key" | "insufficient_scope" | "daily_quota_exhausted" | "not_found" | "method_not_allowed" | "request_timeout" | "not_signed_in" | "forbidden" | "cross_site_request" | "invalid_token" | "conflict" | "edit_conflict" | "address_open_limit" | "address_daily_limit" | "override_reason_required";
+                /** @description The parameter as the request named it: a body field, a query parameter, a header. */
                 name: string;
+                /** @description Why, in words: on the public endpoints in the language of `Accept-Language`. */
                 reason: string;
             }[];
             /** @description Same as the X-Request-Id response header; quote it when asking for help. */

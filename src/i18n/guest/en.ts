@@ -2,6 +2,9 @@
  * English: the guest's texts the server writes, the mails about a booking and the booking's own page.
  * Every language has the same keys (index.ts).
  */
+import type { Text } from '../../domain/messages.js'
+import type { PublicRefusalCode } from '../../domain/refusals.js'
+
 export const en = {
   mail: {
     labelled: '{label}:',
@@ -110,7 +113,72 @@ export const en = {
     notFound: 'This link does not lead to a waiting list entry. It may have been mistyped, or the time has passed.',
     bookAt: 'Book a court at {club}',
   },
+  /** The fields of the public booking and waiting-list requests, as refusals name them. */
+  fields: {
+    court_id: 'Court',
+    start_time: 'Start',
+    end_time: 'End',
+    booker_name: 'Name',
+    name: 'Name',
+    booker_email: 'E-mail address',
+    email: 'E-mail address',
+    notes: 'Notes',
+    date: 'Date',
+    from: 'First date',
+    days: 'Number of days',
+    court: 'Court',
+  },
+  /** Why a public booking or waiting-list request was refused, by code (src/domain/refusals.ts); `{field}`: the field. */
+  refusals: {
+    required: '{field}: please fill this in.',
+    blank: '{field}: please fill this in.',
+    unknown_field: '{field} is not a field of this form.',
+    invalid_type: '{field}: this value has the wrong type.',
+    invalid_email: '{field}: this is not a valid e-mail address.',
+    invalid_date_time: '{field}: this is not a valid date and time.',
+    invalid_date: '{field}: this is not a valid date.',
+    invalid_id: '{field}: this is not a valid identifier.',
+    too_long: { one: '{field}: at most {count} character, please.', other: '{field}: at most {count} characters, please.' },
+    invalid_characters: '{field}: this contains characters that cannot be used.',
+    out_of_range: '{field}: the value must be {range}.',
+    invalid_value: '{field}: this value is not valid.',
+    repeated: '{field} was given more than once.',
+    court_unknown: 'This court cannot be booked: it does not exist or takes no bookings now.',
+    end_before_start: 'The end must be after the start.',
+    start_in_past: 'This time has already started. Please choose a later one.',
+    beyond_horizon: { one: '{court} can be booked at most {count} day ahead.',
+      other: '{court} can be booked at most {count} days ahead.' },
+    court_closed: '{court} is closed on {date}.',
+    outside_opening_hours: '{court} is open {hours} on {date}. Please choose a time within these hours.',
+    past_midnight: 'The booking runs past midnight into {date}, outside the opening hours of {court}.',
+    off_grid: { one: '{court} is booked in times of {count} minute from {open}. Please choose times from the grid.',
+      other: '{court} is booked in times of {count} minutes from {open}. Please choose times from the grid.' },
+    too_many_slots: { one: 'One booking of {court} covers at most {count} time.',
+      other: 'One booking of {court} covers at most {count} times.' },
+    name_with_link: '{field}: please write the name without web or e-mail addresses.',
+    address_refused: 'This e-mail address cannot take another booking now. If it is yours, its mailbox has a message saying why.',
+    idempotency_key_invalid: 'The booking could not be sent as it was (its Idempotency-Key must be 1–255 printable ASCII '
+      + 'characters). Please try again.',
+    idempotency_key_reused: 'This request repeats an earlier one\'s Idempotency-Key with other details, so nothing was booked. '
+      + 'Please try again.',
+    slot_booked: 'Someone has just booked this time on {court}. Please choose another one.',
+    slot_reserved: 'The club has reserved this time on {court}. Please choose another one.',
+    slot_blocked: '{court} is closed at this time. Please choose another one.',
+    not_one_slot: { one: 'You can wait for one time at a time: {count} minute on {court}.',
+      other: 'You can wait for one time at a time: {count} minutes on {court}.' },
+    no_waiting_list: 'This club has no waiting list.',
+    slot_free: 'This time on {court} is free: book it instead of waiting for it.',
+    address_cannot_wait: 'This e-mail address cannot wait for another time now.',
+    invalid_body: 'The request could not be read. Please send the form\'s fields as JSON.',
+    rate_limited: { one: 'Too many attempts. Please try again in {count} second.',
+      other: 'Too many attempts. Please try again in {count} seconds.' },
+    club_not_found: 'There is no club at this address.',
+    payload_too_large: 'The request is too large.',
+    unsupported_media_type: 'The request must be sent as JSON.',
+    service_unavailable: 'Booking is not available at the moment. Please try again in a little while.',
+    internal_error: 'Something went wrong on our side. Please try again.',
+  } satisfies Record<PublicRefusalCode, Text>,
 }
 
-/** The shape every language's file has: the same sections and keys as English. */
-export type GuestMessages = { readonly [Section in keyof typeof en]: { readonly [Key in keyof (typeof en)[Section]]: string } }
+/** The shape every language's file has: the same sections and keys as English, each a text or its plural forms. */
+export type GuestMessages = { readonly [Section in keyof typeof en]: { readonly [Key in keyof (typeof en)[Section]]: Text } }
