@@ -97,6 +97,12 @@ export function webAddressOption(name: string, value: string): string {
   return url.href
 }
 
+/** A value a domain rule read (src/domain/club-contact.ts), or the flag's refusal naming what it must be. */
+export function checked(flag: string, value: string | { readonly refused: string }): string {
+  if (typeof value !== 'string') throw new InvalidInput(`${flag}: must be ${value.refused}`)
+  return value
+}
+
 /** --email (or another flag's) address, normalised as the dashboard stores it. */
 export function emailOption(value: string, flag = '--email'): string {
   try {

@@ -26,6 +26,9 @@ export interface ClubsTable {
   language: Generated<string>
   /** Where guests' replies go (Reply-To of the booking mails); null: the service's sender only. */
   contact_email: string | null
+  /** The club's phone number and postal address as guests read them; null: none. */
+  contact_phone: string | null
+  address: string | null
   /** False when the club has switched its waiting list off (docs/waiting-list.md). */
   waiting_list: ColumnType<boolean | number, boolean | undefined, boolean>
 }
@@ -218,9 +221,12 @@ export type CancelledBy = 'guest' | 'club' | 'hold'
 
 export interface BookingRequestsTable {
   club_id: string
+  /** The SHA-256 (hex) of the Idempotency-Key the client sent. */
   idempotency_key: string
   request_hash: string
   booking_id: string
+  /** The booking's manage token, sealed under the client's key (src/domain/secret-token.ts); null: none kept. */
+  manage_token_sealed: string | null
   created_at: Timestamp
 }
 
@@ -241,6 +247,8 @@ export interface MailOutboxTable {
   /** The From display name (a club's name) and Reply-To; null: the service's MAIL_FROM as it is, no Reply-To. */
   sender_name: string | null
   reply_to: string | null
+  /** A one-click stop link (RFC 8058) sent as List-Unsubscribe; null: none. */
+  unsubscribe_url: string | null
   status: MailStatus
   attempts: number
   next_attempt_at: Timestamp

@@ -23,6 +23,7 @@ import { BookingCreated, BookingRequest, ClubSlugParams, CourtAvailability, Cour
 import { courtDays } from '../services/court-days.js'
 import { DEFAULT_SUMMARY_DAYS } from '../domain/slots.js'
 import { bookCourt, bookingSettings, courtDay } from '../services/bookings.js'
+import { manageUrl } from '../services/guest-links.js'
 import { registerWaiting } from './waiting-list.js'
 import { bookingErrorHandler, CORS, CORS_HEADERS, PUBLIC_PREFIX, PUBLIC_PROBLEM_HEADERS, publicErrorHandler, UNKNOWN_SLUG }
   from './public-scope.js'
@@ -144,7 +145,7 @@ function registerCourtsListing(scope: FastifyInstance, context: AppContext, club
     return answerCached(context, reply, slot, async (db) => {
       const read = await courtDay(db, club, day, now)
       const payload = { date: day, timezone: club.timezone, courts: read.slots, booking_windows: read.windows,
-        waiting_list: read.waitingList }
+        waiting_list: read.waitingList, cancellation_deadline_minutes: read.cancellationDeadlineMinutes, contact: read.contact }
       return { payload, validUntil: read.validUntil }
     })
   }
@@ -258,6 +259,7 @@ function registerBooking(scope: FastifyInstance, context: AppContext, clubOf: Cl
     const outcome = await bookCourt(context.db, context.clock, bookingSettings(context), club,
       language === undefined ? request.body : { ...request.body, language }, key)
     if (outcome.replayed) void reply.header('idempotent-replayed', 'true')
-    return reply.code(201).send({ success: true, booking_id: outcome.bookingId })
+    return reply.code(201).send({ success: true, booking_id: outcome.bookingId,
+      ...outcome.manageToken === undefined ? {} : { manage_url: manageUrl(context.config.publicUrl, outcome.manageToken) } })
   })
 }

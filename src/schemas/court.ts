@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox'
 import type { Static } from '@sinclair/typebox'
 import { DEFAULT_SUMMARY_DAYS, MAX_SUMMARY_DAYS } from '../domain/slots.js'
-import { NO_CONTROL_BUT_NEWLINES, NO_CONTROL_CHARACTERS, Reference, Uuid } from './common.js'
+import { NO_CONTROL_BUT_NEWLINES, NO_CONTROL_CHARACTERS, Nullable, Reference, Uuid } from './common.js'
 
 /** The court of the examples: Court 1 of TC Riverside (Europe/Berlin). */
 const EXAMPLE_COURT = 'c0a8f3d2-5b1e-4c7a-8f20-3d9e6b1a7c44'
@@ -70,6 +70,13 @@ export const CourtAvailability = Type.Object({
     + 'date can be booked now, so that a booking page can grey out past and too-far slots without guessing.' }),
   waiting_list: Type.Boolean({ description: 'Whether a guest may wait for a taken slot (POST …/courts/waitlist): false when the '
     + 'club has switched its waiting list off.' }),
+  cancellation_deadline_minutes: Type.Integer({ minimum: 0, description: 'The club\'s cancellation policy: a guest may cancel a '
+    + 'booking online (with the link of its confirmation) until this many minutes before it starts; later, only the club can. '
+    + 'A booking page says so before the guest books, and says when a time can no longer be cancelled online once booked.' }),
+  contact: Type.Object({
+    email: Nullable(Type.String({ format: 'email', description: 'The club\'s contact address for guests; null: none.' })),
+    phone: Nullable(Type.String({ description: 'The club\'s phone number as guests read it; null: none.' })),
+  }, { additionalProperties: false, description: 'How a guest reaches the club, for what cannot be done online.' }),
 }, {
   $id: 'CourtAvailability',
   additionalProperties: false,
@@ -90,6 +97,8 @@ export const CourtAvailability = Type.Object({
         max_slots_per_booking: 2 },
     ],
     waiting_list: true,
+    cancellation_deadline_minutes: 1440,
+    contact: { email: 'office@tc-riverside.example', phone: '+49 30 1234567' },
   }],
 })
 
@@ -165,9 +174,14 @@ export type BookingRequest = Static<typeof BookingRequest>
 export const BookingCreated = Type.Object({
   success: Type.Boolean({ description: 'Always true: a booking that fails is a problem document.' }),
   booking_id: Uuid('The booking; the confirmation e-mail names it too.'),
+  manage_url: Type.Optional(Type.String({ format: 'uri', description: 'The guest\'s page of the booking, the link the '
+    + 'confirmation mail has: see it, change its time or cancel it until the club\'s deadline; its calendar file is at '
+    + '`manage_url` + `/calendar.ics`. A secret of the guest\'s: show it to them, never store or log it. Present on every new '
+    + 'booking, and on a repeated answer to the same `Idempotency-Key` (it is kept sealed under the key for 24 hours).' })),
 }, {
   $id: 'BookingCreated',
   additionalProperties: false,
   description: 'The booking is stored and its confirmation e-mail is on its way.',
-  examples: [{ success: true, booking_id: '0d6f2b9a-4c1e-4a7b-b3f5-8e9c1d2a3b4c' }],
+  examples: [{ success: true, booking_id: '0d6f2b9a-4c1e-4a7b-b3f5-8e9c1d2a3b4c',
+    manage_url: 'https://clubs.example/bookings/manage/cpm_8Jq2xY0bQbq0b1b6VdCw3eWz4E2H5s6q9kLm1n2o3p4' }],
 })

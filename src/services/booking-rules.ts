@@ -25,7 +25,8 @@ export async function changeBookingRules(
         + `privacy notice ${rules.privacyUrl ?? 'none'}, at most ${rules.maxOpenPerEmail === null ? 'the default' : String(rules.maxOpenPerEmail)} `
         + `upcoming bookings per address, ${rules.guestsMayBook ? 'guests and members' : 'members only'}, guests' language `
         + `${rules.language}, contact ${rules.contactEmail === null ? 'none' : 'set'}, waiting list `
-        + (rules.waitingList ? 'on' : 'off') })
+        + (rules.waitingList ? 'on' : 'off') + `, phone ${rules.contactPhone === null ? 'none' : 'set'}, address `
+        + (rules.address === null ? 'none' : 'set') })
     // The courts listing says whether guests may wait for a taken time: its cached answers are stale.
     await work.changedUntracked(`courts:${input.clubId}`)
     return rules

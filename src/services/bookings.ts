@@ -12,7 +12,8 @@ import type { Club } from '../db/repositories/clubs.js'
 import { courtForBooking, listActiveCourts, occupancyOf } from '../db/repositories/courts.js'
 import type { Court } from '../db/repositories/courts.js'
 import { isExclusionViolation, isTransientConflict, isUniqueViolation } from '../db/dialect.js'
-import { addressStanding, bookingInsert, bookingRequestInsert, bookingRulesOf, findBookingRequest } from '../db/repositories/bookings.js'
+import { addressStanding, bookingInsert, bookingRulesOf } from '../db/repositories/bookings.js'
+import { bookingRequestInsert, findBookingRequest } from '../db/repositories/booking-requests.js'
 import type { BookingRules } from '../db/repositories/bookings.js'
 import { isGuestLanguage } from '../domain/languages.js'
 import type { GuestLanguage } from '../domain/languages.js'
@@ -25,7 +26,7 @@ import { bookingWindow, bookingWindowChangesAt, daySlots, localDatesOf, slotStat
 import type { SlotStatus } from '../domain/slots.js'
 import { addDays, formatInZone, localToInstant, mondayOf } from '../domain/zoned-time.js'
 import { renderBookingConfirmation, renderBookingRefusal } from '../mail/booking-mail.js'
-import { generateToken, hashToken } from '../domain/secret-token.js'
+import { generateToken, hashToken, openSealed, sealUnder } from '../domain/secret-token.js'
 import { bookingLabel, cancellationDeadline } from './booking-cancellation.js'
 import { manageUrl } from './guest-links.js'
 import type { Actor } from './audit.js'
@@ -62,6 +63,10 @@ export interface CourtDay {
   readonly validUntil: number
   /** Whether guests may wait for a taken slot (the club's rule). */
   readonly waitingList: boolean
+  /** Until how many minutes before its start a guest may cancel a booking online (the club's rule). */
+  readonly cancellationDeadlineMinutes: number
+  /** How guests reach the club: its contact address and phone number, each null when it has none. */
+  readonly contact: { readonly email: string | null, readonly phone: string | null }
 }
 
 /** Every active court's slots on a local date, with status, and the starts a booking may have now. */
@@ -91,7 +96,9 @@ export async function courtDay(db: Kysely<Database>, club: Club, date: string, n
       status: slotStatus(slot, occupancy),
     }))
   })
-  return { slots, windows, validUntil, waitingList: rules.waitingList }
+  const contact = { email: rules.contactEmail, phone: rules.contactPhone }
+  return { slots, windows, validUntil, waitingList: rules.waitingList,
+    cancellationDeadlineMinutes: rules.cancellationDeadlineMinutes, contact }
 }
 
 export interface WeekDay {
@@ -160,6 +167,11 @@ export interface BookingOutcome {
   readonly bookingId: string
   /** True when an Idempotency-Key matched an earlier request: nothing new was written. */
   readonly replayed: boolean
+  /**
+   * The booking's manage token (its guest's page, as mailed): always for a new booking, and for a
+   * replayed one whose record kept it sealed under the key; else undefined.
+   */
+  readonly manageToken: string | undefined
 }
 
 export async function bookCourt(
@@ -230,7 +242,9 @@ export async function bookCourt(
         createdAt: now, cancelledAt: null, cancelledBy: null,
       }) }], endpoints)
       if (idempotencyKey !== undefined) {
-        work.insert(bookingRequestInsert(trx, club.id, idempotencyKey, { requestHash, bookingId }, now))
+        // The key itself is not kept: its hash finds the record, and only the key opens the manage token sealed in it.
+        work.insert(bookingRequestInsert(trx, club.id, hashToken(idempotencyKey), { requestHash, bookingId,
+          manageTokenSealed: staff === undefined ? sealUnder(manageToken, idempotencyKey) : null }, now))
       }
       if (staff !== undefined) {
         const overrides = [staff.overrideHorizon ? 'horizon' : '', staff.overrideAddressLimits ? 'address limits' : '']
@@ -278,7 +292,7 @@ export async function bookCourt(
     if (isExclusionViolation(error)) throw slotConflict(courtName, 'booked')
     throw error
   }
-  return { bookingId, replayed: false }
+  return { bookingId, replayed: false, manageToken }
 }
 
 /** The service's settings a booking reads. */
@@ -368,13 +382,14 @@ async function replay(
   key: string,
   requestHash: string,
 ): Promise<BookingOutcome | undefined> {
-  const earlier = await findBookingRequest(db, clubId, key)
+  const earlier = await findBookingRequest(db, clubId, hashToken(key))
   if (earlier === undefined) return undefined
   if (earlier.requestHash !== requestHash) {
     throw new InvalidBooking('Idempotency-Key: this key was already used for a different booking request.',
       [{ code: 'idempotency_key_reused', field: 'Idempotency-Key' }])
   }
-  return { bookingId: earlier.bookingId, replayed: true }
+  const manageToken = earlier.manageTokenSealed === null ? undefined : openSealed(earlier.manageTokenSealed, key)
+  return { bookingId: earlier.bookingId, replayed: true, manageToken }
 }
 
 function hashRequest(input: BookingInput, staff?: StaffBooking): string {

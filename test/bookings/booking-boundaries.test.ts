@@ -3,6 +3,7 @@
  * horizon, half-off-grid requests, weekly holds on the first and last day they are valid, zones
  * west of UTC and the DST gap, and the idempotency record when the world changed in between.
  */
+import { createHash } from 'node:crypto'
 import pg from 'pg'
 import { describe, expect, it } from 'vitest'
 import { formatInZone, localToInstant } from '../../src/domain/zoned-time.js'
@@ -117,6 +118,8 @@ describeEachDatabase('booking boundaries', (dialect) => {
     expect(first.status).toBe(201)
     expect(first.headers['idempotent-replayed']).toBeUndefined()
     const id = first.json<{ booking_id: string }>().booking_id
+    const manageLink = first.json<{ manage_url: string }>().manage_url
+    expect(manageLink).toMatch(/^http:\/\/[^/]+\/bookings\/manage\/cpm_[A-Za-z0-9_-]{43}$/)
     // Same key, different notes: another request.
     expectRefused(await book(COURT.a, at('2026-06-19', '09:00'), at('2026-06-19', '10:00'), { ...payload, notes: 'Four players' }, key),
       'invalid-booking', 'idempotency_key_reused')
@@ -127,9 +130,20 @@ describeEachDatabase('booking boundaries', (dialect) => {
       expect(retried.status).toBe(201)
       expect(retried.headers['idempotent-replayed']).toBe('true')
       expect(retried.json<{ booking_id: string }>().booking_id).toBe(id)
+      // The retry has the booking's page too, as the first answer had it: the page of this booking.
+      expect(retried.json<{ manage_url?: string }>().manage_url).toBe(manageLink)
     } finally {
       h.clock.set(START)
     }
+    const page = await h.app.inject({ url: new URL(manageLink).pathname })
+    expect([page.statusCode, page.body.includes('Court A')]).toEqual([200, true])
+    // The record keeps neither the key nor the token as they are: its hash, and the token sealed under the key.
+    const record = await h.context.db.selectFrom('booking_requests').selectAll().where('booking_id', '=', id).executeTakeFirstOrThrow()
+    const token = manageLink.slice(manageLink.lastIndexOf('/') + 1)
+    expect(record.idempotency_key).toBe(createHash('sha256').update('boundary-retry-1').digest('hex'))
+    expect(JSON.stringify(record)).not.toContain('boundary-retry-1')
+    expect(JSON.stringify(record)).not.toContain(token)
+    expect(record.manage_token_sealed).toMatch(/^[A-Za-z0-9_-]{80,}$/)
   })
 })
 

@@ -394,18 +394,21 @@ describeEachDatabase('dashboard API', (dialect) => {
       max_open_bookings_per_email: 3, guests_may_book: true }
     const changed = await as(owner, 'PUT', '/api/admin/v1/clubs/riverside/booking-rules', rules)
     // Language and contact address, left out of a change, stay as they were.
-    expect([changed.status, changed.json()]).toEqual([200, { ...rules, language: 'en', contact_email: null, waiting_list: true }])
+    const none = { contact_email: null, contact_phone: null, address: null }
+    expect([changed.status, changed.json()]).toEqual([200, { ...rules, language: 'en', ...none, waiting_list: true }])
     const guests = await as(owner, 'PUT', '/api/admin/v1/clubs/riverside/booking-rules',
-      { ...rules, language: 'nl', contact_email: 'Office@Riverside.example' })
+      { ...rules, language: 'nl', contact_email: 'Office@Riverside.example', contact_phone: ' +49 30 1234567 ',
+        address: 'Uferweg 4, 10557 Berlin' })
     expect([guests.status, guests.json()]).toEqual([200, { ...rules, language: 'nl', contact_email: 'office@riverside.example',
-      waiting_list: true }])
-    const back = await as(owner, 'PUT', '/api/admin/v1/clubs/riverside/booking-rules', { ...rules, language: 'en', contact_email: null })
-    expect(back.json()).toEqual({ ...rules, language: 'en', contact_email: null, waiting_list: true })
+      contact_phone: '+49 30 1234567', address: 'Uferweg 4, 10557 Berlin', waiting_list: true }])
+    const back = await as(owner, 'PUT', '/api/admin/v1/clubs/riverside/booking-rules', { ...rules, language: 'en', ...none })
+    expect(back.json()).toEqual({ ...rules, language: 'en', ...none, waiting_list: true })
     expect((await as(owner, 'GET', '/api/admin/v1/clubs/riverside/booking-rules')).json()).toEqual({ ...rules, language: 'en',
-      contact_email: null, waiting_list: true })
+      ...none, waiting_list: true })
     for (const wrong of [{ ...rules, privacy_url: 'javascript:alert(1)' }, { ...rules, cancellation_deadline_minutes: 7 },
       { ...rules, retention_days: 0 }, { cancellation_deadline_minutes: 60 }, { ...rules, language: 'pl' },
-      { ...rules, contact_email: 'not an address' }, { ...rules, contact_email: 'office@riverside.example\r\nBcc: x@evil.example' }]) {
+      { ...rules, contact_email: 'not an address' }, { ...rules, contact_email: 'office@riverside.example\r\nBcc: x@evil.example' },
+      { ...rules, contact_phone: 'call us' }, { ...rules, contact_phone: '12' }, { ...rules, address: 'Uferweg 4\nBerlin' }]) {
       expect((await as(owner, 'PUT', '/api/admin/v1/clubs/riverside/booking-rules', wrong)).status, JSON.stringify(wrong)).toBe(400)
     }
 

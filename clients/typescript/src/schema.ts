@@ -649,7 +649,8 @@ export interface components {
          * @description The booking is stored and its confirmation e-mail is on its way.
          * @example {
          *       "success": true,
-         *       "booking_id": "0d6f2b9a-4c1e-4a7b-b3f5-8e9c1d2a3b4c"
+         *       "booking_id": "0d6f2b9a-4c1e-4a7b-b3f5-8e9c1d2a3b4c",
+         *       "manage_url": "https://clubs.example/bookings/manage/cpm_8Jq2xY0bQbq0b1b6VdCw3eWz4E2H5s6q9kLm1n2o3p4"
          *     }
          */
         BookingCreated: {
@@ -658,6 +659,11 @@ export interface components {
              * @description The booking; the confirmation e-mail names it too.
              */
             booking_id: string;
+            /**
+             * Format: uri
+             * @description The guest's page of the booking, the link the confirmation mail has: see it, change its time or cancel it until the club's deadline; its calendar file is at `manage_url` + `/calendar.ics`. A secret of the guest's: show it to them, never store or log it. Present on every new booking, and on a repeated answer to the same `Idempotency-Key` (it is kept sealed under the key for 24 hours).
+             */
+            manage_url?: string;
             /** @description Always true: a booking that fails is a problem document. */
             success: boolean;
         };
@@ -852,12 +858,29 @@ export interface components {
          *           "max_slots_per_booking": 2
          *         }
          *       ],
-         *       "waiting_list": true
+         *       "waiting_list": true,
+         *       "cancellation_deadline_minutes": 1440,
+         *       "contact": {
+         *         "email": "office@tc-riverside.example",
+         *         "phone": "+49 30 1234567"
+         *       }
          *     }
          */
         CourtAvailability: {
             /** @description One per active court: which of its slots on the date can be booked now, so that a booking page can grey out past and too-far slots without guessing. */
             booking_windows: components["schemas"]["CourtBookingWindow"][];
+            /** @description The club's cancellation policy: a guest may cancel a booking online (with the link of its confirmation) until this many minutes before it starts; later, only the club can. A booking page says so before the guest books, and says when a time can no longer be cancelled online once booked. */
+            cancellation_deadline_minutes: number;
+            /** @description How a guest reaches the club, for what cannot be done online. */
+            contact: {
+                /**
+                 * Format: email
+                 * @description The club's contact address for guests; null: none.
+                 */
+                email: string | null;
+                /** @description The club's phone number as guests read it; null: none. */
+                phone: string | null;
+            };
             courts: components["schemas"]["CourtBookingSlot"][];
             /**
              * Format: date

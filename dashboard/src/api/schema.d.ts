@@ -1623,6 +1623,11 @@ export interface components {
         };
         /** @description The club's booking rules (docs/bookings.md). */
         BookingRules: {
+            /**
+             * @description The club's postal address on one line: the calendar event's location, and on the booking's page; null: none (absent in a change: unchanged).
+             * @example Uferweg 4, 10557 Berlin
+             */
+            address?: string | null;
             /** @description Guests may cancel until this many minutes before the start (0: until the start). */
             cancellation_deadline_minutes: number;
             /**
@@ -1630,6 +1635,11 @@ export interface components {
              * @description Where guests' replies to the booking mails go (their Reply-To; the calendar event's organiser); null: the mails come from the service alone (absent in a change: unchanged).
              */
             contact_email?: string | null;
+            /**
+             * @description The club's phone number as guests read it, on the booking's page where it sends them to the club; null: none (absent in a change: unchanged).
+             * @example +49 30 1234567
+             */
+            contact_phone?: string | null;
             /** @description False: only addresses on the club's member list may book. */
             guests_may_book: boolean;
             /**
@@ -2431,6 +2441,7 @@ export interface components {
                  * @description Recorded.
                  */
                 created_at: string;
+                /** @description The SHA-256 (hex) of the key the client sent; the key itself is not kept. */
                 idempotency_key: string;
             }[];
             mails: {

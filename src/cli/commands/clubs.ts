@@ -7,9 +7,10 @@ import { OPERATOR } from '../../services/audit.js'
 import { changeBookingRules } from '../../services/booking-rules.js'
 import { setWebsites, websitesOf } from '../../services/club-websites.js'
 import { createClub, requireClub } from '../../services/clubs.js'
+import { phoneNumber, postalAddress } from '../../domain/club-contact.js'
 import { GUEST_LANGUAGES } from '../../domain/languages.js'
 import type { GuestLanguage } from '../../domain/languages.js'
-import { boundedInteger, emailOption, optional, webAddressOption } from '../options.js'
+import { boundedInteger, checked, emailOption, optional, webAddressOption } from '../options.js'
 import { jsonOption, table } from '../session.js'
 import type { CliSession } from '../session.js'
 
@@ -63,6 +64,8 @@ export function registerClubs(program: Command, cli: CliSession): void {
     .option('--contact-email <address>', 'where guests\' replies to the booking mails go ("none": the service\'s sender only)')
     .addOption(new Option('--waiting-list <on|off>', 'whether guests may wait for a taken time and be mailed when it frees')
       .choices(['on', 'off']))
+    .option('--contact-phone <number>', 'the club\'s phone number as guests read it ("none" removes it)')
+    .option('--address <address>', 'the club\'s postal address on one line: the calendar event\'s location ("none" removes it)')
     .addOption(jsonOption())
     .action(async (options: RulesOptions) => {
       const hours = optional(options.cancellationDeadlineHours, (value) => boundedInteger('--cancellation-deadline-hours', value, 0, 720))
@@ -71,6 +74,8 @@ export function registerClubs(program: Command, cli: CliSession): void {
       const maxOpen = optional(options.maxOpenPerEmail,
         (value) => value === 'default' ? null : boundedInteger('--max-open-per-email', value, 1, 1000))
       const contactEmail = optional(options.contactEmail, (value) => value === 'none' ? null : emailOption(value, '--contact-email'))
+      const contactPhone = optional(options.contactPhone, (value) => value === 'none' ? null : checked('--contact-phone', phoneNumber(value)))
+      const address = optional(options.address, (value) => value === 'none' ? null : checked('--address', postalAddress(value)))
       const ctx = await migrated()
       const club = await requireClub(ctx.db, options.club)
       const changes = {
@@ -82,6 +87,8 @@ export function registerClubs(program: Command, cli: CliSession): void {
         ...options.language === undefined ? {} : { language: options.language },
         ...contactEmail === undefined ? {} : { contactEmail },
         ...options.waitingList === undefined ? {} : { waitingList: options.waitingList === 'on' },
+        ...contactPhone === undefined ? {} : { contactPhone },
+        ...address === undefined ? {} : { address },
       }
       const rules = Object.keys(changes).length === 0
         ? await bookingRulesOf(ctx.db, club.id)
@@ -89,13 +96,13 @@ export function registerClubs(program: Command, cli: CliSession): void {
       print(options.json === true, { cancellation_deadline_minutes: rules.cancellationDeadlineMinutes,
         retention_days: rules.retentionDays, privacy_url: rules.privacyUrl, max_open_bookings_per_email: rules.maxOpenPerEmail,
         guests_may_book: rules.guestsMayBook, language: rules.language, contact_email: rules.contactEmail,
-        waiting_list: rules.waitingList },
+        waiting_list: rules.waitingList, contact_phone: rules.contactPhone, address: rules.address },
       `${club.slug}: guests may cancel until ${describeMinutes(rules.cancellationDeadlineMinutes)} before the start; their `
       + `data is removed ${String(rules.retentionDays)} days after the booking; privacy notice: ${rules.privacyUrl ?? 'none'}; `
       + `at most ${rules.maxOpenPerEmail === null ? 'the default number of' : String(rules.maxOpenPerEmail)} upcoming bookings `
       + `per address; ${rules.guestsMayBook ? 'guests and members may book' : 'only members may book'}; guests' language `
       + `${rules.language}; replies to ${rules.contactEmail ?? 'the service\'s sender only'}; waiting list `
-      + `${rules.waitingList ? 'on' : 'off'}.`)
+      + `${rules.waitingList ? 'on' : 'off'}; phone ${rules.contactPhone ?? 'none'}; address ${rules.address ?? 'none'}.`)
     })
 }
 
@@ -108,6 +115,8 @@ interface RulesOptions {
   readonly membersOnly?: 'yes' | 'no'
   readonly language?: GuestLanguage
   readonly contactEmail?: string
+  readonly contactPhone?: string
+  readonly address?: string
   readonly json?: boolean
   readonly waitingList?: 'on' | 'off'
 }

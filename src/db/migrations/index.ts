@@ -21,6 +21,7 @@ import * as accessChangeTracking from './0019-access-change-tracking.js'
 import * as guestLanguage from './0020-guest-language.js'
 import * as calendarFeeds from './0021-calendar-feeds.js'
 import * as waitingList from './0022-waiting-list.js'
+import * as guestPages from './0023-guest-pages.js'
 
 /** Every migration, in order. Names are permanent: they are recorded in the database. */
 export const migrations: Record<string, Migration> = {
@@ -46,4 +47,5 @@ export const migrations: Record<string, Migration> = {
   '0020-guest-language': guestLanguage,
   '0021-calendar-feeds': calendarFeeds,
   '0022-waiting-list': waitingList,
+  '0023-guest-pages': guestPages,
 }

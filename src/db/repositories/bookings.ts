@@ -27,16 +27,19 @@ export interface BookingRules {
   readonly contactEmail: string | null
   /** Whether guests may wait for a taken slot (docs/waiting-list.md). */
   readonly waitingList: boolean
+  /** The club's phone number and postal address as guests read them (the booking's page, the calendar event); null: none. */
+  readonly contactPhone: string | null
+  readonly address: string | null
 }
 
 const RULE_COLUMNS = ['cancellation_deadline_minutes', 'booking_retention_days', 'privacy_url', 'max_open_bookings_per_email',
-  'guests_may_book', 'language', 'contact_email', 'waiting_list'] as const
+  'guests_may_book', 'language', 'contact_email', 'waiting_list', 'contact_phone', 'address'] as const
 
 function rulesOf(row: Pick<Selectable<Database['clubs']>, (typeof RULE_COLUMNS)[number]>): BookingRules {
   return { cancellationDeadlineMinutes: row.cancellation_deadline_minutes, retentionDays: row.booking_retention_days,
     privacyUrl: row.privacy_url, maxOpenPerEmail: row.max_open_bookings_per_email, guestsMayBook: Boolean(row.guests_may_book),
     language: isGuestLanguage(row.language) ? row.language : 'en', contactEmail: row.contact_email,
-    waitingList: Boolean(row.waiting_list) }
+    waitingList: Boolean(row.waiting_list), contactPhone: row.contact_phone, address: row.address }
 }
 
 // The statements of a booking's transaction are compiled once (compiled.ts).
@@ -60,6 +63,8 @@ export async function updateBookingRules(db: Kysely<Database>, clubId: string, r
     ...rules.language === undefined ? {} : { language: rules.language },
     ...rules.contactEmail === undefined ? {} : { contact_email: rules.contactEmail },
     ...rules.waitingList === undefined ? {} : { waiting_list: rules.waitingList },
+    ...rules.contactPhone === undefined ? {} : { contact_phone: rules.contactPhone },
+    ...rules.address === undefined ? {} : { address: rules.address },
   }
   if (Object.keys(changes).length === 0) return
   await db.updateTable('clubs').set(changes).where('id', '=', clubId).execute()
@@ -142,38 +147,6 @@ export function bookingInsert(db: Kysely<Database>, booking: NewBooking, now: nu
     booking.manageTokenHash, booking.language)
 }
 
-export interface BookingRequestRecord {
-  readonly requestHash: string
-  readonly bookingId: string
-}
-
-const findRequestQuery = compiledOnce((db, clubId: string, key: string) => db.selectFrom('booking_requests')
-  .select(['request_hash', 'booking_id']).where('club_id', '=', clubId).where('idempotency_key', '=', key))
-
-export async function findBookingRequest(
-  db: Kysely<Database>,
-  clubId: string,
-  key: string,
-): Promise<BookingRequestRecord | undefined> {
-  const [row] = await findRequestQuery.execute(db, clubId, key)
-  return row === undefined ? undefined : { requestHash: row.request_hash, bookingId: row.booking_id }
-}
-
-const insertRequestQuery = compiledOnce((db, clubId: string, key: string, requestHash: string, bookingId: string,
-  createdAt: string) => db.insertInto('booking_requests').values({ club_id: clubId, idempotency_key: key, request_hash: requestHash,
-  booking_id: bookingId, created_at: createdAt }))
-
-/** The insert of a booking's idempotency record. */
-export function bookingRequestInsert(
-  db: Kysely<Database>,
-  clubId: string,
-  key: string,
-  record: BookingRequestRecord,
-  now: number,
-): CompiledQuery {
-  return insertRequestQuery.compile(db, clubId, key, record.requestHash, record.bookingId, isoForDb(now))
-}
-
 /** A booking with what a page or a mail about it shows: its club, court, guest and state. */
 export interface BookingDetails {
   readonly id: string
@@ -183,8 +156,10 @@ export interface BookingDetails {
   readonly timezone: string
   readonly cancellationDeadlineMinutes: number
   readonly privacyUrl: string | null
-  /** The club's contact address (Reply-To of the mails about the booking), null for none. */
+  /** The club's contact address (Reply-To of the mails about the booking), phone and postal address; null for none. */
   readonly contactEmail: string | null
+  readonly contactPhone: string | null
+  readonly clubAddress: string | null
   /** The language the booking was made in. */
   readonly language: GuestLanguage
   readonly courtId: string
@@ -193,6 +168,8 @@ export interface BookingDetails {
   readonly end: number
   readonly bookerName: string
   readonly bookerEmail: string
+  /** The guest's notes as written (the move mail repeats them). */
+  readonly notes: string | null
   readonly status: BookingStatus
   readonly cancelledAt: number | null
   readonly cancelledBy: CancelledBy | null
@@ -207,7 +184,9 @@ function details(db: Kysely<Database>) {
     .innerJoin('clubs', 'clubs.id', 'bookings.club_id')
     .innerJoin('courts', (join) => join.onRef('courts.club_id', '=', 'bookings.club_id').onRef('courts.id', '=', 'bookings.court_id'))
     .select(['bookings.id', 'bookings.club_id', 'clubs.name as club_name', 'clubs.slug as club_slug', 'clubs.timezone',
-      'clubs.cancellation_deadline_minutes', 'clubs.privacy_url', 'clubs.contact_email', 'bookings.language', 'courts.name as court_name', 'bookings.starts_at', 'bookings.ends_at', 'bookings.booker_name', 'bookings.booker_email',
+      'clubs.cancellation_deadline_minutes', 'clubs.privacy_url', 'clubs.contact_email', 'clubs.contact_phone', 'clubs.address',
+      'bookings.language', 'courts.name as court_name', 'bookings.starts_at', 'bookings.ends_at', 'bookings.booker_name',
+      'bookings.booker_email', 'bookings.notes',
       'bookings.status', 'bookings.cancelled_at', 'bookings.cancelled_by', 'bookings.cancel_reason', 'bookings.court_id',
       'bookings.created_at', 'bookings.calendar_sequence'])
 }
@@ -219,6 +198,7 @@ function toDetails(row: DetailsRow): BookingDetails {
   return {
     id: row.id, clubId: row.club_id, clubName: row.club_name, clubSlug: row.club_slug, timezone: row.timezone,
     cancellationDeadlineMinutes: row.cancellation_deadline_minutes, privacyUrl: row.privacy_url, contactEmail: row.contact_email,
+    contactPhone: row.contact_phone, clubAddress: row.address, notes: row.notes,
     language: isGuestLanguage(row.language) ? row.language : 'en', courtId: row.court_id,
     courtName: row.court_name,
     start: Date.parse(isoFromDb(row.starts_at)), end: Date.parse(isoFromDb(row.ends_at)),

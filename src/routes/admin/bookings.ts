@@ -48,7 +48,8 @@ const ENDED = problemResponse('The booking has ended: it stays as it was.')
 function rulesBody(rules: Rules): BookingRules {
   return { cancellation_deadline_minutes: rules.cancellationDeadlineMinutes, retention_days: rules.retentionDays,
     privacy_url: rules.privacyUrl, max_open_bookings_per_email: rules.maxOpenPerEmail, guests_may_book: rules.guestsMayBook,
-    language: rules.language, contact_email: rules.contactEmail, waiting_list: rules.waitingList }
+    language: rules.language, contact_email: rules.contactEmail, waiting_list: rules.waitingList,
+    contact_phone: rules.contactPhone, address: rules.address }
 }
 
 export function bookingBody(booking: Booking, timeZone: string): ClubBooking {
@@ -120,6 +121,8 @@ function registerBookingRules(parent: FastifyInstance, context: AppContext): voi
       ...request.body.contact_email === undefined
         ? {}
         : { contactEmail: request.body.contact_email?.trim().toLowerCase() ?? null },
+      ...request.body.contact_phone === undefined ? {} : { contactPhone: blankAsNull(request.body.contact_phone) },
+      ...request.body.address === undefined ? {} : { address: blankAsNull(request.body.address) },
     } })
     return rulesBody(rules)
   })
@@ -321,4 +324,10 @@ function registerPersonalData(parent: FastifyInstance, context: AppContext): voi
     return { bookings: erased.bookings, mails: erased.mails, idempotency_records: erased.idempotencyRecords,
       waiting_list_entries: erased.waitingEntries, member_records_kept: erased.memberRecordsKept }
   })
+}
+
+/** A text field of a change, trimmed; empty means none. */
+function blankAsNull(value: string | null): string | null {
+  const trimmed = value?.trim() ?? ''
+  return trimmed === '' ? null : trimmed
 }

@@ -3,6 +3,7 @@ import { Type } from '@sinclair/typebox'
 import type { Static, TProperties } from '@sinclair/typebox'
 import { NO_CONTROL_BUT_NEWLINES, NO_CONTROL_CHARACTERS, Nullable, Reference, Uuid } from '../common.js'
 import { Email, Instant, LocalDate } from './fields.js'
+import { ADDRESS_PATTERN, PHONE_PATTERN } from '../../domain/club-contact.js'
 import { GUEST_LANGUAGES } from '../../domain/languages.js'
 import type { GuestLanguage } from '../../domain/languages.js'
 
@@ -33,6 +34,12 @@ export const BookingRules = Type.Object({
       + 'mails come from the service alone (absent in a change: unchanged).' }))),
   waiting_list: Type.Optional(Type.Boolean({ description: 'Whether guests may wait for a taken time and be mailed when it frees '
     + '(docs/waiting-list.md; absent in a change: unchanged).' })),
+  contact_phone: Type.Optional(Nullable(Type.String({ pattern: PHONE_PATTERN, maxLength: 40, description: 'The club\'s phone '
+    + 'number as guests read it, on the booking\'s page where it sends them to the club; null: none (absent in a change: '
+    + 'unchanged).', examples: ['+49 30 1234567'] }))),
+  address: Type.Optional(Nullable(Type.String({ pattern: ADDRESS_PATTERN, maxLength: 300, description: 'The club\'s postal address '
+    + 'on one line: the calendar event\'s location, and on the booking\'s page; null: none (absent in a change: unchanged).',
+  examples: ['Uferweg 4, 10557 Berlin'] }))),
 }, { $id: 'BookingRules', additionalProperties: false, description: 'The club\'s booking rules (docs/bookings.md).' })
 export type BookingRules = Static<typeof BookingRules>
 
@@ -112,8 +119,9 @@ export const PersonalDataExport = Type.Object({
     status: Type.String(), created_at: Instant('Booked.'), cancelled_at: Nullable(Instant('Cancelled.')) })),
   mails: Type.Array(Record({ id: Uuid(), club_id: Nullable(Uuid()), booking_id: Nullable(Uuid()), subject: Type.String(),
     status: Type.String(), created_at: Instant('Queued.'), sent_at: Nullable(Instant('Sent.')) })),
-  idempotency_records: Type.Array(Record({ club_id: Uuid(), idempotency_key: Type.String(), booking_id: Uuid(),
-    created_at: Instant('Recorded.') })),
+  idempotency_records: Type.Array(Record({ club_id: Uuid(),
+    idempotency_key: Type.String({ description: 'The SHA-256 (hex) of the key the client sent; the key itself is not kept.' }),
+    booking_id: Uuid(), created_at: Instant('Recorded.') })),
   waiting_list: Type.Array(Record({ id: Uuid(), club_id: Uuid(), court_name: Type.String(), start_time: Instant('Start of the slot.'),
     end_time: Instant('End of the slot.'), name: Type.String(), email: Type.String(), created_at: Instant('Put on the list.'),
     ended_at: Nullable(Instant('Ended (stopped, or the slot booked).')) }), { description: 'Waiting list entries '
