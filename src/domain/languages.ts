@@ -12,6 +12,11 @@ export const LOCALES: Readonly<Record<GuestLanguage, string>> = {
   en: 'en-GB', de: 'de-DE', fr: 'fr-FR', es: 'es-ES', it: 'it-IT', nl: 'nl-NL',
 }
 
+/** Each language named in itself, for a choice of language. */
+export const LANGUAGE_NAMES: Readonly<Record<GuestLanguage, string>> = {
+  en: 'English', de: 'Deutsch', fr: 'Français', es: 'Español', it: 'Italiano', nl: 'Nederlands',
+}
+
 export function isGuestLanguage(value: unknown): value is GuestLanguage {
   return typeof value === 'string' && (GUEST_LANGUAGES as readonly string[]).includes(value)
 }

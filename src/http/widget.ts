@@ -28,8 +28,8 @@ export const WIDGET_PATH = '/widget/v1/club-booking.js'
 const NOT_BUILT = 'The booking widget has not been built on this installation; run `npm run build`.'
 const SCRIPT = 'text/javascript; charset=utf-8'
 
-/** The languages whose texts the widget fetches (widget/public/messages/<lang>.json; English is built in). */
-export const WIDGET_MESSAGE_LANGUAGES = GUEST_LANGUAGES.filter((language) => language !== 'en')
+/** The languages whose texts the widget fetches (widget/public/messages/<lang>.json): all six, English too. */
+export const WIDGET_MESSAGE_LANGUAGES = GUEST_LANGUAGES
 
 /** The built widget: its pinned address and its Subresource Integrity value. */
 export interface WidgetBuild {

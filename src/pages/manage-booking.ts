@@ -10,9 +10,9 @@ import { createHash } from 'node:crypto'
 import type { GuestBooking } from '../services/booking-cancellation.js'
 import type { FreeTime } from '../services/booking-moves.js'
 import { escapeHtml } from '../domain/html.js'
-import { LANGUAGE_NAMES, pageText } from '../i18n/guest/index.js'
+import { pageText } from '../i18n/guest/index.js'
 import type { PageMessageKey } from '../i18n/guest/index.js'
-import { GUEST_LANGUAGES, LOCALES, isGuestLanguage } from '../domain/languages.js'
+import { GUEST_LANGUAGES, LANGUAGE_NAMES, LOCALES, isGuestLanguage } from '../domain/languages.js'
 import type { GuestLanguage } from '../domain/languages.js'
 
 const STYLE = [

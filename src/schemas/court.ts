@@ -63,6 +63,7 @@ export const CourtBookingWindow = Type.Object({
 })
 
 export const CourtAvailability = Type.Object({
+  club_name: Type.String({ description: 'The club\'s name, as its pages and mails write it.' }),
   date: Type.String({ format: 'date', description: 'The local date shown.' }),
   timezone: Type.String({ description: 'The club\'s IANA time zone; slot times carry its offset.' }),
   courts: Type.Array(Reference(CourtBookingSlot)),
@@ -76,12 +77,15 @@ export const CourtAvailability = Type.Object({
   contact: Type.Object({
     email: Nullable(Type.String({ format: 'email', description: 'The club\'s contact address for guests; null: none.' })),
     phone: Nullable(Type.String({ description: 'The club\'s phone number as guests read it; null: none.' })),
-  }, { additionalProperties: false, description: 'How a guest reaches the club, for what cannot be done online.' }),
+    address: Nullable(Type.String({ description: 'The club\'s postal address on one line (a booking\'s place in a calendar); '
+      + 'null: none.' })),
+  }, { additionalProperties: false, description: 'How a guest reaches the club, for what cannot be done online, and where it is.' }),
 }, {
   $id: 'CourtAvailability',
   additionalProperties: false,
   description: 'Every active court\'s slots on the date, by court name, then start.',
   examples: [{
+    club_name: 'TC Riverside',
     date: '2026-06-16',
     timezone: 'Europe/Berlin',
     courts: [
@@ -98,7 +102,7 @@ export const CourtAvailability = Type.Object({
     ],
     waiting_list: true,
     cancellation_deadline_minutes: 1440,
-    contact: { email: 'office@tc-riverside.example', phone: '+49 30 1234567' },
+    contact: { email: 'office@tc-riverside.example', phone: '+49 30 1234567', address: 'Uferweg 4, 10557 Berlin' },
   }],
 })
 

@@ -65,8 +65,8 @@ export interface CourtDay {
   readonly waitingList: boolean
   /** Until how many minutes before its start a guest may cancel a booking online (the club's rule). */
   readonly cancellationDeadlineMinutes: number
-  /** How guests reach the club: its contact address and phone number, each null when it has none. */
-  readonly contact: { readonly email: string | null, readonly phone: string | null }
+  /** How guests reach the club and where it is: its contact address, phone number and postal address, each null when none. */
+  readonly contact: { readonly email: string | null, readonly phone: string | null, readonly address: string | null }
 }
 
 /** Every active court's slots on a local date, with status, and the starts a booking may have now. */
@@ -96,7 +96,7 @@ export async function courtDay(db: Kysely<Database>, club: Club, date: string, n
       status: slotStatus(slot, occupancy),
     }))
   })
-  const contact = { email: rules.contactEmail, phone: rules.contactPhone }
+  const contact = { email: rules.contactEmail, phone: rules.contactPhone, address: rules.address }
   return { slots, windows, validUntil, waitingList: rules.waitingList,
     cancellationDeadlineMinutes: rules.cancellationDeadlineMinutes, contact }
 }

@@ -99,7 +99,7 @@ describeInBrowser('the booking widget on a club website', 'the booking widget br
     stop: () => Promise.all([site.close(), stranger.close(), smtp.stop()]).then(() => undefined),
   })
 
-  interface OpenOptions { timezoneId?: string, locale?: string, blockMessages?: boolean, clock?: boolean }
+  interface OpenOptions { timezoneId?: string, locale?: string, blockMessages?: 'nl' | 'all', clock?: boolean }
   const open = async (path: string, options: OpenOptions = {}) => {
     const context: BrowserContext = await suite.browser.newContext({ viewport: DESKTOP, locale: options.locale ?? 'en-GB',
       ...(options.timezoneId === undefined ? {} : { timezoneId: options.timezoneId }) })
@@ -109,7 +109,10 @@ describeInBrowser('the booking widget on a club website', 'the booking widget br
     // A step that cannot happen fails naming its locator, well before the test's own time runs out.
     context.setDefaultTimeout(8_000)
     const page = await context.newPage()
-    if (options.blockMessages === true) await page.route('**/widget/v1/messages/*', (route) => route.fulfill({ status: 404 }))
+    if (options.blockMessages !== undefined) {
+      await page.route(options.blockMessages === 'all' ? '**/widget/v1/messages/*' : '**/widget/v1/messages/nl.json',
+        (route) => route.fulfill({ status: 404 }))
+    }
     page.on('request', (request) => {
       const url = request.url()
       if (!url.startsWith(suite.origin) && !url.startsWith(site.origin) && !url.startsWith(stranger.origin)) foreign.push(url)
@@ -285,8 +288,10 @@ describeInBrowser('the booking widget on a club website', 'the booking widget br
     const dayName = (day: string) => new Intl.DateTimeFormat('en-GB', { weekday: 'long', day: 'numeric', month: 'long',
       timeZone: 'UTC' }).format(new Date(`${day}T12:00:00Z`))
     const name = dayName(tomorrow)
-    // Into the widget: the date strip, one Tab stop on the day shown (today), the arrow to the next day; late in the evening,
-    // when nothing of today can be booked, the strip starts with tomorrow and Space chooses it.
+    // Into the widget: its language switch, then the date strip, one Tab stop on the day shown (today), the arrow to the next
+    // day; late in the evening, when nothing of today can be booked, the strip starts with tomorrow and Space chooses it.
+    await press('Tab')
+    expect(await page.evaluate(() => document.querySelector('club-booking')?.shadowRoot?.activeElement?.id)).toBe('language')
     await press('Tab')
     const stop = await focused()
     if (stop.startsWith(`${name}:`)) await press('Space')
@@ -377,7 +382,7 @@ describeInBrowser('the booking widget on a club website', 'the booking widget br
       const scroll = root?.querySelector<HTMLElement>('.scroll')
       const time = root?.querySelector('tbody th')?.getBoundingClientRect().left
       return { scrolls: (scroll?.scrollWidth ?? 0) > (scroll?.clientWidth ?? 0) + 1,
-        cue: root?.querySelector('.grid-wrap')?.hasAttribute('data-more'), timeLeft: time, left: scroll?.getBoundingClientRect().left }
+        cue: scroll?.parentElement?.hasAttribute('data-more'), timeLeft: time, left: scroll?.getBoundingClientRect().left }
     })
     const before = await grid()
     // A grid wider than the screen says so; scrolled to its end, the cue goes and the times stay at the left edge.
@@ -472,17 +477,23 @@ describeInBrowser('the booking widget on a club website', 'the booking widget br
       await page.getByLabel('Votre nom').fill('Fleur Française')
       await page.getByLabel('Votre adresse e-mail').fill('fleur@example.org')
       await page.getByRole('button', { name: 'Réserver', exact: true }).click()
-      await page.getByRole('heading', { name: 'Réservé: Court 1, 11:00–12:00' }).waitFor()
+      // French punctuation: a space before the colon.
+      await page.getByRole('heading', { name: 'Réservé : Court 1, 11:00–12:00' }).waitFor()
       await expect.poll(() => mailsTo('fleur@example.org').length, { timeout: 10_000, interval: 100 }).toBe(1)
       const mail = mailsTo('fleur@example.org')[0]
       expect(mail?.parsed.subject).toMatch(/^Réservation confirmée : Court 1, /)
       expect(mail?.parsed.from?.value).toEqual([{ name: 'TC Riverside', address: expect.any(String) as string }])
       await context.close()
     }
-    // Texts that cannot be fetched: the widget speaks English rather than nothing.
-    const { context, page } = await open('/nl', { blockMessages: true })
-    await page.getByRole('region', { name: 'Book a court' }).waitFor()
-    await context.close()
+    // A language's texts that cannot be fetched: the widget speaks English rather than nothing.
+    const dutch = await open('/nl', { blockMessages: 'nl' })
+    await dutch.page.getByRole('region', { name: 'Book a court' }).waitFor()
+    await dutch.context.close()
+    // No texts at all: the page's own fallback inside the element shows, as without JavaScript.
+    const mute = await open('/en', { blockMessages: 'all' })
+    await mute.page.locator('#fallback').waitFor()
+    expect(await mute.page.locator('#fallback').isVisible()).toBe(true)
+    await mute.context.close()
   })
 
   it('sizes the hosted page\'s iframe on the club\'s website, and is refused in a frame anywhere else', async () => {

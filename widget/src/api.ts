@@ -7,6 +7,7 @@
  */
 import { text } from './i18n'
 import type { Lang } from './i18n'
+import { refusalKey } from './refusals'
 import type { components, operations, paths } from '../../clients/typescript/src/schema'
 
 type Problem = components['schemas']['Problem']
@@ -27,9 +28,13 @@ async function call<T>(url: string, init: RequestInit): Promise<Answer<T>> {
   return response.ok ? { data: body as T, response } : { error: body, response }
 }
 
-/** A JSON POST in the guest's language (the language of the mails it causes). */
-const post = <T>(url: string, body: object, language: Lang): Promise<Answer<T>> => call<T>(url, {
-  method: 'POST', headers: { 'content-type': 'application/json', 'accept-language': language }, body: JSON.stringify(body),
+/**
+ * A JSON POST in the guest's language (the language of the mails it causes and of the refusals), with
+ * the Idempotency-Key of the booking it stands for: a retry of it is answered as the first attempt was.
+ */
+const post = <T>(url: string, body: object, language: Lang, key: string): Promise<Answer<T>> => call<T>(url, {
+  method: 'POST', headers: { 'content-type': 'application/json', 'accept-language': language, 'idempotency-key': key },
+  body: JSON.stringify(body),
 })
 
 type Query<O> = O extends { parameters: { query?: infer Q } } ? NonNullable<Q> : never
@@ -51,11 +56,13 @@ export function publicApi(base: string) {
       call<Json<operations['listCourtDays'], 200>>(base + at('/api/v1/public/{clubSlug}/courts/days', club) + search(query),
         { cache: 'no-cache' }),
     /** bookCourt, in the guest's language (the mails'). */
-    book: (club: string, body: operations['bookCourt']['requestBody']['content']['application/json'], language: Lang) =>
-      post<Json<operations['bookCourt'], 201>>(base + at('/api/v1/public/{clubSlug}/courts/book', club), body, language),
+    book: (club: string, body: operations['bookCourt']['requestBody']['content']['application/json'], language: Lang, key: string) =>
+      post<Json<operations['bookCourt'], 201>>(base + at('/api/v1/public/{clubSlug}/courts/book', club), body, language, key),
     /** joinWaitingList: told by mail when a taken time frees, in the guest's language. */
-    wait: (club: string, body: operations['joinWaitingList']['requestBody']['content']['application/json'], language: Lang) =>
-      post<Json<operations['joinWaitingList'], 201>>(base + at('/api/v1/public/{clubSlug}/courts/waitlist', club), body, language),
+    wait: (club: string, body: operations['joinWaitingList']['requestBody']['content']['application/json'], language: Lang,
+      key: string) =>
+      post<Json<operations['joinWaitingList'], 201>>(base + at('/api/v1/public/{clubSlug}/courts/waitlist', club), body, language,
+        key),
   }
 }
 
@@ -73,12 +80,12 @@ export interface Choice {
   readonly waiting: boolean
 }
 
-/** Books the chosen times, or puts the address on the waiting list for the one taken time. */
-export function send(api: PublicApi, club: string, choice: Choice, language: Lang) {
+/** Books the chosen times, or puts the address on the waiting list for the one taken time; `key`: the Idempotency-Key. */
+export function send(api: PublicApi, club: string, choice: Choice, language: Lang, key: string) {
   const { waiting, name, email, notes, ...times } = choice
   return waiting
-    ? api.wait(club, { ...times, name, email }, language)
-    : api.book(club, { ...times, booker_name: name, booker_email: email, ...(notes === '' ? {} : { notes }) }, language)
+    ? api.wait(club, { ...times, name, email }, language, key)
+    : api.book(club, { ...times, booker_name: name, booker_email: email, ...(notes === '' ? {} : { notes }) }, language, key)
 }
 
 /** The service that served this script answers the widget's requests, unless the `api` attribute names another. */
@@ -95,13 +102,15 @@ export function isProblem(body: unknown, type: string): boolean {
   return typeof known === 'string' && known.endsWith(`/${type}`)
 }
 
-/** What a refusal means to a guest, in their language; a 429 counts the seconds until `waitUntil` (ms). */
-export function problemText(language: Lang, status: number, problem: unknown, waitUntil: number): string {
-  const detail = problemOf(problem).detail
-  if (isProblem(problem, 'club-not-found')) return text(language, 'unknownClub')
-  if (status === 429) {
-    return text(language, 'tooMany', { seconds: String(Math.max(1, Math.ceil((waitUntil - Date.now()) / 1000))) })
-  }
-  if (status >= 500 || status === 0) return text(language, 'unavailable')
-  return text(language, 'refused', { detail: typeof detail === 'string' ? detail : '' })
+/**
+ * What a refusal (or one reason of it) means to a guest, in their language: the widget's text of its
+ * code, else the service's words; a 429 counts the seconds until `waitUntil` (ms).
+ */
+export function problemText(language: Lang, status: number, reason: { readonly code?: unknown, readonly reason?: unknown },
+  waitUntil: number): string {
+  if (status === 429) return text(language, 'r.rate_limited', { count: Math.max(1, Math.ceil((waitUntil - Date.now()) / 1000)) })
+  if (status >= 500 || status === 0) return text(language, 'r.service_unavailable')
+  const key = refusalKey(language, reason.code)
+  if (key !== undefined) return text(language, key)
+  return text(language, 'refused', { detail: typeof reason.reason === 'string' ? reason.reason : '' })
 }

@@ -13,3 +13,9 @@ export function dateText(language: Lang, date: string,
   options: Intl.DateTimeFormatOptions = { weekday: 'long', day: 'numeric', month: 'long' }): string {
   return new Intl.DateTimeFormat(LOCALES[language], { ...options, timeZone: 'UTC' }).format(new Date(`${date}T12:00:00Z`))
 }
+
+/** A moment at the club, as a date and a time: "Tuesday 16 June, 14:00". */
+export function momentText(language: Lang, timeZone: string, instant: number): string {
+  return new Intl.DateTimeFormat(LOCALES[language], { weekday: 'long', day: 'numeric', month: 'long', hour: '2-digit',
+    minute: '2-digit', hourCycle: 'h23', timeZone }).format(new Date(instant))
+}

@@ -4,8 +4,8 @@
  * (moveInGrid); times that cannot be booked stay focusable (`aria-disabled`). Wider than the widget,
  * it scrolls sideways under sticky times, with a shaded right edge while courts lie beyond it.
  */
-import { html, nothing } from 'lit'
-import type { TemplateResult } from 'lit'
+import { html, nothing } from 'lit/html.js'
+import type { TemplateResult } from 'lit/html.js'
 import { bookable, gridLayout, isSelected, moveInGrid, tabStop, waitable } from './slots'
 import type { Availability, Column, GridLayout, GridPosition, Slot } from './slots'
 

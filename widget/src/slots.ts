@@ -194,3 +194,24 @@ GridPosition | undefined {
   }
   return first
 }
+
+/**
+ * The start before which every time of the day has begun: the first start any of the courts can be
+ * booked at now, when the day has times before it (today); undefined when none has (a later day, or
+ * nothing bookable at all). Those times are folded away behind a "show earlier" button.
+ */
+export function pastBefore(listing: Availability | null, grid: readonly Column[]): number | undefined {
+  const starts = (listing?.booking_windows ?? []).filter((window) => grid.some((column) => column.id === window.court_id))
+    .map((window) => window.earliest_start).filter((start) => start != null).map((start) => Date.parse(start))
+  if (starts.length === 0) return undefined
+  const first = Math.min(...starts)
+  return grid.some((column) => column.slots.some((slot) => Date.parse(slot.start_time) < first)) ? first : undefined
+}
+
+/** The columns with their times from `from` on (every time when undefined). */
+export function columnsFrom(grid: readonly Column[], from: number | undefined): Column[] {
+  return from === undefined
+    ? [...grid]
+    : grid.map((column) => ({ ...column,
+        slots: column.slots.filter((slot) => Date.parse(slot.start_time) >= from) }))
+}

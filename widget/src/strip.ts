@@ -2,8 +2,8 @@
  * The date strip: the days that can be booked, each with how many times are free ("full" when none),
  * as one radio group — one Tab stop, the arrows, Home and End move the choice and show that day.
  */
-import { html, nothing } from 'lit'
-import type { TemplateResult } from 'lit'
+import { html, nothing } from 'lit/html.js'
+import type { TemplateResult } from 'lit/html.js'
 import type { components } from '../../clients/typescript/src/schema'
 import { dateText } from './format'
 import { markMore } from './grid'

@@ -825,6 +825,7 @@ export interface components {
         /**
          * @description Every active court's slots on the date, by court name, then start.
          * @example {
+         *       "club_name": "TC Riverside",
          *       "date": "2026-06-16",
          *       "timezone": "Europe/Berlin",
          *       "courts": [
@@ -862,7 +863,8 @@ export interface components {
          *       "cancellation_deadline_minutes": 1440,
          *       "contact": {
          *         "email": "office@tc-riverside.example",
-         *         "phone": "+49 30 1234567"
+         *         "phone": "+49 30 1234567",
+         *         "address": "Uferweg 4, 10557 Berlin"
          *       }
          *     }
          */
@@ -871,8 +873,12 @@ export interface components {
             booking_windows: components["schemas"]["CourtBookingWindow"][];
             /** @description The club's cancellation policy: a guest may cancel a booking online (with the link of its confirmation) until this many minutes before it starts; later, only the club can. A booking page says so before the guest books, and says when a time can no longer be cancelled online once booked. */
             cancellation_deadline_minutes: number;
-            /** @description How a guest reaches the club, for what cannot be done online. */
+            /** @description The club's name, as its pages and mails write it. */
+            club_name: string;
+            /** @description How a guest reaches the club, for what cannot be done online, and where it is. */
             contact: {
+                /** @description The club's postal address on one line (a booking's place in a calendar); null: none. */
+                address: string | null;
                 /**
                  * Format: email
                  * @description The club's contact address for guests; null: none.

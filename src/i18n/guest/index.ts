@@ -50,11 +50,6 @@ export function waitingText(language: GuestLanguage, key: keyof GuestMessages['w
   return filled(language, GUEST_MESSAGES[language].waiting[key], params)
 }
 
-/** Each language named in itself, for a choice of language. */
-export const LANGUAGE_NAMES: Readonly<Record<GuestLanguage, string>> = {
-  en: 'English', de: 'Deutsch', fr: 'Français', es: 'Español', it: 'Italiano', nl: 'Nederlands',
-}
-
 /** Whether the guest's texts say this refusal (the public endpoints' codes: src/domain/refusals.ts). */
 function isPublicCode(code: Refusal['code']): code is PublicRefusalCode {
   return code in GUEST_MESSAGES.en.refusals
