@@ -33,7 +33,7 @@ export class ClubBooking extends BookingFlow {
     if (changed.has('bookerEmail') && this.bookerEmail !== '') this.values = { ...this.values, email: this.bookerEmail }
     // A language other than English: its texts are fetched once for the page, and the widget shows itself when they are in.
     const language = this.language
-    if (!hasMessages(language)) {
+    if (!hasMessages(language) && !speechless(language)) {
       void loadMessages(language, this.api === '' ? SCRIPT_ORIGIN : this.api).then(() => {
         this.requestUpdate()
       })
