@@ -211,7 +211,7 @@ async function registerRoutes(app: FastifyInstance, context: AppContext, options
   await waitingListPages(app, context)
   const widget = await loadWidget(options.widgetDir)
   registerWidget(app, widget)
-  bookingPageRoutes(app, context, widget)
+  await bookingPageRoutes(app, context, widget)
   calendarFeedRoutes(app, context)
   opsRoutes(app, context, metrics)
   adminRoutes(app, context, widget)

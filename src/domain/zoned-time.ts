@@ -123,3 +123,12 @@ export function parseClockTime(value: string): number | undefined {
   const minutes = Number(match[1]) * 60 + Number(match[2])
   return minutes > 1440 ? undefined : minutes
 }
+
+/**
+ * A time zone named in words in a language, as a guest reads it beside a time: "Central European
+ * Time", "heure d’Europe centrale" (Intl's long generic name, the same in summer and winter).
+ */
+export function zoneName(locale: string, timeZone: string, instant: number): string {
+  return new Intl.DateTimeFormat(locale, { timeZone, timeZoneName: 'longGeneric' }).formatToParts(instant)
+    .find((part) => part.type === 'timeZoneName')?.value ?? timeZone
+}

@@ -190,9 +190,21 @@ function fromDomainError(error: DomainError): ProblemError {
 
 /** Ajv's errors, rewritten to name the parameter as the client wrote it. */
 function fromValidation(error: Partial<FastifyError>): ProblemError {
-  const context = error.validationContext ?? 'request'
+  return validationProblem(error.validation ?? [], error.validationContext ?? 'request')
+}
+
+/** A failed check of a schema, as ajv reports it (Fastify's validation errors are ajv's). */
+export interface SchemaIssue {
+  readonly keyword: string
+  readonly instancePath: string
+  readonly params: Record<string, unknown>
+  readonly message?: string | undefined
+}
+
+/** The problem of a request whose part (`context`: body, querystring, params) failed its schema: each field with its code. */
+export function validationProblem(validation: readonly SchemaIssue[], context: string): ProblemError {
   const where = context === 'querystring' ? 'query parameter' : context === 'params' ? 'path parameter' : 'field'
-  const issues = (error.validation ?? []).map((issue) => {
+  const issues = validation.map((issue) => {
     const params = issue.params
     const fromPath = issue.instancePath.split('/').filter((part) => part !== '').join('.')
     const name = typeof params.additionalProperty === 'string'

@@ -10,7 +10,7 @@
 import { icsInstant, icsParam, icsText, icsUri, vcalendar } from '../domain/icalendar.js'
 import { withoutLinks } from '../domain/links.js'
 import { escapeHtml } from '../domain/html.js'
-import { formatInZone, localDateOf } from '../domain/zoned-time.js'
+import { formatInZone, localDateOf, zoneName } from '../domain/zoned-time.js'
 import { mailText } from '../i18n/guest/index.js'
 import type { MailMessageKey } from '../i18n/guest/index.js'
 import { LOCALES } from '../domain/languages.js'
@@ -37,6 +37,9 @@ export interface BookingFacts {
    */
   readonly contactEmail: string | null
   readonly mailFrom: string
+  /** The club's postal address (the calendar event's location) and phone number, when it has them. */
+  readonly clubAddress?: string | null
+  readonly contactPhone?: string | null
 }
 
 export interface ConfirmationInput extends BookingFacts {
@@ -94,17 +97,25 @@ export function timeOf(input: Pick<BookingFacts, 'language' | 'timezone' | 'star
   const long = (instant: number) => formatted(language, LONG_DATE, instant, timezone)
   const short = (instant: number) => formatted(language, SHORT_DATE, instant, timezone)
   const span = sameDay ? `${long(input.start)}, ${from}–${to}` : `${long(input.start)} ${from} – ${long(input.end)} ${to}`
-  return { when: `${span} (${timezone})`,
+  return { when: `${span} (${zoneName(LOCALES[language], timezone, input.start)})`,
     short: sameDay ? `${short(input.start)}, ${from}–${to}` : `${short(input.start)} ${from} – ${short(input.end)} ${to}` }
 }
 
-/** A local date and time in the club's zone and the guest's language: `Tuesday 24 November 2026, 16:00 (Europe/Berlin)`. */
+/** A local date and time at the club, in the guest's language: `Tuesday 24 November 2026, 16:00 (Central European Time)`. */
 function localMoment(instant: number, input: BookingFacts): string {
   return `${formatted(input.language, LONG_DATE, instant, input.timezone)}, ${formatInZone(instant, input.timezone).slice(11, 16)} `
-    + `(${input.timezone})`
+    + `(${zoneName(LOCALES[input.language], input.timezone, instant)})`
 }
 
 export const PAGE_START = '<!doctype html><html><body style="font-family:sans-serif">'
+
+/** How the guest reaches the club, as a mail says it: a reply (its contact address), its phone number. */
+function contactOf(input: BookingFacts & { readonly clubName: string }): string[] {
+  return [
+    ...input.contactEmail === null ? [] : [say(input, 'contact', { club: input.clubName })],
+    ...input.contactPhone == null ? [] : [say(input, 'contactPhone', { phone: input.contactPhone })],
+  ]
+}
 
 function factsTable(input: BookingFacts, when: string): string {
   return '<table>'
@@ -128,7 +139,10 @@ export function renderBookingConfirmation(confirmation: ConfirmationInput): Rend
   const club = input.clubName
   const subject = oneLine(say(input, 'confirmedSubject', { court: input.courtName, when: short, club }))
   const until = localMoment(input.manage.cancelUntil, input)
-  const contact = input.contactEmail === null ? null : say(input, 'contact', { club })
+  // Booked after the deadline: no promise that has passed; how the club is reached instead.
+  const late = input.manage.cancelUntil <= input.createdAt
+  const contact = contactOf(input)
+  const manageText = late ? say(input, 'manageTextLate', { club }) : say(input, 'manageText', { until })
   const lines = [
     say(input, 'hello', { name: input.bookerName }),
     '',
@@ -137,11 +151,11 @@ export function renderBookingConfirmation(confirmation: ConfirmationInput): Rend
     ...factsLines(input, when),
     ...(input.notes === null ? [] : ['', say(input, 'notesHeading'), input.notes]),
     '',
-    say(input, 'manageText', { until }),
+    manageText,
     input.manage.url,
     '',
     say(input, 'calendarAdds'),
-    ...(contact === null ? [] : ['', contact]),
+    ...contact.flatMap((line) => ['', line]),
     ...(input.privacyUrl == null ? [] : ['', `${say(input, 'privacy', { club })}: ${input.privacyUrl}`]),
   ]
   const html = PAGE_START
@@ -151,14 +165,16 @@ export function renderBookingConfirmation(confirmation: ConfirmationInput): Rend
     + (input.notes === null
       ? ''
       : `<p>${escapeHtml(say(input, 'notesHeading'))}</p><p style="white-space:pre-wrap">${escapeHtml(input.notes)}</p>`)
-    + `<p><a href="${escapeHtml(input.manage.url)}">${escapeHtml(say(input, 'manageLink'))}</a> `
-    + `${escapeHtml(say(input, 'manageUntil', { until }))}</p>`
-    + `<p>${escapeHtml(say(input, 'calendarAdds'))}</p>`
-    + (contact === null ? '' : `<p>${escapeHtml(contact)}</p>`)
-    + (input.privacyUrl == null
-      ? ''
-      : `<p style="font-size:small"><a href="${escapeHtml(input.privacyUrl)}">${escapeHtml(say(input, 'privacy', { club }))}</a></p>`)
-    + '</body></html>'
+    + (late
+      ? `<p>${escapeHtml(manageText)} <a href="${escapeHtml(input.manage.url)}">${escapeHtml(say(input, 'manageLinkLate'))}</a></p>`
+      : `<p><a href="${escapeHtml(input.manage.url)}">${escapeHtml(say(input, 'manageLink'))}</a> `
+        + `${escapeHtml(say(input, 'manageUntil', { until }))}</p>`)
+      + `<p>${escapeHtml(say(input, 'calendarAdds'))}</p>`
+      + contact.map((line) => `<p>${escapeHtml(line)}</p>`).join('')
+      + (input.privacyUrl == null
+        ? ''
+        : `<p style="font-size:small"><a href="${escapeHtml(input.privacyUrl)}">${escapeHtml(say(input, 'privacy', { club }))}</a></p>`)
+      + '</body></html>'
   const description = [`${say(input, 'labelled', { label: say(input, 'bookingId') })} ${input.bookingId}`,
     ...(input.notes === null ? [] : [input.notes]),
     say(input, 'descriptionManage', { url: input.manage.url })].join('\n')
@@ -211,6 +227,8 @@ export function renderBookingCancellation(input: CancellationInput): RenderedMai
 }
 
 export interface MoveInput extends BookingFacts {
+  /** The guest's notes, repeated as the confirmation had them. */
+  readonly notes: string | null
   /** Where and when the booking was before the move. */
   readonly previous: { readonly courtName: string, readonly start: number, readonly end: number }
   /** The event's SEQUENCE after the move: one more than its last mail's. */
@@ -235,12 +253,15 @@ export function renderBookingMove(input: MoveInput): RenderedMail {
   const moved = say(input, input.by === 'guest' ? 'movedByGuest' : 'movedByClub', { club })
   const was = say(input, 'was', { before: `${input.previous.courtName}, ${before.when}` })
   const contact = input.contactEmail === null ? null : say(input, 'contact', { club })
+  // The guest's copy never carries a link a stranger put into the notes.
+  const notes = input.notes === null ? null : withoutLinks(input.notes)
   const lines = [
     say(input, 'hello', { name: input.bookerName }),
     '',
     moved,
     '',
     ...factsLines(input, when),
+    ...(notes === null ? [] : ['', say(input, 'notesHeading'), notes]),
     '',
     was,
     '',
@@ -251,11 +272,13 @@ export function renderBookingMove(input: MoveInput): RenderedMail {
     + `<p>${escapeHtml(say(input, 'hello', { name: input.bookerName }))}</p>`
     + `<p>${escapeHtml(moved)}</p>`
     + factsTable(input, when)
+    + (notes === null ? '' : `<p>${escapeHtml(say(input, 'notesHeading'))}</p><p style="white-space:pre-wrap">${escapeHtml(notes)}</p>`)
     + `<p>${escapeHtml(was)}</p>`
     + `<p>${escapeHtml(say(input, 'moveCalendar'))}</p>`
     + (contact === null ? '' : `<p>${escapeHtml(contact)}</p>`)
     + '</body></html>'
   const description = [`${say(input, 'labelled', { label: say(input, 'bookingId') })} ${input.bookingId}`,
+    ...(notes === null ? [] : [notes]),
     ...(input.manageUrl === null ? [] : [say(input, 'descriptionManage', { url: input.manageUrl })])].join('\n')
   return { subject, text: lines.join('\n'), html, ics: bookingIcs(input, { method: 'REQUEST', sequence: input.sequence,
     ...(input.manageUrl === null ? {} : { url: input.manageUrl }) }, input.movedAt, description) }
@@ -304,8 +327,18 @@ interface IcsChange {
   readonly cancelled?: boolean
 }
 
+/** How long before the start a calendar reminds the guest of a booking (its VALARM). */
+export const REMINDER_MINUTES = 120
+
+/** The event's reminder: a calendar shows it two hours before the start (RFC 5545 §3.6.6). */
+function reminder(input: BookingFacts): string[] {
+  return ['BEGIN:VALARM', 'ACTION:DISPLAY', `DESCRIPTION:${icsText(`${input.courtName} — ${input.clubName}`)}`,
+    `TRIGGER:-PT${String(REMINDER_MINUTES / 60)}H`, 'END:VALARM']
+}
+
 function bookingIcs(input: BookingFacts, change: IcsChange, stamp: number, description: string): string {
   const { method } = change
+  const cancelled = method === 'CANCEL' || change.cancelled === true
   const attendee = method === 'PUBLISH' || input.bookerEmail === ''
     ? []
     : [`ATTENDEE;CN=${icsParam(input.bookerName)};ROLE=REQ-PARTICIPANT${method === 'CANCEL' ? '' : ';PARTSTAT=ACCEPTED;RSVP=FALSE'}`
@@ -320,10 +353,12 @@ function bookingIcs(input: BookingFacts, change: IcsChange, stamp: number, descr
     `ORGANIZER;CN=${icsParam(input.clubName)}:mailto:${icsUri(input.contactEmail ?? addressOf(input.mailFrom))}`,
     ...attendee,
     `SUMMARY:${icsText(`${input.courtName} — ${input.clubName}`)}`,
-    `LOCATION:${icsText(`${input.clubName}, ${input.courtName}`)}`,
+    // Where it is: the club and the court, and the club's address when it has one (a calendar's map finds that).
+    `LOCATION:${icsText([input.clubName, input.courtName, input.clubAddress ?? ''].filter((part) => part !== '').join(', '))}`,
     `DESCRIPTION:${icsText(description)}`,
     ...change.url === undefined ? [] : [`URL:${icsUri(change.url)}`],
     `STATUS:${method === 'CANCEL' || change.cancelled === true ? 'CANCELLED' : 'CONFIRMED'}`,
+    ...cancelled ? [] : reminder(input),
     'END:VEVENT',
   ]])
 }

@@ -24,6 +24,8 @@ export interface OutgoingMail {
   readonly from: string | { readonly name: string, readonly address: string }
   /** Where replies go (a club's contact address), when not to the sender. */
   readonly replyTo?: string
+  /** A one-click stop link (RFC 8058): List-Unsubscribe with List-Unsubscribe-Post. */
+  readonly unsubscribeUrl?: string
   readonly to: { readonly name: string, readonly address: string }
   readonly subject: string
   readonly text: string
@@ -70,6 +72,10 @@ function message(mail: OutgoingMail): SendMailOptions {
     messageId: mail.messageId,
     from: typeof mail.from === 'string' ? mail.from : { name: mail.from.name, address: mail.from.address },
     ...mail.replyTo === undefined ? {} : { replyTo: mail.replyTo },
+    // RFC 8058: a mail program may stop the mails with one POST to the link, without opening it.
+    ...mail.unsubscribeUrl === undefined
+      ? {}
+      : { list: { unsubscribe: mail.unsubscribeUrl }, headers: { 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' } },
     to: { name: mail.to.name, address: mail.to.address },
     subject: mail.subject,
     text: mail.text,

@@ -180,6 +180,7 @@ export class MailWorker {
         // A club's mail: its name before the service's address (the address stays the service's, which its domain vouches for).
         from: mail.sender_name === null ? this.from : { name: mail.sender_name, address: addressOf(this.from) },
         ...mail.reply_to === null ? {} : { replyTo: mail.reply_to },
+        ...mail.unsubscribe_url === null ? {} : { unsubscribeUrl: mail.unsubscribe_url },
         to: { name: mail.recipient_name, address: mail.recipient_email },
         subject: mail.subject,
         text: mail.text_body,

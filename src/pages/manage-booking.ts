@@ -9,10 +9,12 @@
 import { createHash } from 'node:crypto'
 import type { GuestBooking } from '../services/booking-cancellation.js'
 import type { FreeTime } from '../services/booking-moves.js'
+import { telUri } from '../domain/club-contact.js'
 import { escapeHtml } from '../domain/html.js'
 import { pageText } from '../i18n/guest/index.js'
 import type { PageMessageKey } from '../i18n/guest/index.js'
 import { GUEST_LANGUAGES, LANGUAGE_NAMES, LOCALES, isGuestLanguage } from '../domain/languages.js'
+import { zoneName } from '../domain/zoned-time.js'
 import type { GuestLanguage } from '../domain/languages.js'
 
 const STYLE = [
@@ -33,17 +35,20 @@ const STYLE = [
   'nav{margin-top:1.5rem;font-size:.95rem}a{color:#1a4fd6}',
   'h2{font-size:1.2rem;margin:1.5rem 0 .5rem}',
   'fieldset{border:0;padding:0;margin:0 0 1rem}legend{font-weight:600;margin-bottom:.5rem}',
-  '.times{display:grid;grid-template-columns:repeat(auto-fill,minmax(8rem,1fr));gap:.5rem}',
-  '.times label{display:flex;align-items:center;gap:.4rem;white-space:nowrap;border:1px solid #c4c8cf;border-radius:8px;'
-  + 'padding:.5rem .6rem;'
-  + 'min-height:44px;box-sizing:border-box}',
+  '.times{display:grid;grid-template-columns:repeat(auto-fill,minmax(9rem,1fr));gap:.5rem}',
+  '.times label{display:flex;align-items:center;gap:.5rem;white-space:nowrap;border:1px solid #8a8f98;border-radius:8px;'
+  + 'padding:.5rem .75rem;min-height:44px;box-sizing:border-box}',
   '.date{display:flex;flex-wrap:wrap;gap:.5rem;align-items:end;margin-bottom:1rem}',
   '.date label{display:flex;flex-direction:column;font-weight:600}',
   'input[type=date]{font:inherit;min-height:44px;padding:0 .5rem;border:1px solid #8a8f98;border-radius:8px}',
   'button.secondary{background:#fff;color:#1a4fd6;border:2px solid #1a4fd6;width:auto}',
   'button.primary{background:#1c6b3a}',
-  'nav ul{list-style:none;padding:0;margin:.5rem 0 0;display:flex;flex-wrap:wrap;gap:.25rem 1rem}nav [aria-current]{font-weight:600}',
-  '.links{display:flex;flex-wrap:wrap;gap:.5rem 1.25rem}',
+  'nav ul{list-style:none;padding:0;margin:.5rem 0 0;display:flex;flex-wrap:wrap;gap:0 1rem}nav [aria-current]{font-weight:600}',
+  '.links{display:flex;flex-wrap:wrap;gap:0 1.25rem}',
+  // Every link a guest taps is at least 44 px tall and wide (WCAG 2.5.5).
+  'main a,nav [aria-current]{display:inline-flex;align-items:center;min-height:44px;min-width:44px}',
+  'textarea{font:inherit;width:100%;box-sizing:border-box;min-height:5rem;padding:.5rem;border:1px solid #8a8f98;border-radius:8px}',
+  '.stack{display:flex;flex-direction:column;gap:.5rem;margin-bottom:1rem}',
 ].join('')
 
 const STYLE_HASH = `'sha256-${createHash('sha256').update(STYLE).digest('base64')}'`
@@ -107,14 +112,14 @@ function moment(instant: number, timeZone: string, language: GuestLanguage): str
   return `${dateFormat(language, timeZone).format(instant)}, ${timeFormat(language, timeZone).format(instant)}`
 }
 
-/** A booking's or slot's time as the guest's pages write it: `Tuesday, 16 June 2026, 18:00–19:00 (Europe/Berlin)`. */
+/** A booking's or slot's time as the guest's pages write it: `Tuesday, 16 June 2026, 18:00–19:00 (Central European Time)`. */
 export function span(start: number, end: number, timeZone: string, language: GuestLanguage): string {
   const day = (instant: number) => dateFormat(language, timeZone).format(instant)
   const time = (instant: number) => timeFormat(language, timeZone).format(instant)
   // A booking that ends at midnight ends at 24:00 of its day.
   const endsSameDay = day(end - 1) === day(start)
   const to = endsSameDay ? (day(end) === day(start) ? time(end) : '24:00') : `${day(end)}, ${time(end)}`
-  return `${day(start)}, ${time(start)}–${to} (${timeZone})`
+  return `${day(start)}, ${time(start)}–${to} (${zoneName(LOCALES[language], timeZone, start)})`
 }
 
 export interface PageView {
@@ -150,6 +155,31 @@ export interface PageState {
   /** The booking's calendar file (PUBLISH), and the club's booking page (offered once the booking is cancelled). */
   readonly calendarHref?: string
   readonly bookingPageHref?: string
+  /** The booking was made just now (the hosted booking page sent the guest here). */
+  readonly justBooked?: boolean
+  /** The guest asked to cancel: the page asks to confirm (and for a reason), and posts the cancellation to `cancelAction`. */
+  readonly confirming?: { readonly cancelAction: string, readonly backHref: string }
+  /** The page's address with the cancellation to confirm (the cancel button's). */
+  readonly cancelHref?: { readonly path: string, readonly language: GuestLanguage | undefined }
+}
+
+/** How the guest reaches the club, wherever the page sends them to it: its phone number and contact address, as links. */
+function contactLine(booking: GuestBooking['booking'], language: GuestLanguage): string {
+  const links = [
+    ...booking.contactPhone === null ? [] : [`<a href="${escapeHtml(telUri(booking.contactPhone))}">${escapeHtml(booking.contactPhone)}</a>`],
+    ...booking.contactEmail === null ? [] : [`<a href="mailto:${escapeHtml(booking.contactEmail)}">${escapeHtml(booking.contactEmail)}</a>`],
+  ]
+  return links.length === 0 ? '' : `<p>${say(language, 'contactClub')} <span class="links">${links.join('')}</span></p>`
+}
+
+/** The cancellation asked for: one more tap to confirm it, and the guest's reason if they give one; no script. */
+function confirmForm(confirming: NonNullable<PageState['confirming']>, language: GuestLanguage): string {
+  return `<h2>${say(language, 'confirmTitle')}</h2><p>${say(language, 'confirmIntro')} ${say(language, 'cannotUndo')}</p>`
+    + `<form method="post" action="${escapeHtml(confirming.cancelAction)}" class="stack">`
+    + `<label for="reason">${say(language, 'reasonLabel')}</label><textarea id="reason" name="reason" maxlength="500" rows="3">`
+    + '</textarea>'
+    + `<button type="submit">${say(language, 'confirmButton')}</button></form>`
+    + `<p><a href="${escapeHtml(confirming.backHref)}">${say(language, 'keepLink')}</a></p>`
 }
 
 /** The booking as its guest sees it, after the guest's own action or with the change of time open. */
@@ -158,7 +188,7 @@ export function renderBookingPage(found: GuestBooking, view: PageView, shown: Pa
   const justCancelled = shown.justCancelled === true
   const language = view.language
   const tz = booking.timezone
-  const until = `${moment(cancelUntil, tz, language)} (${tz})`
+  const until = `${moment(cancelUntil, tz, language)} (${zoneName(LOCALES[language], tz, cancelUntil)})`
   let notice = ''
   let action = ''
   if (state === 'cancelled') {
@@ -172,31 +202,41 @@ export function renderBookingPage(found: GuestBooking, view: PageView, shown: Pa
       : `<p><a href="${escapeHtml(shown.bookingPageHref)}">${say(language, 'bookAgain', { club: booking.clubName })}</a></p>`
   } else if (state === 'too-late') {
     notice = `<div class="notice warn" role="status"><p>${say(language, 'tooLate', { until })}</p></div>`
+    action = contactLine(booking, language)
   } else if (shown.change !== undefined) {
     action = changeForm(booking, shown.change, language)
+  } else if (shown.confirming !== undefined) {
+    action = confirmForm(shown.confirming, language)
   } else {
     if (shown.justMoved === true) notice = `<div class="notice" role="status"><p>${say(language, 'movedNow')}</p></div>`
+    if (shown.justBooked === true) notice = `<div class="notice" role="status"><p>${say(language, 'bookedNow')}</p></div>`
     const links = [
       ...shown.changeHref === undefined ? [] : [`<a href="${escapeHtml(shown.changeHref)}">${say(language, 'changeLink')}</a>`],
       ...shown.calendarHref === undefined
         ? []
         : [`<a href="${escapeHtml(shown.calendarHref)}" download="booking.ics">${say(language, 'addToCalendar')}</a>`],
     ]
+    const cancel = shown.cancelHref
     action = `<p>${say(language, 'cancelUntil', { until })}</p>`
       + (links.length === 0 ? '' : `<p class="links">${links.join('')}</p>`)
-      + `<form method="post"><button type="submit">${say(language, 'cancelButton')}</button></form>`
-      + `<p class="hint">${say(language, 'cannotUndo')}</p>`
+      + (cancel === undefined
+        ? `<form method="post"><button type="submit">${say(language, 'cancelButton')}</button></form>`
+        : `<form method="get" action="${escapeHtml(cancel.path)}">`
+          + (cancel.language === undefined ? '' : `<input type="hidden" name="lang" value="${cancel.language}">`)
+          + `<input type="hidden" name="cancel" value="1"><button type="submit">${say(language, 'cancelButton')}</button></form>`)
   }
   if (shown.refusal !== undefined) {
     const why = shown.refusal === 'taken'
       ? say(language, 'taken')
       : shown.refusal === 'invalid' ? say(language, 'invalidTime') : say(language, 'tooLateChange', { until })
     notice = `<div class="notice warn" role="alert"><p>${why}</p></div>${state === 'too-late' ? '' : notice}`
+    if (shown.refusal === 'too-late' && state !== 'too-late') action = `${contactLine(booking, language)}${action}`
   }
   const body = `<p class="club">${escapeHtml(booking.clubName)}</p><h1>${say(language, 'title')}</h1>${notice}`
     + '<dl>'
     + `<dt>${say(language, 'court')}</dt><dd>${escapeHtml(booking.courtName)}</dd>`
     + `<dt>${say(language, 'when')}</dt><dd>${escapeHtml(span(booking.start, booking.end, tz, language))}</dd>`
+    + (booking.clubAddress === null ? '' : `<dt>${say(language, 'where')}</dt><dd>${escapeHtml(booking.clubAddress)}</dd>`)
     + `<dt>${say(language, 'status')}</dt><dd>${say(language, state === 'cancelled' ? 'cancelled' : 'confirmed')}</dd>`
     + `</dl>${action}`
   return document(view, `${pageText(language, 'title')} — ${booking.clubName}`, body, booking.privacyUrl)

@@ -77,7 +77,7 @@ function sendPage(reply: FastifyReply, status: number, html: string): FastifyRep
 
 export async function manageBookingRoutes(app: FastifyInstance, context: AppContext): Promise<void> {
   await app.register((scope, _options, done) => {
-    // The cancel form posts an empty body, the move form the chosen start; nothing else in a body is read.
+    // The cancel form posts the guest's reason (or nothing), the move form the chosen start; nothing else in a body is read.
     scope.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 1024 }, (_request, body, done) => {
       done(null, Object.fromEntries(new URLSearchParams(String(body))))
     })
@@ -93,18 +93,27 @@ export async function manageBookingRoutes(app: FastifyInstance, context: AppCont
       if (found === undefined) return sendPage(reply, 404, renderNotFoundPage(view))
       const justCancelled = field(request.query, 'cancelled') !== undefined && found.booking.cancelledBy === 'guest'
       const justMoved = field(request.query, 'moved') !== undefined
+      const justBooked = field(request.query, 'booked') !== undefined
+      const chosen = chosenLanguage(request.query)
+      if (found.state === 'open' && field(request.query, 'cancel') !== undefined) {
+        return sendPage(reply, 200, renderBookingPage(found, view, { confirming: {
+          cancelAction: pageHref(token, chosen), backHref: pageHref(token, chosen) } }))
+      }
       if (found.state === 'open' && field(request.query, 'change') !== undefined) {
         const date = dateOf(field(request.query, 'date')) ?? localDateOf(found.booking.start, found.booking.timezone)
         const change = await changeView(context, found, token, request.query, date)
         return sendPage(reply, 200, renderBookingPage(found, view, { change }))
       }
-      return sendPage(reply, 200, renderBookingPage(found, view, { justCancelled, justMoved,
-        ...pageLinks(context, found, token, request.query) }))
+      return sendPage(reply, 200, renderBookingPage(found, view, { justCancelled, justMoved, justBooked,
+        cancelHref: { path: `${MANAGE_PREFIX}/${token}`, language: chosen }, ...pageLinks(context, found, token, request.query) }))
     })
 
     typed.post(`${MANAGE_PREFIX}/:token`, { config, schema, onRequest: context.publicLimits.booking.hook() }, async (request, reply) => {
       const { token } = request.params
-      const found = await cancelByGuest(context.db, context.clock, cancellationSettings(context.config), token)
+      // The guest's reason, if they gave one (the club reads it with the booking); one line of at most 500 characters.
+      const reason = (field(request.body, 'reason') ?? '').replace(/\s+/g, ' ').trim().slice(0, 500)
+      const found = await cancelByGuest(context.db, context.clock, cancellationSettings(context.config), token,
+        reason === '' ? null : reason)
       const view = viewOf(request, token, found)
       if (found === undefined) return sendPage(reply, 404, renderNotFoundPage(view))
       if (found.state === 'too-late') return sendPage(reply, 409, renderBookingPage(found, view))

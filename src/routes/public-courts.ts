@@ -144,7 +144,8 @@ function registerCourtsListing(scope: FastifyInstance, context: AppContext, club
     const { day, now } = slot
     return answerCached(context, reply, slot, async (db) => {
       const read = await courtDay(db, club, day, now)
-      const payload = { club_name: club.name, date: day, timezone: club.timezone, courts: read.slots, booking_windows: read.windows,
+      const payload = { club_name: club.name, date: day, timezone: club.timezone, courts: read.slots,
+        booking_windows: read.windows,
         waiting_list: read.waitingList, cancellation_deadline_minutes: read.cancellationDeadlineMinutes, contact: read.contact }
       return { payload, validUntil: read.validUntil }
     })

@@ -108,10 +108,13 @@ function viewOf(request: FastifyRequest, token: string, found: LinkedWaiting | u
 /** The stop link's page: GET shows the entry, POST ends it (then 303 back to the page, which says so). */
 export async function waitingListPages(app: FastifyInstance, context: AppContext): Promise<void> {
   await app.register((scope, _options, done) => {
-    // The stop form posts an empty body; nothing in it is read.
-    scope.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 1024 }, (_request, _body, next) => {
-      next(null, {})
-    })
+    // The stop form posts an empty body, a mail program's one-click stop (RFC 8058) `List-Unsubscribe=One-Click` as either
+    // form encoding; nothing in it is read.
+    for (const type of ['application/x-www-form-urlencoded', 'multipart/form-data']) {
+      scope.addContentTypeParser(type, { parseAs: 'string', bodyLimit: 1024 }, (_request, _body, next) => {
+        next(null, {})
+      })
+    }
     const typed = scope.withTypeProvider<TypeBoxTypeProvider>()
     // Pages, not API operations: outside the API descriptions.
     const schema = { hide: true, params: TokenParams }

@@ -67,19 +67,21 @@ CancellationSettings {
 }
 
 /**
- * Cancels the booking of a guest's link. Idempotent: a booking already cancelled stays as it is
- * and no second mail goes out. After the deadline nothing changes and the state says why.
+ * Cancels the booking of a guest's link, with the guest's reason if they gave one (the club reads it).
+ * Idempotent: a booking already cancelled stays as it is and no second mail goes out. After the
+ * deadline nothing changes and the state says why.
  */
 export async function cancelByGuest(
   db: Kysely<Database>,
   clock: Clock,
   settings: CancellationSettings,
   token: string,
+  reason: string | null = null,
 ): Promise<GuestBooking | undefined> {
   const found = await bookingOfLink(db, clock, token)
   if (found?.state !== 'open') return found
   const now = clock.now()
-  await cancel(db, now, settings, found.booking, { by: 'guest', reason: null })
+  await cancel(db, now, settings, found.booking, { by: 'guest', reason })
   return bookingOfLink(db, clock, token)
 }
 
@@ -159,7 +161,8 @@ export async function cancelIn(
     const mail = renderBookingCancellation({
       bookingId: booking.id, clubName: booking.clubName, timezone: booking.timezone, courtName: booking.courtName,
       start: booking.start, end: booking.end, bookerName: booking.bookerName, bookerEmail: booking.bookerEmail,
-      language: booking.language, contactEmail: booking.contactEmail, mailFrom: settings.mailFrom,
+      language: booking.language, contactEmail: booking.contactEmail, contactPhone: booking.contactPhone,
+      clubAddress: booking.clubAddress, mailFrom: settings.mailFrom,
       cancelledAt: now, by: cancellation.by, reason: cancellation.reason, sequence,
       bookingPageUrl: bookingPageUrl(settings.publicUrl, booking.clubSlug),
     })

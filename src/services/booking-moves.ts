@@ -107,7 +107,8 @@ export async function moveBooking(
           const mail = renderBookingMove({ bookingId, clubName: booking.clubName, timezone: booking.timezone,
             courtName: court.name, start: interval.start, end: interval.end, bookerName: booking.bookerName,
             bookerEmail: booking.bookerEmail, language: booking.language,
-            contactEmail: booking.contactEmail, mailFrom: settings.mailFrom, sequence, movedAt: now, by: mover.by,
+            contactEmail: booking.contactEmail, contactPhone: booking.contactPhone, clubAddress: booking.clubAddress,
+            notes: booking.notes, mailFrom: settings.mailFrom, sequence, movedAt: now, by: mover.by,
             manageUrl: mover.by === 'guest' ? mover.manageUrl : null,
             previous: { courtName: booking.courtName, start: booking.start, end: booking.end } })
           await work.mail({ clubId, bookingId, recipientName: booking.bookerName, recipientEmail: booking.bookerEmail,

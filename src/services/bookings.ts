@@ -10,7 +10,6 @@ import type { Kysely } from 'kysely'
 import type { Clock } from '../clock.js'
 import type { Club } from '../db/repositories/clubs.js'
 import { courtForBooking, listActiveCourts, occupancyOf } from '../db/repositories/courts.js'
-import type { Court } from '../db/repositories/courts.js'
 import { isExclusionViolation, isTransientConflict, isUniqueViolation } from '../db/dialect.js'
 import { addressStanding, bookingInsert, bookingRulesOf } from '../db/repositories/bookings.js'
 import { bookingRequestInsert, findBookingRequest } from '../db/repositories/booking-requests.js'
@@ -24,7 +23,7 @@ import { InvalidBooking, InvalidRequest, SlotConflict } from '../domain/errors.j
 import { checkTimesAndName, occupancyOn, slotConflict, unknownCourt } from '../domain/booking-rules.js'
 import { bookingWindow, bookingWindowChangesAt, daySlots, localDatesOf, slotStatus } from '../domain/slots.js'
 import type { SlotStatus } from '../domain/slots.js'
-import { addDays, formatInZone, localToInstant, mondayOf } from '../domain/zoned-time.js'
+import { formatInZone, localToInstant } from '../domain/zoned-time.js'
 import { renderBookingConfirmation, renderBookingRefusal } from '../mail/booking-mail.js'
 import { generateToken, hashToken, openSealed, sealUnder } from '../domain/secret-token.js'
 import { bookingLabel, cancellationDeadline } from './booking-cancellation.js'
@@ -99,29 +98,6 @@ export async function courtDay(db: Kysely<Database>, club: Club, date: string, n
   const contact = { email: rules.contactEmail, phone: rules.contactPhone, address: rules.address }
   return { slots, windows, validUntil, waitingList: rules.waitingList,
     cancellationDeadlineMinutes: rules.cancellationDeadlineMinutes, contact }
-}
-
-export interface WeekDay {
-  readonly date: string
-  readonly slots: { start_time: string, end_time: string, status: SlotStatus }[]
-}
-
-/**
- * One court's slots from the Monday of `date`'s week to the Sunday, with status — an inactive
- * court's too, for the dashboard's week view. The statuses are those of the public listing.
- */
-export async function courtWeek(db: Kysely<Database>, club: Club, court: Court, date: string): Promise<WeekDay[]> {
-  const monday = mondayOf(date)
-  const dates = Array.from({ length: 7 }, (_, i) => addDays(monday, i))
-  const window = { start: localToInstant(monday, 0, club.timezone), end: localToInstant(addDays(monday, 7), 0, club.timezone) }
-  const stored = (await occupancyOf(db, club.id, [court.id], window)).get(court.id)
-  return dates.map((day) => {
-    const occupancy = occupancyOn(stored, [day], club.timezone)
-    return { date: day, slots: daySlots(court, day, club.timezone).map((slot) => ({
-      start_time: formatInZone(slot.start, club.timezone), end_time: formatInZone(slot.end, club.timezone),
-      status: slotStatus(slot, occupancy),
-    })) }
-  })
 }
 
 export interface BookingInput {
@@ -255,13 +231,10 @@ export async function bookCourt(
           detail: overrides.length === 0 ? null : `overrides ${overrides.join(' and ')}: ${staff.reason ?? ''}` })
       }
       if (email !== '' && staff?.confirm !== false) {
-        const mail = renderBookingConfirmation({
-          bookingId, clubName: club.name, timezone: club.timezone, courtName: court.name, start: interval.start,
-          end: interval.end, bookerName, bookerEmail: email, language, notes, createdAt: now,
-          contactEmail: rules.contactEmail, mailFrom: settings.mailFrom,
-          manage: { url: manageUrl(settings.publicUrl, manageToken), cancelUntil: cancellationDeadline(interval.start, rules) },
-          privacyUrl: rules.privacyUrl,
-        })
+        const mail = renderBookingConfirmation({ ...clubFacts(club, rules), bookingId, courtName: court.name,
+          start: interval.start, end: interval.end, bookerName, bookerEmail: email, language, notes, createdAt: now,
+          mailFrom: settings.mailFrom,
+          manage: { url: manageUrl(settings.publicUrl, manageToken), cancelUntil: cancellationDeadline(interval.start, rules) } })
         await work.mail({ clubId: club.id, bookingId, recipientName: bookerName, recipientEmail: input.booker_email.trim(),
           subject: mail.subject, text: mail.text, html: mail.html, ics: mail.ics, ...clubSender(club, rules) }, settings.mailFrom)
       }
@@ -363,6 +336,12 @@ function guestLanguage(requested: string | undefined, rules: Pick<BookingRules, 
 export function clubSender(club: Pick<Club, 'name'>, rules: Pick<BookingRules, 'contactEmail'>):
 { senderName: string, replyTo: string | null } {
   return { senderName: club.name, replyTo: rules.contactEmail }
+}
+
+/** What a booking's mails say of its club: its name, zone and how it is reached, from the club's rules. */
+function clubFacts(club: Club, rules: BookingRules) {
+  return { clubName: club.name, timezone: club.timezone, contactEmail: rules.contactEmail, contactPhone: rules.contactPhone,
+    clubAddress: rules.address, privacyUrl: rules.privacyUrl }
 }
 
 /** Runs a transaction again (up to three times) when the database aborted it only because of a concurrent one. */

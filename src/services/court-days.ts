@@ -12,7 +12,9 @@ import { occupancyOn } from '../domain/booking-rules.js'
 import type { Database } from '../db/schema.js'
 import { bookingWindowChangesAt, daySlots, overlaps, slotStatus } from '../domain/slots.js'
 import type { Interval } from '../domain/slots.js'
-import { addDays, formatInZone, localToInstant } from '../domain/zoned-time.js'
+import { addDays, formatInZone, localToInstant, mondayOf } from '../domain/zoned-time.js'
+import type { Court } from '../db/repositories/courts.js'
+import type { SlotStatus } from '../domain/slots.js'
 import type { CourtSlot } from './bookings.js'
 
 const DAY = 86_400_000
@@ -75,4 +77,27 @@ Promise<CourtDays> {
     return { date, bookable, free_slots: free, first_free: first }
   })
   return { days, validUntil }
+}
+
+export interface WeekDay {
+  readonly date: string
+  readonly slots: { start_time: string, end_time: string, status: SlotStatus }[]
+}
+
+/**
+ * One court's slots from the Monday of `date`'s week to the Sunday, with status — an inactive
+ * court's too, for the dashboard's week view. The statuses are those of the public listing.
+ */
+export async function courtWeek(db: Kysely<Database>, club: Club, court: Court, date: string): Promise<WeekDay[]> {
+  const monday = mondayOf(date)
+  const dates = Array.from({ length: 7 }, (_, i) => addDays(monday, i))
+  const window = { start: localToInstant(monday, 0, club.timezone), end: localToInstant(addDays(monday, 7), 0, club.timezone) }
+  const stored = (await occupancyOf(db, club.id, [court.id], window)).get(court.id)
+  return dates.map((day) => {
+    const occupancy = occupancyOn(stored, [day], club.timezone)
+    return { date: day, slots: daySlots(court, day, club.timezone).map((slot) => ({
+      start_time: formatInZone(slot.start, club.timezone), end_time: formatInZone(slot.end, club.timezone),
+      status: slotStatus(slot, occupancy),
+    })) }
+  })
 }

@@ -66,11 +66,16 @@ export function stopUrl(publicUrl: URL, token: string): string {
   return new URL(`waiting-list/${token}`, publicUrl).href
 }
 
-/** The club's booking page on the slot's date and court, in the guest's language: the freed mail's way to book it. */
+/**
+ * The club's booking page on the slot's date and court, in the guest's language: the freed mail's way
+ * to book it. With the entry's token (`wait`), the page chooses the time and fills in the entry's
+ * name and address, which never go into the address itself.
+ */
 export function bookSlotUrl(publicUrl: URL, club: Pick<Club, 'slug' | 'timezone'>, courtId: string, start: number,
-  language: string): string {
+  language: string, token: string): string {
   const url = new URL(bookingPageUrl(publicUrl, club.slug))
-  url.search = new URLSearchParams({ date: localDateOf(start, club.timezone), court: courtId, lang: language }).toString()
+  url.search = new URLSearchParams({ date: localDateOf(start, club.timezone), court: courtId, lang: language, wait: token })
+    .toString()
   return url.href
 }
 
@@ -126,7 +131,8 @@ export async function joinWaitingList(db: Kysely<Database>, clock: Clock, settin
       const mail = renderWaitingJoined({ clubName: club.name, courtName: court.name, timezone: club.timezone, start, end, name,
         language, stopUrl: stopUrl(settings.publicUrl, token) })
       await work.mail({ clubId: club.id, bookingId: null, recipientName: name, recipientEmail: input.email.trim(), ...mail,
-        ics: null, senderName: club.name, replyTo: rules.contactEmail }, settings.mailFrom)
+        ics: null, senderName: club.name, replyTo: rules.contactEmail, unsubscribeUrl: stopUrl(settings.publicUrl, token) },
+      settings.mailFrom)
       return { entryId: entry.id, created: true }
     })
   } catch (error) {
@@ -151,12 +157,21 @@ export interface LinkedWaiting {
   readonly state: 'waiting' | WaitingEndReason
 }
 
-/** The entry of a stop link until its slot starts; unknown, malformed and past links are `undefined` alike. */
+/**
+ * The entry of a stop link until its slot starts; unknown, malformed and past links are `undefined`
+ * alike. An open entry whose address has booked the time since it began waiting is `booked`, as the
+ * freeing of the time will end it (a link that is only looked at changes nothing).
+ */
 export async function waitingOfLink(db: Kysely<Database>, clock: Clock, token: string): Promise<LinkedWaiting | undefined> {
   if (!isWellFormedToken('waiting', token)) return undefined
   const entry = await entryByStopToken(db, hashToken(token))
   if (entry === undefined || entry.start <= clock.now()) return undefined
-  return { entry, state: entry.endReason ?? 'waiting' }
+  if (entry.endReason !== null) return { entry, state: entry.endReason }
+  // A booking that covers the time starts at most a day before it (no booking is longer).
+  const window = { start: entry.start - DAY, end: entry.end }
+  const bookings = await bookersWithin(db, entry.clubId, entry.courtId, window, [entry.email])
+  const booked = bookings.some((booking) => booking.createdAt >= entry.createdAt && overlaps(booking, entry))
+  return { entry, state: booked ? 'booked' : 'waiting' }
 }
 
 /** Ends the entry of a stop link: no mail about its time goes out any more. Idempotent. */
@@ -231,9 +246,11 @@ export async function slotsFreed(work: UnitOfWork, settings: FreedSettings, free
       for (const entry of waiting) {
         const mail = renderSlotFreed({ clubName: club.name, courtName: court.name, timezone: tz, start: entry.start,
           end: entry.end, name: entry.name, language: entry.language, stopUrl: stopUrl(settings.publicUrl, entry.stopToken),
-          bookUrl: bookSlotUrl(settings.publicUrl, club, court.id, entry.start, entry.language) })
+          bookUrl: bookSlotUrl(settings.publicUrl, club, court.id, entry.start, entry.language, entry.stopToken) })
         await work.mail({ clubId: club.id, bookingId: null, recipientName: entry.name, recipientEmail: entry.email, ...mail,
-          ics: null, senderName: club.name, replyTo: rules.contactEmail }, settings.mailFrom)
+          ics: null, senderName: club.name, replyTo: rules.contactEmail,
+          unsubscribeUrl: stopUrl(settings.publicUrl, entry.stopToken) },
+        settings.mailFrom)
         notified.push(entry.id)
       }
     }

@@ -93,13 +93,19 @@ describeEachDatabase('the waiting list', (dialect) => {
     expect(anna.map((mail) => mail.parsed.subject)).toEqual([expect.stringMatching(/^Auf der Warteliste/),
       expect.stringMatching(/^Jetzt frei: Court D \(floodlit\), Di\.?, 16\. Juni 2026, 10:00–11:00 — Club riverside$/)])
     expect(ben[1]?.parsed.subject).toMatch(/^Free now: Court D \(floodlit\), Tue, 16 Jun 2026, 10:00–11:00 — Club riverside$/)
-    const bookLink = `${ORIGIN}/book/riverside?date=${TUESDAY}&court=${COURT.allDay}&lang=en`
+    // The link to book it carries the entry's token, never its address: the page fills in the name and address from the entry.
+    const token = STOP.exec(textOf(ben[1]))?.[1] ?? ''
+    const bookLink = `${ORIGIN}/book/riverside?date=${TUESDAY}&court=${COURT.allDay}&lang=en&wait=${token}`
     expect(textOf(ben[1])).toContain(bookLink)
     expect(ben[1]?.parsed.html).toContain(`<a href="${bookLink.replaceAll('&', '&#38;')}">Book this time</a>`)
-    expect(textOf(ben[1])).toMatch(STOP)
-    // The link opens the club's booking page on the time's day and court.
+    // A mail program may stop the mails with one click (RFC 8058): List-Unsubscribe names the stop link, which takes a POST.
+    const header = (name: string) => ben[1]?.parsed.headerLines.find((line) => line.key === name)?.line.replace(/\r\n\s+/g, ' ')
+    expect(header('list-unsubscribe')).toBe(`List-Unsubscribe: <${ORIGIN}/waiting-list/${token}>`)
+    expect(header('list-unsubscribe-post')).toBe('List-Unsubscribe-Post: List-Unsubscribe=One-Click')
+    // The link opens the club's booking page on the time's day and court, the time chosen, Ben's name and address filled in.
     const bookingPage = await h.app.inject({ url: bookLink.replace(ORIGIN, '') })
-    expect(bookingPage.body).toContain(`<club-booking club="riverside" lang="en" date="${TUESDAY}" court="${COURT.allDay}">`)
+    expect(bookingPage.body).toContain(`<club-booking club="riverside" lang="en" date="${TUESDAY}" court="${COURT.allDay}" `
+      + `start="${new Date(Date.parse(start)).toISOString()}" booker-name="Ben" booker-email="ben@example.org">`)
     expect((await h.app.inject({ url: '/book/riverside?date=%22%3E&court=x' })).body).toContain('<club-booking club="riverside" lang="en">')
 
     // First come, first served: nothing is held.

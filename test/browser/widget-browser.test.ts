@@ -258,7 +258,7 @@ describeInBrowser('the booking widget on a club website', 'the booking widget br
     expect(cancelled.status).toBe(303)
     await expect.poll(() => mailsTo('wes@example.org').length, { timeout: 5_000, interval: 50 }).toBe(2)
     expect(mailsTo('wes@example.org')[1]?.parsed.subject).toMatch(/^Free now: Court 3, .*, 11:00–12:00 — TC Riverside$/)
-    expect(mailsTo('wes@example.org')[1]?.parsed.text).toContain(`/book/riverside?date=${date}&court=${COURT.a}&lang=en`)
+    expect(mailsTo('wes@example.org')[1]?.parsed.text).toMatch(new RegExp(`/book/riverside\\?date=${date}&court=${COURT.a}&lang=en&wait=cpw_`))
     // The stop link of the mail: the time waited for, and a button that ends the mails about it.
     const stop = /\/waiting-list\/cpw_[A-Za-z0-9_-]{43}/.exec(mailsTo('wes@example.org')[1]?.parsed.text ?? '')?.[0] ?? ''
     await page.goto(`${suite.origin}${stop}`)

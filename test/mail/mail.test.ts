@@ -63,7 +63,7 @@ describeEachDatabase('confirmation mail', (dialect) => {
       expect(part).toContain(bookingId)
       expect(part).toContain('Club riverside')
       expect(part).toContain('Court D (floodlit)')
-      expect(part).toMatch(/Tuesday,? 16 June 2026, 08:00–09:00 \(Europe\/Berlin\)/)
+      expect(part).toMatch(/Tuesday,? 16 June 2026, 08:00–09:00 \(Central European Time\)/)
       expect(part).toContain('Two players, bring balls')
     }
     const ics = mail.attachments.find((attachment) => attachment.filename === 'booking.ics')

@@ -176,6 +176,8 @@ export interface NewMail {
   /** The From display name (a club's name) and the Reply-To (its contact address); absent: the service's sender alone. */
   readonly senderName?: string | null
   readonly replyTo?: string | null
+  /** A one-click stop link (RFC 8058), sent as List-Unsubscribe (a waiting list's mails); absent: none. */
+  readonly unsubscribeUrl?: string | null
 }
 
 /** The Message-ID domain: the sender's, so that replies and bounces thread under the sending domain. */
@@ -186,11 +188,11 @@ export function senderDomain(from: string): string {
 // Compiled once (compiled.ts): a booking's transaction writes one.
 const insertMailQuery = compiledOnce((db, id: string, clubId: string | null, bookingId: string | null, messageId: string,
   recipientName: string, recipientEmail: string, subject: string, text: string, html: string, ics: string | null,
-  senderName: string | null, replyTo: string | null, at: string) =>
+  senderName: string | null, replyTo: string | null, unsubscribeUrl: string | null, at: string) =>
   db.insertInto('mail_outbox').values({
     id, club_id: clubId, booking_id: bookingId, message_id: messageId, recipient_name: recipientName,
     recipient_email: recipientEmail, subject, text_body: text, html_body: html, ics, sender_name: senderName, reply_to: replyTo,
-    status: 'pending', attempts: 0, next_attempt_at: at, created_at: at,
+    unsubscribe_url: unsubscribeUrl, status: 'pending', attempts: 0, next_attempt_at: at, created_at: at,
   }))
 
 /** The insert that queues a mail for the worker (a unit of work sends it with its other inserts), and the mail's id. */
@@ -198,7 +200,8 @@ export function mailInsert(db: Kysely<Database>, mail: NewMail, from: string, no
   const id = randomUUID()
   const query = insertMailQuery.compile(db, id, mail.clubId, mail.bookingId, `<${id}@${senderDomain(from)}>`, mail.recipientName,
     mail.recipientEmail, mail.subject.replace(/[\r\n\t]+/g, ' '), mail.text, mail.html, mail.ics,
-    mail.senderName == null ? null : mail.senderName.replace(/[\r\n\t]+/g, ' '), mail.replyTo ?? null, isoForDb(now))
+    mail.senderName == null ? null : mail.senderName.replace(/[\r\n\t]+/g, ' '), mail.replyTo ?? null,
+    mail.unsubscribeUrl == null ? null : mail.unsubscribeUrl.replace(/[\s<>]+/g, ''), isoForDb(now))
   return { id, query }
 }
 

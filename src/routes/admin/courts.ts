@@ -24,7 +24,7 @@ import { AdminCourt, AdminCourtList, AdminHoldList, ClubCourtParams, ClubHoldPar
   CourtWeek, DisplacedBookingList, HoldChanged, HoldSave, WeekQuery } from '../../schemas/admin.js'
 import type { AdminHold } from '../../schemas/admin.js'
 import type { ImportCourt, ImportCourtHold } from '../../schemas/import.js'
-import { courtWeek } from '../../services/bookings.js'
+import { courtWeek } from '../../services/court-days.js'
 import { displacedBy, removeHold, saveCourt, saveHold } from '../../services/courts.js'
 import type { CourtChangeOptions } from '../../services/courts.js'
 import { BookingsDisplaced } from '../../services/holds.js'
