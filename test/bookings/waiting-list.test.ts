@@ -119,6 +119,37 @@ describeEachDatabase('the waiting list', (dialect) => {
     expect(inbox('ben@example.org')).toHaveLength(3)
   })
 
+  it('says on the stop page that its address booked the time, and a mail program\'s one-click stop (RFC 8058) ends an entry',
+    async () => {
+      const [start, end] = [at(TUESDAY, '15:00'), at(TUESDAY, '16:00')]
+      expect((await book(start, end, 'holder@example.org')).status).toBe(201)
+      const [held] = await mailsOf('holder@example.org', 1)
+      expect((await wait(start, end, 'fiona@example.org', 'Fiona')).status).toBe(201)
+      expect((await wait(start, end, 'gabe@example.org', 'Gabe', { 'idempotency-key': 'gabe-1' })).status).toBe(201)
+      // Asked again with its key: answered alike, said to be a repeat, mailed once.
+      const again = await wait(start, end, 'gabe@example.org', 'Gabe', { 'idempotency-key': 'gabe-1' })
+      expect([again.status, again.headers['idempotent-replayed']]).toEqual([201, 'true'])
+      const fiona = STOP.exec(textOf((await mailsOf('fiona@example.org', 1))[0]))?.[1] ?? ''
+      const gabe = STOP.exec(textOf((await mailsOf('gabe@example.org', 1))[0]))?.[1] ?? ''
+      expect((await h.app.inject({ url: `/waiting-list/${fiona}` })).body).toContain('You are on the waiting list')
+      // The time frees; Fiona books it: her stop link's page says so (the link is only looked at: it changes nothing).
+      const manage = MANAGE.exec(textOf(held))?.[1] ?? ''
+      expect((await h.app.inject({ method: 'POST', url: `/bookings/manage/${manage}`, headers: FORM, payload: '' })).statusCode)
+        .toBe(303)
+      expect((await book(start, end, 'fiona@example.org')).status).toBe(201)
+      const page = (await h.app.inject({ url: `/waiting-list/${fiona}` })).body
+      expect(page).toContain('You booked this time: the waiting list does not write to you about it any more.')
+      expect(page).not.toContain('You are on the waiting list')
+      expect(page).not.toContain('<form method="post">')
+      // Gabe's mail program stops his mails with one POST, as RFC 8058 sends it.
+      const boundary = 'one-click-boundary'
+      const oneClick = await h.app.inject({ method: 'POST', url: `/waiting-list/${gabe}`,
+        headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+        payload: `--${boundary}\r\nContent-Disposition: form-data; name="List-Unsubscribe"\r\n\r\nOne-Click\r\n--${boundary}--\r\n` })
+      expect(oneClick.statusCode).toBe(303)
+      expect((await h.app.inject({ url: `/waiting-list/${gabe}` })).body).toContain('This entry has ended')
+    })
+
   it('ends an entry with its stop link; a move and a removed reservation free times as a cancellation does; slot.freed is signed',
     async () => {
       const owner = asSession(h, await signedIn(h, clubId, 'olivia@example.org', 'owner'))

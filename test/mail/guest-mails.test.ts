@@ -42,6 +42,9 @@ function calendar(ics: string) {
     attendees: attendees.map((attendee) => String(attendee.getFirstValue())),
     url: event.getFirstPropertyValue('url'),
     description: String(event.getFirstPropertyValue('description')),
+    location: String(event.getFirstPropertyValue('location')),
+    alarms: event.getAllSubcomponents('valarm').map((alarm) => ({ action: String(alarm.getFirstPropertyValue('action')),
+      trigger: String(alarm.getFirstPropertyValue('trigger')) })),
     status: event.getFirstPropertyValue('status'),
     start: event.getFirstPropertyValue('dtstart')?.toString(),
   }
@@ -82,10 +85,10 @@ describeEachDatabase('the guest\'s mails', (dialect) => {
     await smtp.stop()
   })
 
-  const book = async (from: string, to: string, acceptLanguage?: string) => {
+  const book = async (from: string, to: string, acceptLanguage?: string, notes?: string) => {
     const response = await h.request({ method: 'POST', url: '/api/v1/public/riverside/courts/book', payload: {
       court_id: COURT.allDay, start_time: at(TUESDAY, from), end_time: at(TUESDAY, to), booker_name: 'Gina Guest',
-      booker_email: 'gina@example.org',
+      booker_email: 'gina@example.org', ...notes === undefined ? {} : { notes },
     }, headers: acceptLanguage === undefined ? {} : { 'accept-language': acceptLanguage } })
     expect(response.status, response.body).toBe(201)
     const bookingId = response.json<{ booking_id: string }>().booking_id
@@ -182,6 +185,63 @@ describeEachDatabase('the guest\'s mails', (dialect) => {
         organizerName: 'Club riverside' })
     } finally {
       await changeBookingRules(h.context.db, h.clock, { clubId, actor: OPERATOR, rules: { contactEmail: 'office@riverside.example' } })
+    }
+  })
+
+  it('reminds two hours before, places the event at the club\'s address, keeps the guest\'s note when moved, and names the phone',
+    async () => {
+      await changeBookingRules(h.context.db, h.clock, { clubId, actor: OPERATOR,
+        rules: { address: 'Uferweg 4, 10557 Berlin', contactPhone: '+49 30 1234567' } })
+      try {
+        const { confirmation, path } = await book('16:00', '17:00', 'en-GB', 'Two rackets, please')
+        const request = calendarOf(confirmation)
+        expect(request.location).toBe('Club riverside, Court D (floodlit), Uferweg 4, 10557 Berlin')
+        expect(request.alarms).toEqual([{ action: 'DISPLAY', trigger: '-PT2H' }])
+        expect(confirmation.parsed.text).toContain('Phone of the club: +49 30 1234567')
+        const file = calendar((await h.app.inject({ url: `${path}/calendar.ics` })).body)
+        expect([file.location, file.alarms]).toEqual([request.location, request.alarms])
+        // The booking's page names the address, and where it sends the guest to the club, the phone and address to reach it.
+        expect((await h.app.inject({ url: path })).body).toContain('<dt>Where</dt><dd>Uferweg 4, 10557 Berlin</dd>')
+
+        const moved = await post(`${path}/move`, `start=${encodeURIComponent(at(TUESDAY, '18:00'))}`)
+        expect(moved.statusCode, moved.body).toBe(303)
+        const [move] = await smtp.deliveredBy(() => h.context.mail.runOnce())
+        expect(move?.parsed.text).toContain('Your notes:\nTwo rackets, please')
+        expect(move?.parsed.html).toContain('Two rackets, please')
+        const moveEvent = move === undefined ? undefined : calendarOf(move)
+        expect(moveEvent?.description).toContain('Two rackets, please')
+        expect(moveEvent?.alarms).toEqual([{ action: 'DISPLAY', trigger: '-PT2H' }])
+
+        const cancelled = await post(path)
+        expect(cancelled.statusCode).toBe(303)
+        const [cancellation] = await smtp.deliveredBy(() => h.context.mail.runOnce())
+        // A cancelled event has nothing to remind of.
+        expect(cancellation === undefined ? undefined : calendarOf(cancellation).alarms).toEqual([])
+      } finally {
+        await changeBookingRules(h.context.db, h.clock, { clubId, actor: OPERATOR, rules: { address: null, contactPhone: null } })
+      }
+    })
+
+  it('promises no deadline that has passed: a booking made after it says to contact the club, and how', async () => {
+    await changeBookingRules(h.context.db, h.clock, { clubId, actor: OPERATOR,
+      rules: { cancellationDeadlineMinutes: 43_200, contactPhone: '+49 30 1234567' } })
+    try {
+      const { confirmation, path } = await book('20:00', '21:00', 'en-GB')
+      const text = confirmation.parsed.text ?? ''
+      expect(text).toContain('Your booking\'s page (it can no longer be cancelled online; to cancel it, please contact Club riverside):')
+      expect(text).not.toMatch(/cancel it until/)
+      expect(confirmation.parsed.html).toContain('>See your booking</a>')
+      expect(text).toContain('Reply to this mail to reach Club riverside.')
+      expect(text).toContain('Phone of the club: +49 30 1234567')
+      // Its page says so too, with the club's phone and address as links.
+      const page = (await h.app.inject({ url: path })).body
+      expect(page).toContain('This booking can no longer be cancelled here')
+      expect(page).toContain('How to reach the club: <span class="links"><a href="tel:+49301234567">+49 30 1234567</a>'
+        + '<a href="mailto:office@riverside.example">office@riverside.example</a></span>')
+      expect(page).not.toContain('name="cancel"')
+    } finally {
+      await changeBookingRules(h.context.db, h.clock, { clubId, actor: OPERATOR,
+        rules: { cancellationDeadlineMinutes: 120, contactPhone: null } })
     }
   })
 })
