@@ -24,7 +24,7 @@ const STYLE = 'html{color-scheme:light}body{margin:0;font-family:system-ui,-appl
   + '.stack{display:flex;flex-direction:column;align-items:flex-start;gap:0.25rem;max-width:28rem}'
   + 'input,select,textarea,button{font:inherit;min-height:44px;box-sizing:border-box}'
   + 'input[type=text],input[type=email],input[type=date],select,textarea{padding:0.5rem;border:1px solid #6b7480;'
-  + 'border-radius:0.375rem;width:100%;background:#fff;color:inherit}input[type=radio]{min-height:0;width:1.25rem;height:1.25rem}'
+  + 'border-radius:0.375rem;width:100%;background:#fff;color:inherit}input[type=radio]{min-height:0;width:1.25rem;height:1.25rem;margin:0;flex:none}'
   + 'button{border:0;border-radius:0.375rem;padding:0.5rem 1.25rem;font-weight:600;background:#0b5cad;color:#fff;cursor:pointer}'
   + '.day{display:flex;flex-wrap:wrap;align-items:end;gap:0.5rem}.day label{display:flex;flex-direction:column}'
   + '.days{display:flex;flex-wrap:wrap;gap:0 1.5rem}.days a,.languages a,.alert a{display:inline-flex;align-items:center;'

@@ -30,14 +30,14 @@ const STYLE = [
   '.notice.warn{border-color:#8a4b00;background:#fdf3e6}',
   'button{font:inherit;font-weight:600;color:#fff;background:#b3261e;border:0;border-radius:8px;padding:.75rem 1.25rem;'
   + 'min-height:44px;width:100%;cursor:pointer}',
-  'button:focus-visible,a:focus-visible{outline:3px solid #1a4fd6;outline-offset:2px}',
+  'button:focus-visible,a:focus-visible,input:focus-visible,textarea:focus-visible{outline:3px solid #1a4fd6;outline-offset:2px}',
   '.hint{color:#4a4f57;font-size:.95rem}',
   'nav{margin-top:1.5rem;font-size:.95rem}a{color:#1a4fd6}',
   'h2{font-size:1.2rem;margin:1.5rem 0 .5rem}',
   'fieldset{border:0;padding:0;margin:0 0 1rem}legend{font-weight:600;margin-bottom:.5rem}',
   '.times{display:grid;grid-template-columns:repeat(auto-fill,minmax(9rem,1fr));gap:.5rem}',
   '.times label{display:flex;align-items:center;gap:.5rem;white-space:nowrap;border:1px solid #8a8f98;border-radius:8px;'
-  + 'padding:.5rem .75rem;min-height:44px;box-sizing:border-box}',
+  + 'padding:.5rem .75rem;min-height:44px;box-sizing:border-box}.times input{margin:0;flex:none}',
   '.date{display:flex;flex-wrap:wrap;gap:.5rem;align-items:end;margin-bottom:1rem}',
   '.date label{display:flex;flex-direction:column;font-weight:600}',
   'input[type=date]{font:inherit;min-height:44px;padding:0 .5rem;border:1px solid #8a8f98;border-radius:8px}',

@@ -354,8 +354,22 @@ describeInBrowser('the club dashboard in a browser', 'the dashboard browser test
     await page.getByRole('heading', { name: 'Booking on your website', level: 1 }).waitFor()
     const widgetSnippet = page.getByRole('region', { name: 'Widget snippet' }).locator('pre').first()
     await expect.poll(() => widgetSnippet.textContent()).toContain(`<script type="module" src="${suite.origin}/widget/v1/club-booking.js">`)
-    expect(await widgetSnippet.textContent()).toContain('<club-booking club="riverside" lang="de"')
-    // The preview is the real widget, in German, with the club's court.
+    // No language fixed by default: each guest's browser decides; the element's content links the hosted page for browsers
+    // without JavaScript.
+    expect(await widgetSnippet.textContent()).toContain('<club-booking club="riverside" style="')
+    expect(await widgetSnippet.textContent()).toContain(`  <a href="${suite.origin}/book/riverside">Book a court</a>\n</club-booking>`)
+    const frameSnippet = page.getByRole('region', { name: 'Hosted booking page in an iframe' }).locator('pre').first()
+    expect(await frameSnippet.textContent()).toContain(`<iframe id="club-booking" src="${suite.origin}/book/riverside" `)
+    expect(await frameSnippet.textContent()).toContain('club-booking:show')
+    // All six languages can be fixed for a page in one of them.
+    const language = page.locator('#theme-language')
+    expect(await language.locator('option').allTextContents()).toEqual(['The guest\'s own (recommended)', 'English', 'Deutsch',
+      'Français', 'Español', 'Italiano', 'Nederlands'])
+    await language.selectOption('fr')
+    await expect.poll(() => widgetSnippet.textContent()).toContain('<club-booking club="riverside" lang="fr" style="')
+    expect(await widgetSnippet.textContent()).toContain(`<a href="${suite.origin}/book/riverside?lang=fr">`)
+    expect(await frameSnippet.textContent()).toContain(`src="${suite.origin}/book/riverside?lang=fr"`)
+    // The preview is the real widget, with the club's court.
     await page.getByRole('button', { name: /^Court 3 \(floodlit\), \d\d:\d\d–\d\d:\d\d: / }).first().waitFor()
     await page.getByLabel('Accent colour').fill('#aa3300')
     expect(await widgetSnippet.textContent()).toContain('--club-booking-accent: #aa3300')

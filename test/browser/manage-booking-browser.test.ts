@@ -88,7 +88,12 @@ describeInBrowser('the guest\'s booking page in a browser', 'the booking page br
     expect(await page.locator('dd').first().textContent()).toBe('Court 3 (floodlit)')
     await check(page, 'page')
 
+    // One more tap, and a reason if the guest gives one: no script needed.
     await page.getByRole('button', { name: 'Cancel this booking' }).click()
+    await page.getByRole('heading', { name: 'Cancel this booking?' }).waitFor()
+    await page.getByLabel('Why? (optional; the club reads it)').fill('Rain forecast')
+    await check(page, 'confirm')
+    await page.getByRole('button', { name: 'Yes, cancel the booking' }).click()
     await expect.poll(() => page.getByRole('status').textContent()).toContain('Your booking is cancelled.')
     expect(page.url()).toBe(`${link}?cancelled=1`)
     expect(await page.getByRole('button').count()).toBe(0)

@@ -5,6 +5,8 @@
  * run on a page as it is.
  */
 import fs from 'node:fs'
+import http from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { createRequire } from 'node:module'
 import { chromium } from 'playwright-core'
 import type { Browser, Page } from 'playwright-core'
@@ -128,4 +130,33 @@ export async function screenshots(page: Page, name: string, options: { readonly 
   await page.setViewportSize(PHONE)
   await page.screenshot({ path: `docs/screenshots/${name}-phone.png`, fullPage })
   await page.setViewportSize(viewport)
+}
+
+/** A club's own website: pages on an origin of their own, served as given. */
+export async function startSite(pages: Record<string, string>): Promise<{ origin: string, close(): Promise<void> }> {
+  const server = http.createServer((request, response) => {
+    const page = pages[request.url ?? '/']
+    response.writeHead(page === undefined ? 404 : 200, { 'content-type': 'text/html; charset=utf-8' }).end(page ?? 'not found')
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  return {
+    origin: `http://127.0.0.1:${String((server.address() as AddressInfo).port)}`,
+    close: () => new Promise((resolve) => server.close(() => { resolve() })),
+  }
+}
+
+/**
+ * A club website's page that frames the hosted booking page (`path` of `service`) as docs/integration.md says: the
+ * frame takes the height the page tells it, and the page scrolls to what the framed page says its guest must see.
+ */
+export function framePage(service: string, path: string, id: string, before = ''): string {
+  return '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Book</title></head><body>'
+    + `${before}<iframe id="${id}" src="${service}${path}" title="Book a court" style="width:100%;border:0;height:150px"></iframe>`
+    + '<script>addEventListener("message", (event) => { if (event.origin !== ' + JSON.stringify(service) + ') return; '
+    + `const frame = document.getElementById(${JSON.stringify(id)}); `
+    + 'if (event.data && event.data.type === "club-booking:height") frame.style.height = event.data.height + "px"; '
+    + 'if (event.data && event.data.type === "club-booking:show") { const top = frame.getBoundingClientRect().top; '
+    + 'const below = top + event.data.bottom - innerHeight + 16, above = top + event.data.top - 16; '
+    + 'if (below > 0) scrollBy({ top: Math.min(below, above) }); else if (above < 0) scrollBy({ top: above }) } })'
+    + '</script></body></html>'
 }

@@ -30,7 +30,17 @@ export function reveal(elements: readonly (Element | null | undefined)[]): void 
     for (const element of shown) element?.scrollIntoView({ block: 'nearest' })
     return
   }
-  const boxes = shown.map((element) => element?.getBoundingClientRect() ?? new DOMRect())
-  window.parent.postMessage({ type: 'club-booking:show', top: Math.floor(Math.min(...boxes.map((box) => box.top)) + window.scrollY),
-    bottom: Math.ceil(Math.max(...boxes.map((box) => box.bottom)) + window.scrollY) }, '*')
+  // Measured once the parent has given the frame the height of the page (a sticky bar sits elsewhere in a frame too short),
+  // or after half a second of frames without it.
+  let frames = 0
+  const post = (): void => {
+    if (document.body.getBoundingClientRect().height > window.innerHeight + 1 && ++frames < 30) {
+      requestAnimationFrame(post)
+      return
+    }
+    const boxes = shown.map((element) => element?.getBoundingClientRect() ?? new DOMRect())
+    window.parent.postMessage({ type: 'club-booking:show', top: Math.floor(Math.min(...boxes.map((box) => box.top)) + window.scrollY),
+      bottom: Math.ceil(Math.max(...boxes.map((box) => box.bottom)) + window.scrollY) }, '*')
+  }
+  post()
 }
