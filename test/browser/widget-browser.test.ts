@@ -223,6 +223,8 @@ describeInBrowser('the booking widget on a club website', 'the booking widget br
     await check(page, 'widget-waiting-offer')
     await notify.click()
     expect(await page.getByLabel('Notes (optional)').count()).toBe(0)
+    // What the address is for: this time, not a booking.
+    await page.getByText('Your name and e-mail address are used only to tell you about this time.').waitFor()
     await page.getByLabel('Your name').fill('Wes Waiting')
     await page.getByLabel('Your e-mail address').fill('wes@example.org')
     await page.getByRole('button', { name: 'Notify me if it becomes free' }).click()
@@ -242,6 +244,14 @@ describeInBrowser('the booking widget on a club website', 'the booking widget br
     expect(mailsTo('wes@example.org')[1]?.parsed.text).toMatch(new RegExp(`/book/riverside\\?date=${date}&court=${COURT.a}&lang=en&wait=cpw_`))
     // The stop link of the mail: the time waited for, and a button that ends the mails about it.
     const stop = /\/waiting-list\/cpw_[A-Za-z0-9_-]{43}/.exec(mailsTo('wes@example.org')[1]?.parsed.text ?? '')?.[0] ?? ''
+    // The mail's link to book it: the freed time chosen, the form open with Wes's name and address, which the link does not hold.
+    const bookLink = /http:\/\/\S+\/book\/riverside\?\S+/.exec(mailsTo('wes@example.org')[1]?.parsed.text ?? '')?.[0] ?? ''
+    expect(bookLink).not.toContain('wes')
+    await page.goto(bookLink)
+    await page.getByText('Court 3, 11:00–12:00').first().waitFor()
+    expect([await page.getByRole('textbox', { name: 'Your name' }).inputValue(),
+      await page.getByRole('textbox', { name: 'Your e-mail address' }).inputValue()]).toEqual(['Wes Waiting', 'wes@example.org'])
+    await check(page, 'widget-freed-time')
     await page.goto(`${suite.origin}${stop}`)
     await page.getByRole('heading', { name: 'Waiting list' }).waitFor()
     await page.getByText('Court 3', { exact: true }).waitFor()
