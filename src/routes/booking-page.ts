@@ -216,7 +216,7 @@ Promise<{ date: string, start: NonNullable<BookingPageView['start']>, values: Pa
   const token = field(request.query, 'wait')
   if (token === '') return undefined
   const found = await waitingOfLink(context.db, context.clock, token)
-  if (found === undefined || found.entry.clubId !== club.id) return undefined
+  if (found === undefined || found.state !== 'waiting' || found.entry.clubId !== club.id) return undefined
   const { entry } = found
   const start = new Date(entry.start).toISOString()
   const date = localDateOf(entry.start, club.timezone)

@@ -110,6 +110,10 @@ describeEachDatabase('the waiting list', (dialect) => {
 
     // First come, first served: nothing is held.
     expect((await book(start, end, 'ben@example.org')).status).toBe(201)
+    // Ben's entry has ended with his booking: its link opens the day, and fills in nothing any more.
+    const afterBooking = (await h.app.inject({ url: bookLink.replace(ORIGIN, '') })).body
+    expect(afterBooking).toContain(`<club-booking club="riverside" lang="en" date="${TUESDAY}" court="${COURT.allDay}">`)
+    expect(afterBooking).not.toContain('ben@example.org')
     const second = await book(start, end, 'anna@example.org')
     expect(second.status).toBe(400)
     expect(second.json<{ type: string }>().type).toBe('/api/v1/problems/slot-conflict')
