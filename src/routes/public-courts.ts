@@ -25,8 +25,8 @@ import { DEFAULT_SUMMARY_DAYS } from '../domain/slots.js'
 import { bookCourt, bookingSettings, courtDay } from '../services/bookings.js'
 import { manageUrl } from '../services/guest-links.js'
 import { registerWaiting } from './waiting-list.js'
-import { bookingErrorHandler, CORS, CORS_HEADERS, PUBLIC_PREFIX, PUBLIC_PROBLEM_HEADERS, publicErrorHandler, UNKNOWN_SLUG }
-  from './public-scope.js'
+import { bookingErrorHandler, CORS, CORS_HEADERS, PUBLIC_BODY_PROBLEMS, PUBLIC_PREFIX, PUBLIC_PROBLEM_HEADERS, publicErrorHandler,
+  sharedPublicProblems } from './public-scope.js'
 
 export { PUBLIC_PREFIX } from './public-scope.js'
 
@@ -122,12 +122,9 @@ function registerCourtsListing(scope: FastifyInstance, context: AppContext, club
           + 'was sent.', PUBLIC_PROBLEM_HEADERS,
         [{ kind: 'validation-error', instance: COURTS_PATH, detail: 'Date: this is not a valid date.',
           invalidParams: [{ name: 'date', reason: 'Date: this is not a valid date.', code: 'invalid_date' }] }]),
-        404: problemResponse('No club has this slug (`club-not-found`).', PUBLIC_PROBLEM_HEADERS,
-          [{ kind: 'club-not-found', instance: `${PUBLIC_PREFIX}/${UNKNOWN_SLUG}/courts`,
-            detail: `No club with the slug "${UNKNOWN_SLUG}".` }]),
+        ...sharedPublicProblems('/courts'),
         429: problemResponse('Too many requests from this client.', { ...RETRY_AFTER_HEADER, ...PUBLIC_PROBLEM_HEADERS },
           [{ kind: 'rate-limited', instance: COURTS_PATH, detail: 'Too many attempts. Please try again in 1 second.' }]),
-        500: problemResponse('The service failed unexpectedly.', PUBLIC_PROBLEM_HEADERS),
         503: problemResponse('The service is temporarily unavailable.', { ...RETRY_AFTER_HEADER, ...PUBLIC_PROBLEM_HEADERS },
           [{ kind: 'service-unavailable', instance: COURTS_PATH, detail: 'The database is temporarily unavailable.' }]),
       },
@@ -178,13 +175,9 @@ function registerCourtDays(scope: FastifyInstance, context: AppContext, clubOf: 
           + '`court` is not a UUID, or an unknown parameter was sent.', PUBLIC_PROBLEM_HEADERS,
         [{ kind: 'validation-error', instance: `${COURTS_PATH}/days`, detail: 'Number of days: the value must be <= 31.',
           invalidParams: [{ name: 'days', reason: 'Number of days: the value must be <= 31.', code: 'out_of_range' }] }]),
-        404: problemResponse('No club has this slug (`club-not-found`).', PUBLIC_PROBLEM_HEADERS,
-          [{ kind: 'club-not-found', instance: `${PUBLIC_PREFIX}/${UNKNOWN_SLUG}/courts/days`,
-            detail: `No club with the slug "${UNKNOWN_SLUG}".` }]),
+        ...sharedPublicProblems('/courts/days'),
         429: problemResponse('Too many requests from this client.', { ...RETRY_AFTER_HEADER, ...PUBLIC_PROBLEM_HEADERS },
           [{ kind: 'rate-limited', instance: `${COURTS_PATH}/days`, detail: 'Too many attempts. Please try again in 1 second.' }]),
-        500: problemResponse('The service failed unexpectedly.', PUBLIC_PROBLEM_HEADERS),
-        503: problemResponse('The service is temporarily unavailable.', { ...RETRY_AFTER_HEADER, ...PUBLIC_PROBLEM_HEADERS }),
       },
     },
   }, async (request, reply) => {
@@ -240,15 +233,10 @@ function registerBooking(scope: FastifyInstance, context: AppContext, clubOf: Cl
           { kind: 'slot-conflict', instance: BOOK_PATH, code: 'slot_booked',
             detail: 'Someone has just booked this time on Court 1. Please choose another one.' },
         ]),
-        404: problemResponse('No club has this slug (`club-not-found`).', PUBLIC_PROBLEM_HEADERS,
-          [{ kind: 'club-not-found', instance: `${PUBLIC_PREFIX}/${UNKNOWN_SLUG}/courts/book`,
-            detail: `No club with the slug "${UNKNOWN_SLUG}".` }]),
-        413: problemResponse('The request body is too large (over 16 KiB).', PUBLIC_PROBLEM_HEADERS),
-        415: problemResponse('The request body is not application/json.', PUBLIC_PROBLEM_HEADERS),
+        ...sharedPublicProblems('/courts/book'),
+        ...PUBLIC_BODY_PROBLEMS,
         429: problemResponse('Too many booking requests from this client.', { ...RETRY_AFTER_HEADER, ...PUBLIC_PROBLEM_HEADERS },
           [{ kind: 'rate-limited', instance: BOOK_PATH, detail: 'Too many attempts. Please try again in 6 seconds.' }]),
-        500: problemResponse('The service failed unexpectedly.', PUBLIC_PROBLEM_HEADERS),
-        503: problemResponse('The service is temporarily unavailable.', { ...RETRY_AFTER_HEADER, ...PUBLIC_PROBLEM_HEADERS }),
       },
     },
   }, async (request, reply) => {

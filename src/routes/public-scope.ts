@@ -8,7 +8,7 @@ import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
 import { API_PREFIX } from '../http/problem-types.js'
 import { ProblemError, problemOf, sendProblem } from '../http/problems.js'
 import { guestLanguageOf, inGuestLanguage, varyByLanguage } from '../http/guest-problems.js'
-import { header } from '../http/responses.js'
+import { header, problemResponse, RETRY_AFTER_HEADER } from '../http/responses.js'
 
 export const PUBLIC_PREFIX = `${API_PREFIX}/public`
 
@@ -38,6 +38,22 @@ export const PUBLIC_PROBLEM_HEADERS = {
 
 /** A mistyped slug, for the examples of club-not-found. */
 export const UNKNOWN_SLUG = 'tc-rivreside'
+
+/** The answers every public endpoint may give besides its own: no club of the slug (`path` after it), a fault, unavailable. */
+export function sharedPublicProblems(path: string) {
+  return {
+    404: problemResponse('No club has this slug (`club-not-found`).', PUBLIC_PROBLEM_HEADERS,
+      [{ kind: 'club-not-found', instance: `${PUBLIC_PREFIX}/${UNKNOWN_SLUG}${path}`, detail: `No club with the slug "${UNKNOWN_SLUG}".` }]),
+    500: problemResponse('The service failed unexpectedly.', PUBLIC_PROBLEM_HEADERS),
+    503: problemResponse('The service is temporarily unavailable.', { ...RETRY_AFTER_HEADER, ...PUBLIC_PROBLEM_HEADERS }),
+  }
+}
+
+/** The answers of a public endpoint that takes a JSON body, to one too large or not JSON. */
+export const PUBLIC_BODY_PROBLEMS = {
+  413: problemResponse('The request body is too large (over 16 KiB).', PUBLIC_PROBLEM_HEADERS),
+  415: problemResponse('The request body is not application/json.', PUBLIC_PROBLEM_HEADERS),
+}
 
 /** Every refusal of a public endpoint in the guest's language (src/http/guest-problems.ts). */
 export function publicErrorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {

@@ -24,7 +24,7 @@ import { bookingPageUrl } from '../services/guest-links.js'
 import { joinWaitingList, stopWaiting, waitingOfLink } from '../services/waiting-list.js'
 import type { LinkedWaiting } from '../services/waiting-list.js'
 import type { ClubLookup } from '../speed/club-lookup.js'
-import { bookingErrorHandler, CORS_HEADERS, PUBLIC_PREFIX, PUBLIC_PROBLEM_HEADERS, UNKNOWN_SLUG } from './public-scope.js'
+import { bookingErrorHandler, CORS_HEADERS, PUBLIC_BODY_PROBLEMS, PUBLIC_PREFIX, PUBLIC_PROBLEM_HEADERS, sharedPublicProblems } from './public-scope.js'
 
 const WAIT_PATH = `${PUBLIC_PREFIX}/tc-riverside/courts/waitlist`
 
@@ -70,15 +70,10 @@ export function registerWaiting(scope: FastifyInstance, context: AppContext, clu
             invalidParams: [{ name: 'email', code: 'address_cannot_wait',
               reason: 'This e-mail address cannot wait for another time now.' }] },
         ]),
-        404: problemResponse('No club has this slug (`club-not-found`).', PUBLIC_PROBLEM_HEADERS,
-          [{ kind: 'club-not-found', instance: `${PUBLIC_PREFIX}/${UNKNOWN_SLUG}/courts/waitlist`,
-            detail: `No club with the slug "${UNKNOWN_SLUG}".` }]),
-        413: problemResponse('The request body is too large (over 16 KiB).', PUBLIC_PROBLEM_HEADERS),
-        415: problemResponse('The request body is not application/json.', PUBLIC_PROBLEM_HEADERS),
+        ...sharedPublicProblems('/courts/waitlist'),
+        ...PUBLIC_BODY_PROBLEMS,
         429: problemResponse('Too many requests from this client (shared with booking).', { ...RETRY_AFTER_HEADER, ...PUBLIC_PROBLEM_HEADERS },
           [{ kind: 'rate-limited', instance: WAIT_PATH, detail: 'Too many attempts. Please try again in 6 seconds.' }]),
-        500: problemResponse('The service failed unexpectedly.', PUBLIC_PROBLEM_HEADERS),
-        503: problemResponse('The service is temporarily unavailable.', { ...RETRY_AFTER_HEADER, ...PUBLIC_PROBLEM_HEADERS }),
       },
     },
   }, async (request, reply) => {

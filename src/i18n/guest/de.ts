@@ -105,7 +105,7 @@ export const de: GuestMessages = {
     noTimes: 'An diesem Tag kann keine Zeit gebucht werden. Wählen Sie ein anderes Datum.',
     noCourts: 'Dieser Verein hat keine buchbaren Plätze.',
     lengthLabel: 'Dauer',
-    times: { one: '{count} Zeit', other: '{count} Zeiten' },
+    times: { one: '{count} Zeitfenster (das gewählte)', other: '{count} Zeitfenster hintereinander' },
     name: 'Ihr Name',
     email: 'Ihre E-Mail-Adresse',
     notes: 'Anmerkungen (optional)',

@@ -105,7 +105,7 @@ export const en = {
     noTimes: 'No time can be booked on this day. Choose another date.',
     noCourts: 'This club has no courts to book.',
     lengthLabel: 'Length',
-    times: { one: '{count} time', other: '{count} times' },
+    times: { one: '{count} slot (the time chosen)', other: '{count} slots in a row' },
     name: 'Your name',
     email: 'Your e-mail address',
     notes: 'Notes (optional)',

@@ -103,7 +103,7 @@ export const es: GuestMessages = {
     noTimes: 'Este día no se puede reservar ningún horario. Elige otra fecha.',
     noCourts: 'Este club no tiene pistas para reservar.',
     lengthLabel: 'Duración',
-    times: { one: '{count} horario', other: '{count} horarios' },
+    times: { one: '{count} franja (la elegida)', other: '{count} franjas seguidas' },
     name: 'Tu nombre',
     email: 'Tu correo electrónico',
     notes: 'Notas (opcional)',

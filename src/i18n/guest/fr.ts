@@ -104,7 +104,7 @@ export const fr: GuestMessages = {
     noTimes: 'Aucun créneau ne peut être réservé ce jour-là. Choisissez une autre date.',
     noCourts: 'Ce club n’a pas de terrain à réserver.',
     lengthLabel: 'Durée',
-    times: { one: '{count} créneau', other: '{count} créneaux' },
+    times: { one: '{count} créneau (celui choisi)', other: '{count} créneaux à la suite' },
     name: 'Votre nom',
     email: 'Votre adresse e-mail',
     notes: 'Remarques (facultatif)',

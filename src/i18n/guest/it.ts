@@ -104,7 +104,7 @@ export const it: GuestMessages = {
     noTimes: 'In questo giorno non si può prenotare alcun orario. Scelga un’altra data.',
     noCourts: 'Questo circolo non ha campi da prenotare.',
     lengthLabel: 'Durata',
-    times: { one: '{count} orario', other: '{count} orari' },
+    times: { one: '{count} fascia (quella scelta)', other: '{count} fasce consecutive' },
     name: 'Il suo nome',
     email: 'Il suo indirizzo e-mail',
     notes: 'Note (facoltative)',

@@ -101,7 +101,7 @@ export const nl: GuestMessages = {
     noTimes: 'Op deze dag kan geen tijd geboekt worden. Kies een andere datum.',
     noCourts: 'Deze club heeft geen banen om te boeken.',
     lengthLabel: 'Duur',
-    times: { one: '{count} tijd', other: '{count} tijden' },
+    times: { one: '{count} tijdvak (het gekozen)', other: '{count} tijdvakken achter elkaar' },
     name: 'Je naam',
     email: 'Je e-mailadres',
     notes: 'Opmerkingen (optioneel)',
