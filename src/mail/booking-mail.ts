@@ -10,7 +10,7 @@
 import { icsInstant, icsParam, icsText, icsUri, vcalendar } from '../domain/icalendar.js'
 import { withoutLinks } from '../domain/links.js'
 import { escapeHtml } from '../domain/html.js'
-import { formatInZone, localDateOf, zoneName } from '../domain/zoned-time.js'
+import { dateTimeFormat, formatInZone, localDateOf, zoneName } from '../domain/zoned-time.js'
 import { mailText } from '../i18n/guest/index.js'
 import type { MailMessageKey } from '../i18n/guest/index.js'
 import { LOCALES } from '../domain/languages.js'
@@ -76,7 +76,7 @@ string {
 }
 
 function formatted(language: GuestLanguage, options: Intl.DateTimeFormatOptions, instant: number, timeZone: string): string {
-  return new Intl.DateTimeFormat(LOCALES[language], { ...options, timeZone }).format(new Date(instant))
+  return dateTimeFormat(LOCALES[language], { ...options, timeZone }).format(new Date(instant))
 }
 
 const LONG_DATE: Intl.DateTimeFormatOptions = { weekday: 'long', day: 'numeric', month: 'long', year: 'numeric' }

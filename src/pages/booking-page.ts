@@ -13,6 +13,7 @@ import { escapeHtml } from '../domain/html.js'
 import { bookingPageText } from '../i18n/guest/index.js'
 import { GUEST_LANGUAGES, LANGUAGE_NAMES, LOCALES } from '../domain/languages.js'
 import type { GuestLanguage } from '../domain/languages.js'
+import { dateTimeFormat } from '../domain/zoned-time.js'
 
 const STYLE = 'html{color-scheme:light}body{margin:0;font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#1b1f24;'
   + 'background:#fff;line-height:1.5}main{max-width:60rem;margin:0 auto;padding:0.5rem}h1{font-size:1.3rem;margin:0.5rem}'
@@ -140,7 +141,7 @@ function alert(view: BookingPageView): string {
 /** The day's free times per court, as radio buttons; a time that could no longer be cancelled online once booked says so. */
 function timesOf(view: BookingPageView, focused: boolean): string {
   const { form, language } = view
-  const clock = new Intl.DateTimeFormat(LOCALES[language], { hour: '2-digit', minute: '2-digit', hourCycle: 'h23',
+  const clock = dateTimeFormat(LOCALES[language], { hour: '2-digit', minute: '2-digit', hourCycle: 'h23',
     timeZone: form.timeZone })
   const until = (end: string) => (clock.format(Date.parse(end)) === '00:00' ? '24:00' : clock.format(Date.parse(end)))
   const error = form.refusal?.fields.time
@@ -173,7 +174,7 @@ function languageLinks(view: BookingPageView): string {
 /** The day shown, another by its date (a GET form), and the days before and after it. */
 function dayChoice(view: BookingPageView): string {
   const { form, language } = view
-  const day = new Intl.DateTimeFormat(LOCALES[language], { dateStyle: 'full', timeZone: 'UTC' })
+  const day = dateTimeFormat(LOCALES[language], { dateStyle: 'full', timeZone: 'UTC' })
     .format(Date.parse(`${form.date}T12:00:00Z`))
   const earlier = form.date > form.today
     ? `<a href="${escapeHtml(view.dayHref(addDays(form.date, -1)))}">${say(language, 'previousDay')}</a>`

@@ -14,7 +14,7 @@ import { escapeHtml } from '../domain/html.js'
 import { pageText } from '../i18n/guest/index.js'
 import type { PageMessageKey } from '../i18n/guest/index.js'
 import { GUEST_LANGUAGES, LANGUAGE_NAMES, LOCALES, isGuestLanguage } from '../domain/languages.js'
-import { zoneName } from '../domain/zoned-time.js'
+import { dateTimeFormat, zoneName } from '../domain/zoned-time.js'
 import type { GuestLanguage } from '../domain/languages.js'
 
 const STYLE = [
@@ -101,11 +101,11 @@ export function document(view: PageView, title: string, body: string, privacyUrl
 }
 
 function dateFormat(language: GuestLanguage, timeZone: string): Intl.DateTimeFormat {
-  return new Intl.DateTimeFormat(LOCALES[language], { dateStyle: 'full', timeZone })
+  return dateTimeFormat(LOCALES[language], { dateStyle: 'full', timeZone })
 }
 
 function timeFormat(language: GuestLanguage, timeZone: string): Intl.DateTimeFormat {
-  return new Intl.DateTimeFormat(LOCALES[language], { hour: '2-digit', minute: '2-digit', hourCycle: 'h23', timeZone })
+  return dateTimeFormat(LOCALES[language], { hour: '2-digit', minute: '2-digit', hourCycle: 'h23', timeZone })
 }
 
 function moment(instant: number, timeZone: string, language: GuestLanguage): string {

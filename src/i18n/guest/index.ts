@@ -9,6 +9,7 @@ import type { GuestLanguage } from '../../domain/languages.js'
 import { fill } from '../../domain/messages.js'
 import type { Text } from '../../domain/messages.js'
 import type { PublicRefusalCode, Refusal } from '../../domain/refusals.js'
+import { dateTimeFormat } from '../../domain/zoned-time.js'
 import { de } from './de.js'
 import { en } from './en.js'
 import type { GuestMessages } from './en.js'
@@ -69,7 +70,7 @@ export function refusalText(language: GuestLanguage, refusal: Refusal): string |
     ...refusal.params,
     field: label === undefined ? field ?? '' : filled(language, label, {}),
     ...typeof date === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(date)
-      ? { date: new Intl.DateTimeFormat(LOCALES[language], { weekday: 'long', day: 'numeric', month: 'long', timeZone: 'UTC' })
+      ? { date: dateTimeFormat(LOCALES[language], { weekday: 'long', day: 'numeric', month: 'long', timeZone: 'UTC' })
           .format(new Date(`${date}T12:00:00Z`)) }
       : {},
   }
